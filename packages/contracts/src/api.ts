@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { CONDITIONS, USE_DURATIONS } from './entities';
+
+/** Request bodies of the API, validated on the server and typed in the browser. */
+
+const trimmed = (max: number) => z.string().trim().min(1, 'is required').max(max);
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an email address'));
+/** TK with at most two decimals, as the spec's forms send it (string or number). */
+export const tk = z.coerce
+  .number({ error: 'must be a number' })
+  .refine(Number.isFinite, 'must be a number')
+  .refine((n) => n >= 0, 'must not be negative')
+  .refine((n) => n <= 100_000_000, 'is too large')
+  .refine((n) => Math.round(n * 100) === Math.round(n * 100 * 1000) / 1000, 'has more than two decimals');
+const url = z.string().trim().max(2048).refine(
+  (s) => s.startsWith('/api/images/') || /^https?:\/\//.test(s),
+  'must be an http(s) URL or an uploaded image',
+);
+
+export const SignupBody = z.object({
+  name: trimmed(80),
+  email,
+  password: z.string().min(6, 'must be at least 6 characters').max(200),
+  role: z.enum(['Buyer', 'Seller'], { error: 'must be Buyer or Seller' }),
+  photoURL: url.optional(),
+});
+export type SignupBody = z.infer<typeof SignupBody>;
+
+export const LoginBody = z.object({ email, password: z.string().min(1, 'is required').max(200) });
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const GoogleLoginBody = z.object({ idToken: z.string().min(10).max(8192) });
+
+/** `PUT /users?email=`: the caller's own name and photo; a role is chosen once. */
+export const UpsertUserBody = z.object({
+  name: trimmed(80).optional(),
+  email: email.optional(),
+  role: z.string().optional(),
+  photoURL: url.optional(),
+});
+export type UpsertUserBody = z.infer<typeof UpsertUserBody>;
+
+export const AddProductBody = z.object({
+  porduct_name: trimmed(120),
+  productImage: url,
+  details: trimmed(2000),
+  location: trimmed(120),
+  resale_price: tk,
+  orginal_price: tk,
+  use_duration: z.enum(USE_DURATIONS, { error: "must be '1 year' to '10 years'" }),
+  phone_number: trimmed(30),
+  product_condition: z.enum(CONDITIONS, { error: 'must be Excellent, Good or Fair' }),
+  category_id: trimmed(64),
+  // What the spec's client also sends; the server takes these from the account or catalog.
+  category_name: z.string().optional(),
+  seller: z.string().optional(),
+  sellerEmail: z.string().optional(),
+  post_date: z.string().optional(),
+  sold: z.boolean().optional(),
+});
+export type AddProductBody = z.infer<typeof AddProductBody>;
+
+export const PlaceBookingBody = z.object({
+  product_id: trimmed(64),
+  phone_number: trimmed(30),
+  meeting_location: trimmed(200),
+  // Sent by the spec's client and ignored: price and names come from the server's own data.
+  porduct_name: z.string().optional(),
+  price: z.unknown().optional(),
+  username: z.string().optional(),
+  email: z.string().optional(),
+  productImage: z.string().optional(),
+});
+export type PlaceBookingBody = z.infer<typeof PlaceBookingBody>;
+
+/** The spec's client sends `price`; we take the booking and charge its own price. */
+export const CreatePaymentIntentBody = z.object({
+  bookingId: trimmed(64),
+  price: z.unknown().optional(),
+});
+export type CreatePaymentIntentBody = z.infer<typeof CreatePaymentIntentBody>;
+
+export const RecordPaymentBody = z.object({
+  bookingId: trimmed(64),
+  transationId: trimmed(200),
+  username: z.string().optional(),
+  price: z.unknown().optional(),
+  email: z.string().optional(),
+  product_id: z.string().optional(),
+});
+export type RecordPaymentBody = z.infer<typeof RecordPaymentBody>;
+
+export const SandboxConfirmBody = z.object({
+  clientSecret: trimmed(200),
+  card: z.object({
+    number: z.string().trim().min(1, 'is required').max(30),
+    exp_month: z.coerce.number().int().min(1, 'must be 1-12').max(12, 'must be 1-12'),
+    exp_year: z.coerce.number().int().min(2000).max(2100),
+    cvc: z.string().trim().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+  }),
+  billing_details: z.object({ name: z.string().max(200).optional(), email: z.string().max(254).optional() }).optional(),
+});
+export type SandboxConfirmBody = z.infer<typeof SandboxConfirmBody>;
+
+/** Answers. Every write answers `acknowledged` and the log position its read models reached. */
+export interface WriteAnswer {
+  acknowledged: true;
+  position: number;
+  insertedId?: string;
+  modifiedCount?: number;
+}
+export interface AuthAnswer {
+  token: string;
+  user: import('./entities').User;
+}
+export interface PaymentIntentAnswer {
+  clientSecret: string;
+  paymentIntentId: string;
+  amount: number;
+  currency: string;
+  provider: 'sandbox' | 'stripe';
+  publishableKey?: string;
+}
+export interface SandboxConfirmAnswer {
+  paymentIntent: { id: string; status: 'succeeded' | 'requires_payment_method'; amount: number; currency: string };
+  error?: { code: string; decline_code?: string; message: string; type: 'card_error' };
+}
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  field?: string;
+  errors?: { field: string; message: string }[];
+}
+export interface Health {
+  status: 'ok' | 'degraded';
+  database: { ok: boolean; mode: 'embedded' | 'external' };
+  head: number;
+  projections: { name: string; position: number; lag: number }[];
+}
+export interface PublicConfig {
+  stripePublishableKey: string | null;
+  googleClientId: string | null;
+}

@@ -1,0 +1,96 @@
+/**
+ * Read-model rows as the spec's client reads them (section 3). Field spellings such as
+ * `porduct_name`, `orginal_price` and `transationId` are the spec's own and are kept.
+ * Prices on the wire are TK (a number with at most two decimals); events keep poisha.
+ */
+export const ROLES = ['Buyer', 'Seller', 'Admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const;
+export type Condition = (typeof CONDITIONS)[number];
+
+export const USE_DURATIONS = [
+  '1 year', '2 years', '3 years', '4 years', '5 years',
+  '6 years', '7 years', '8 years', '9 years', '10 years',
+] as const;
+export type UseDuration = (typeof USE_DURATIONS)[number];
+
+export interface User {
+  _id: string;
+  name: string;
+  email: string;
+  photoURL: string;
+  role: Role;
+  verified: boolean;
+}
+
+/** What a visitor may see of a seller (`GET /users_by_seller`): no email. */
+export interface SellerCard {
+  _id: string;
+  name: string;
+  photoURL: string;
+  verified: boolean;
+}
+
+export interface Product {
+  _id: string;
+  porduct_name: string;
+  productImage: string;
+  details: string;
+  location: string;
+  resale_price: number;
+  orginal_price: number;
+  use_duration: string;
+  seller: string;
+  sellerEmail: string;
+  sellerVerified: boolean;
+  post_date: string;
+  phone_number: string;
+  product_condition: Condition;
+  category_id: string;
+  category_name: string;
+  sold: boolean;
+  reported: boolean;
+  advertised: boolean;
+}
+
+export interface Booking {
+  _id: string;
+  porduct_name: string;
+  price: number;
+  username: string;
+  email: string;
+  phone_number: string;
+  meeting_location: string;
+  productImage: string;
+  product_id: string;
+  paid: boolean;
+  transationId?: string;
+}
+
+export interface Category {
+  _id: string;
+  category_name: string;
+  name: string;
+  bgColor: string;
+  color: string;
+}
+
+export interface Blog {
+  _id: string;
+  ques: string;
+  para1: string;
+  para2?: string;
+  para3?: string;
+  para4?: string;
+  para5?: string;
+}
+
+export interface PaymentRecord {
+  username: string;
+  price: number;
+  email: string;
+  bookingId: string;
+  transationId: string;
+  product_id: string;
+}

@@ -1,0 +1,62 @@
+import type { Condition, Role } from './entities';
+
+/**
+ * The published events: what happened in the marketplace, in its own words.
+ * Money is in poisha (1 TK = 100 poisha). Times are ISO-8601 strings, never Date objects.
+ * A type's `schemaVersion` changes only together with an upcaster.
+ */
+export type IdentityEvent =
+  | { type: 'UserRegistered'; data: { userId: string; name: string; email: string; photoURL: string; role: Role; passwordHash: string | null; via: 'password' | 'google' | 'bootstrap' } }
+  | { type: 'UserProfileUpdated'; data: { userId: string; name: string; photoURL: string } }
+  | { type: 'PasswordChanged'; data: { userId: string; passwordHash: string } }
+  | { type: 'SellerVerified'; data: { userId: string } }
+  | { type: 'UserDeleted'; data: { userId: string; email: string; role: Role } };
+
+export interface ProductListing {
+  productId: string;
+  name: string;
+  imageUrl: string;
+  details: string;
+  location: string;
+  resalePricePoisha: number;
+  originalPricePoisha: number;
+  useDuration: string;
+  condition: Condition;
+  phone: string;
+  categoryId: string;
+  categoryName: string;
+  sellerId: string;
+  sellerName: string;
+  sellerEmail: string;
+  postedOn: string; // d-m-yyyy, as the spec shows it
+}
+
+export type CatalogEvent =
+  | { type: 'ProductListed'; data: ProductListing }
+  | { type: 'ProductMarkedSold'; data: { productId: string; bookingId?: string } }
+  | { type: 'ProductMarkedAvailable'; data: { productId: string } }
+  | { type: 'ProductAdvertised'; data: { productId: string } }
+  | { type: 'ProductAdvertisingRemoved'; data: { productId: string } }
+  | { type: 'ProductReported'; data: { productId: string; reporterId: string } }
+  | { type: 'ProductRemoved'; data: { productId: string; reason: 'reported' | 'seller-deleted' | 'admin' } }
+  | { type: 'CategoryAdded'; data: { categoryId: string; category_name: string; name: string; bgColor: string; color: string } }
+  | { type: 'BlogPublished'; data: { blogId: string; ques: string; paragraphs: string[] } };
+
+export type OrdersEvent =
+  | { type: 'BookingPlaced'; data: { bookingId: string; productId: string; productName: string; productImage: string; pricePoisha: number; buyerId: string; buyerName: string; buyerEmail: string; phone: string; meetingLocation: string } }
+  | { type: 'PaymentIntentCreated'; data: { bookingId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string } }
+  | { type: 'BookingPaid'; data: { bookingId: string; productId: string; buyerId: string; paymentIntentId: string; amountPoisha: number; provider: string } }
+  | { type: 'BookingCancelled'; data: { bookingId: string; productId: string; reason: 'product-sold' | 'product-removed' | 'buyer-deleted' } };
+
+export type DomainEvent = IdentityEvent | CatalogEvent | OrdersEvent;
+export type DomainEventType = DomainEvent['type'];
+export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+
+/** Stream names: `<category>-<id>`; the category says which service owns it. */
+export const streams = {
+  user: (id: string) => `user-${id}`,
+  product: (id: string) => `product-${id}`,
+  booking: (id: string) => `booking-${id}`,
+  category: (id: string) => `category-${id}`,
+  blog: (id: string) => `blog-${id}`,
+} as const;

@@ -1,0 +1,5 @@
+export * from './entities';
+export * from './api';
+export * from './events';
+export * from './socket';
+export * from './paths';

@@ -1,0 +1,24 @@
+import type { Booking, Product, User } from './entities';
+
+/**
+ * Socket.IO pushes. Every push carries the log position its read model reached, so a client
+ * can drop stale pushes and ask for what it missed (`catch_up` with its last position).
+ */
+export type Change =
+  | { entity: 'product'; op: 'upsert'; id: string; row: Product }
+  | { entity: 'product'; op: 'remove'; id: string }
+  | { entity: 'booking'; op: 'upsert'; id: string; row: Booking }
+  | { entity: 'booking'; op: 'remove'; id: string }
+  | { entity: 'user'; op: 'upsert'; id: string; row: User }
+  | { entity: 'user'; op: 'remove'; id: string };
+
+export type ChangePush = Change & { position: number };
+
+export interface ServerToClientEvents {
+  change: (push: ChangePush) => void;
+  /** Sent after a catch-up: the position the client is now current to. */
+  synced: (info: { position: number }) => void;
+}
+export interface ClientToServerEvents {
+  catch_up: (since: number, ack: (info: { position: number; changes: ChangePush[] }) => void) => void;
+}

@@ -1,0 +1,204 @@
+import pg from 'pg';
+import { ConcurrencyError, DuplicateEventError } from '../errors';
+import { migrate } from '../db/migrate';
+import { eventStoreMigrations } from './migrations';
+import { CatchUpSubscription } from './subscription';
+import { validateAppend } from './validate';
+import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './types';
+
+/**
+ * Appends hold this transaction-scoped advisory lock from the moment they take their global
+ * positions until commit. PostgreSQL makes a transaction visible before it releases its locks,
+ * so positions become visible in increasing order: a reader that has seen position N can never
+ * later find a committed event below N. See docs/adr/0002-global-order.md.
+ */
+const APPEND_LOCK = 0x7ec5_0001;
+const CHANNEL = 'es_events';
+
+interface Row {
+  position: string;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: RecordedEvent['metadata'];
+  recorded_at: Date;
+}
+const COLUMNS = 'position, event_id, stream_id, stream_version, type, schema_version, data, metadata, recorded_at';
+const toEvent = (r: Row): RecordedEvent => ({
+  eventId: r.event_id,
+  streamId: r.stream_id,
+  version: r.stream_version,
+  position: Number(r.position),
+  type: r.type,
+  schemaVersion: r.schema_version,
+  data: r.data,
+  metadata: r.metadata,
+  recordedAt: r.recorded_at.toISOString(),
+});
+
+export interface PostgresEventStoreOptions {
+  /** How often a live subscription polls when no notification arrives (ms). */
+  pollIntervalMs?: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  private listener: pg.Client | null = null;
+  private listening: Promise<void> | null = null;
+  private readonly wakers = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+  private closed = false;
+
+  constructor(
+    readonly pool: pg.Pool,
+    private readonly opts: PostgresEventStoreOptions = {},
+  ) {}
+
+  static async migrate(pool: pg.Pool): Promise<void> {
+    await migrate(pool, 'event-store', eventStoreMigrations);
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    validateAppend(streamId, events, expected);
+    const n = events.length;
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const next = await this.claimVersions(client, streamId, n, expected);
+      await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+      const first = next - n + 1;
+      const params: unknown[] = [];
+      const values = events.map((e, i) => {
+        params.push(e.eventId, streamId, first + i, e.type, e.schemaVersion ?? 1, JSON.stringify(e.data), JSON.stringify(e.metadata));
+        const b = i * 7;
+        return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb, $${b + 7}::jsonb)`;
+      });
+      const { rows } = await client.query<Row>(
+        `insert into es.events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+         values ${values.join(', ')} returning ${COLUMNS}`,
+        params,
+      );
+      const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
+      const position = recorded[recorded.length - 1]!.position;
+      await client.query('select pg_notify($1, $2)', [CHANNEL, String(position)]);
+      await client.query('commit');
+      return { nextVersion: next, position, events: recorded };
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      if (isUniqueViolation(err, 'events_event_id_key')) {
+        throw new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? ''));
+      }
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Moves the stream's version by n if it is where the caller expects; returns the new version. */
+  private async claimVersions(client: pg.PoolClient, streamId: string, n: number, expected: ExpectedVersion): Promise<number> {
+    let res: pg.QueryResult<{ version: number }>;
+    if (expected === 'no_stream' || expected === -1) {
+      res = await client.query(
+        `insert into es.streams (stream_id, version) values ($1, $2) on conflict (stream_id) do nothing returning version`,
+        [streamId, n - 1],
+      );
+    } else if (expected === 'any') {
+      res = await client.query(
+        `insert into es.streams (stream_id, version) values ($1, $2)
+         on conflict (stream_id) do update set version = es.streams.version + $3 returning version`,
+        [streamId, n - 1, n],
+      );
+    } else if (expected === 'stream_exists') {
+      res = await client.query(`update es.streams set version = version + $2 where stream_id = $1 returning version`, [streamId, n]);
+    } else {
+      res = await client.query(
+        `update es.streams set version = version + $3 where stream_id = $1 and version = $2 returning version`,
+        [streamId, expected, n],
+      );
+    }
+    const row = res.rows[0];
+    if (row) return row.version;
+    const actual = await client.query<{ version: number }>('select version from es.streams where stream_id = $1', [streamId]);
+    throw new ConcurrencyError(streamId, String(expected), actual.rows[0]?.version ?? -1);
+  }
+
+  async readStream(streamId: string, opts: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<Row>(
+      `select ${COLUMNS} from es.events where stream_id = $1 and stream_version >= $2 order by stream_version`,
+      [streamId, opts.fromVersion ?? 0],
+    );
+    return rows.map(toEvent);
+  }
+
+  async readAll(from: number, limit: number): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<Row>(
+      `select ${COLUMNS} from es.events where position > $1 order by position limit $2`,
+      [from, limit],
+    );
+    return rows.map(toEvent);
+  }
+
+  async findEvent(eventId: string): Promise<RecordedEvent | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(eventId)) return null;
+    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from es.events where event_id = $1`, [eventId]);
+    return rows[0] ? toEvent(rows[0]) : null;
+  }
+
+  async headPosition(): Promise<number> {
+    const { rows } = await this.pool.query<{ p: string | null }>('select max(position) as p from es.events');
+    return Number(rows[0]?.p ?? 0);
+  }
+
+  subscribe(opts: SubscribeOptions): Subscription {
+    void this.listen();
+    const sub = new CatchUpSubscription(this, opts, {
+      pollIntervalMs: this.opts.pollIntervalMs ?? 1000,
+      onWake: (fn) => {
+        this.wakers.add(fn);
+        return () => this.wakers.delete(fn);
+      },
+    });
+    this.subscriptions.add(sub);
+    const stop = sub.stop.bind(sub);
+    sub.stop = async () => {
+      this.subscriptions.delete(sub);
+      await stop();
+    };
+    return sub;
+  }
+
+  /** One LISTEN connection per store wakes every live subscription; polling covers lost notices. */
+  private listen(): Promise<void> {
+    this.listening ??= (async () => {
+      const client = new pg.Client(this.pool.options);
+      client.on('notification', () => this.wakers.forEach((w) => w()));
+      client.on('error', () => {
+        // The poll keeps subscriptions moving; try to listen again on the next subscribe.
+        this.listener = null;
+        this.listening = null;
+      });
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+      if (this.closed) await client.end();
+      else this.listener = client;
+    })().catch(() => {
+      this.listening = null;
+    });
+    return this.listening;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.listening;
+    await this.listener?.end().catch(() => {});
+    this.listener = null;
+  }
+}
+
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}

@@ -1,0 +1,94 @@
+import type { Batch, EventStore, SubscribeOptions, Subscription } from './types';
+
+interface Hooks {
+  pollIntervalMs: number;
+  /** Registers a callback run when the store says something was appended; returns an unsubscribe. */
+  onWake: (fn: () => void) => () => void;
+}
+
+/**
+ * Reads from a checkpoint in batches until it reaches the head, then waits for a wake-up
+ * (notification or poll) and reads again. Batches are delivered one at a time, in order;
+ * the next read starts after the last delivered position, so nothing is delivered twice.
+ */
+export class CatchUpSubscription implements Subscription {
+  private current: number;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private readonly loop: Promise<void>;
+  private readonly idleWaiters: (() => void)[] = [];
+  private readonly unsubscribe: () => void;
+  private dirty = false;
+
+  constructor(
+    private readonly store: Pick<EventStore, 'readAll' | 'headPosition'>,
+    private readonly opts: SubscribeOptions,
+    private readonly hooks: Hooks,
+  ) {
+    this.current = opts.from;
+    this.unsubscribe = hooks.onWake(() => {
+      this.dirty = true;
+      this.wake?.();
+    });
+    this.loop = this.run();
+  }
+
+  get position(): number {
+    return this.current;
+  }
+
+  private async run(): Promise<void> {
+    const size = this.opts.batchSize ?? 500;
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        this.dirty = false;
+        const events = await this.store.readAll(this.current, size);
+        if (this.stopped) break;
+        if (events.length > 0) {
+          const batch: Batch = { events, position: events[events.length - 1]!.position };
+          await this.opts.onBatch(batch);
+          this.current = batch.position;
+          failures = 0;
+          if (events.length === size) continue;
+        }
+        this.idleWaiters.splice(0).forEach((r) => r());
+        if (this.dirty) continue;
+        await this.sleep(this.hooks.pollIntervalMs);
+      } catch (err) {
+        failures++;
+        this.opts.onError?.(err);
+        await this.sleep(Math.min(30_000, 100 * 2 ** Math.min(failures, 8)));
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+
+  async caughtUp(): Promise<void> {
+    const head = await this.store.headPosition();
+    while (!this.stopped && this.current < head) {
+      await new Promise<void>((r) => this.idleWaiters.push(r));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe();
+    this.wake?.();
+    this.idleWaiters.splice(0).forEach((r) => r());
+    await this.loop;
+  }
+}

@@ -1,0 +1,75 @@
+/** The event store port: what every adapter (PostgreSQL, EventStoreDB) must do. */
+export const NO_STREAM = 'no_stream' as const;
+export const ANY = 'any' as const;
+export const STREAM_EXISTS = 'stream_exists' as const;
+/** A stream's version is the 0-based version of its last event; -1 means no stream yet. */
+export type ExpectedVersion = number | typeof NO_STREAM | typeof ANY | typeof STREAM_EXISTS;
+
+export interface EventMetadata {
+  actorId: string;
+  actorRole: string;
+  correlationId: string;
+  causationId: string | null;
+  commandId?: string;
+  at: string; // ISO-8601
+}
+
+export interface NewEvent<T extends string = string, D = unknown> {
+  eventId: string;
+  type: T;
+  schemaVersion?: number;
+  data: D;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<T extends string = string, D = unknown> {
+  eventId: string;
+  streamId: string;
+  version: number;
+  position: number;
+  type: T;
+  schemaVersion: number;
+  data: D;
+  metadata: EventMetadata;
+  recordedAt: string;
+}
+
+export interface AppendResult {
+  /** The stream's version after the append. */
+  nextVersion: number;
+  /** Global position of the last appended event. */
+  position: number;
+  events: RecordedEvent[];
+}
+
+export interface Batch {
+  events: RecordedEvent[];
+  /** The position the subscriber has now seen everything up to. */
+  position: number;
+}
+
+export interface SubscribeOptions {
+  /** Exclusive: events after this position are delivered. 0 means from the start. */
+  from: number;
+  batchSize?: number;
+  onBatch: (batch: Batch) => Promise<void>;
+  onError?: (err: unknown) => void;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+  /** Resolves when everything stored at the time of the call has been delivered. */
+  caughtUp(): Promise<void>;
+  readonly position: number;
+}
+
+export interface EventStore {
+  append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
+  readStream(streamId: string, opts?: { fromVersion?: number }): Promise<RecordedEvent[]>;
+  /** Events after `from` (exclusive) in global order, at most `limit`. */
+  readAll(from: number, limit: number): Promise<RecordedEvent[]>;
+  findEvent(eventId: string): Promise<RecordedEvent | null>;
+  headPosition(): Promise<number>;
+  subscribe(opts: SubscribeOptions): Subscription;
+  close(): Promise<void>;
+}

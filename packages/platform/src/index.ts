@@ -1,0 +1,16 @@
+export * from './errors';
+export * from './ids';
+export * from './log';
+export * from './change-feed';
+export * from './event-store/types';
+export { PostgresEventStore, isUniqueViolation } from './event-store/postgres';
+export { CatchUpSubscription } from './event-store/subscription';
+export * from './db/migrate';
+export * from './db/database';
+export { startEmbeddedPostgres, freePort } from './db/embedded';
+export * from './projections/types';
+export * from './projections/runner';
+export { projectionMigrations } from './projections/migrations';
+export * from './commands/decider';
+export * from './commands/handler';
+export * from './commands/transport';

@@ -1,0 +1,211 @@
+import type pg from 'pg';
+import type { ChangeFeed, ChangeNotice } from '../change-feed';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
+import type { Projection } from './types';
+
+export interface RunnerOptions {
+  batchSize?: number;
+  log?: (msg: string, extra?: unknown) => void;
+}
+
+export interface ProjectionStatus {
+  name: string;
+  position: number;
+  lag: number;
+  error: string | null;
+}
+
+const ident = (s: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(s)) throw new Error(`bad identifier ${s}`);
+  return `"${s}"`;
+};
+
+/**
+ * Keeps one projection's tables in step with the log. Each batch's row changes and the new
+ * checkpoint commit in ONE transaction, so a crash anywhere loses nothing and applies nothing
+ * twice; the checkpoint update is guarded by its old value, so two runners cannot both apply.
+ */
+export class ProjectionRunner {
+  private sub: Subscription | null = null;
+  private current = 0;
+  private lastError: string | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly store: EventStore,
+    private readonly feed: ChangeFeed,
+    readonly projection: Projection,
+    private readonly opts: RunnerOptions = {},
+  ) {}
+
+  get name(): string {
+    return this.projection.name;
+  }
+  get position(): number {
+    return this.current;
+  }
+
+  async start(): Promise<void> {
+    const { name, schema } = this.projection;
+    const exists = await this.pool.query('select 1 from pg_namespace where nspname = $1', [schema]);
+    if (exists.rowCount === 0) {
+      await this.createTables(schema);
+      await this.pool.query(
+        `insert into public.projection_checkpoints (name, position) values ($1, 0)
+         on conflict (name) do update set position = 0, updated_at = now()`,
+        [name],
+      );
+    }
+    await this.pool.query('insert into public.projection_checkpoints (name) values ($1) on conflict do nothing', [name]);
+    const { rows } = await this.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [name]);
+    this.current = Number(rows[0]?.position ?? 0);
+    await this.feed.publish([{ kind: 'checkpoint', projection: name, position: this.current }]);
+    this.sub = this.store.subscribe({
+      from: this.current,
+      batchSize: this.opts.batchSize ?? 500,
+      onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events)),
+      onError: (err) => {
+        this.lastError = err instanceof Error ? err.message : String(err);
+        this.opts.log?.(`projection ${name} failed a batch; retrying`, err);
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.sub?.stop();
+    this.sub = null;
+    await this.queue.catch(() => {});
+  }
+
+  /** Resolves once the projection has applied everything stored when it was called. */
+  async caughtUp(): Promise<void> {
+    const head = await this.store.headPosition();
+    while (this.current < head) {
+      if (!this.sub) throw new Error(`projection ${this.name} is not running`);
+      await this.sub.caughtUp();
+    }
+  }
+
+  async status(head?: number): Promise<ProjectionStatus> {
+    const h = head ?? (await this.store.headPosition());
+    return { name: this.name, position: this.current, lag: Math.max(0, h - this.current), error: this.lastError };
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async applyLive(all: RecordedEvent[]): Promise<void> {
+    // After a rebuild the checkpoint may be ahead of what the subscription re-reads.
+    const events = all.filter((e) => e.position > this.current);
+    if (events.length === 0) return;
+    const to = events[events.length - 1]!.position;
+    const notices: ChangeNotice[] = [];
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await this.applyBatch(client, this.projection.schema, events, notices);
+      const moved = await client.query(
+        'update public.projection_checkpoints set position = $2, updated_at = now() where name = $1 and position = $3',
+        [this.name, to, this.current],
+      );
+      if (moved.rowCount !== 1) throw new Error(`projection ${this.name}: checkpoint moved under us; another runner is active`);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+    this.current = to;
+    this.lastError = null;
+    notices.push({ kind: 'checkpoint', projection: this.name, position: to });
+    await this.feed.publish(notices);
+  }
+
+  private async applyBatch(client: pg.PoolClient, schema: string, events: RecordedEvent[], notices: ChangeNotice[] | null): Promise<void> {
+    await client.query(`set local search_path to ${ident(schema)}, public`);
+    for (const event of events) {
+      const handler = this.projection.handlers[event.type];
+      if (!handler) continue;
+      await handler(event, {
+        db: client,
+        emit: (change, rooms) => {
+          notices?.push({ kind: 'change', projection: this.name, push: { ...change, position: event.position } as never, rooms });
+        },
+      });
+    }
+  }
+
+  private async createTables(schema: string): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`drop schema if exists ${ident(schema)} cascade`);
+      await client.query(`create schema ${ident(schema)}`);
+      await client.query(`set local search_path to ${ident(schema)}, public`);
+      await client.query(this.projection.setup);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Replays the whole log into fresh tables while the live projection keeps serving, then
+   * pauses it, applies the tail, and swaps the schemas and checkpoint in one transaction.
+   */
+  async rebuild(): Promise<{ position: number }> {
+    const { schema } = this.projection;
+    const fresh = `${schema}__rebuild`;
+    await this.createTables(fresh);
+    let pos = await this.replayInto(fresh, 0);
+    return this.exclusive(async () => {
+      pos = await this.replayInto(fresh, pos);
+      const client = await this.pool.connect();
+      try {
+        await client.query('begin');
+        await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
+        await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
+        await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
+        await client.query('update public.projection_checkpoints set position = $2, updated_at = now() where name = $1', [this.name, pos]);
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+      this.current = pos;
+      await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
+      return { position: pos };
+    });
+  }
+
+  private async replayInto(schema: string, from: number): Promise<number> {
+    const size = this.opts.batchSize ?? 500;
+    let pos = from;
+    for (;;) {
+      const events = await this.store.readAll(pos, size);
+      if (events.length === 0) return pos;
+      const client = await this.pool.connect();
+      try {
+        await client.query('begin');
+        await this.applyBatch(client, schema, events, null);
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+      pos = events[events.length - 1]!.position;
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import type pg from 'pg';
+import type { Change } from '@tv-shop/contracts';
+import type { RecordedEvent } from '../event-store/types';
+
+export interface ProjectionContext {
+  /** The batch's transaction; its search_path is the projection's schema. */
+  db: pg.PoolClient;
+  /** Announces a read-model change to the given Socket.IO rooms once the batch commits. */
+  emit(change: Change, rooms: string[]): void;
+}
+
+// Handlers are keyed by event type; each receives the event it is registered for.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ProjectionHandler = (event: RecordedEvent<string, any>, ctx: ProjectionContext) => Promise<void>;
+
+export interface Projection {
+  name: string;
+  /** PostgreSQL schema holding this projection's tables; rebuilt and swapped as a whole. */
+  schema: string;
+  /** DDL creating the tables, run with search_path set to a fresh schema. */
+  setup: string;
+  handlers: Record<string, ProjectionHandler>;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['packages/**/*.test.ts', 'services/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'e2e/**', 'web/**'],
+    globalSetup: ['./packages/platform/src/testing/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});

@@ -1,0 +1,4 @@
+import type { PublicConfig } from '@tv-shop/contracts';
+import { apiRequest } from '@/lib/api-client';
+
+export const getPublicConfig = () => apiRequest<PublicConfig>('/config', { auth: false });

@@ -1,0 +1,44 @@
+import { Alert, Button, Form, Input } from 'antd';
+import type { AuthAnswer, LoginBody } from '@tv-shop/contracts';
+import { useState } from 'react';
+import { errorMessage } from '@/lib/api-client';
+import { login } from '../api/login';
+
+/** Email and password; a wrong password is said in words, not only logged. */
+export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (values: LoginBody) => {
+    setBusy(true);
+    setError(null);
+    try {
+      onSignedIn(await login(values));
+    } catch (failure) {
+      console.error(failure);
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form<LoginBody> name="login" layout="vertical" onFinish={submit} requiredMark={false}>
+      <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+        <Input type="email" autoComplete="email" autoFocus />
+      </Form.Item>
+      <Form.Item
+        label="Password"
+        name="password"
+        rules={[{ required: true, message: 'Please enter your password' }]}
+        extra={<span className="forgot-password">Forgot Password</span>}
+      >
+        <Input.Password autoComplete="current-password" />
+      </Form.Item>
+      {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+      <Button type="primary" htmlType="submit" block loading={busy}>
+        Login
+      </Button>
+    </Form>
+  );
+}

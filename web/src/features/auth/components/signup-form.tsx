@@ -1,0 +1,70 @@
+import { Alert, Button, Form, Input, Select } from 'antd';
+import type { AuthAnswer, SignupBody } from '@tv-shop/contracts';
+import { useState } from 'react';
+import { ImageInput, imageFileRule } from '@/components/ui/image-input';
+import { errorMessage } from '@/lib/api-client';
+import { uploadImage } from '@/lib/upload-image';
+import { signup } from '../api/signup';
+
+interface SignupValues {
+  name: string;
+  email: string;
+  password: string;
+  role: SignupBody['role'];
+  photo?: File | null;
+}
+
+const ROLE_OPTIONS = [
+  { value: 'Buyer', label: 'Buyer' },
+  { value: 'Seller', label: 'Seller' },
+];
+
+export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async ({ photo, ...values }: SignupValues) => {
+    setBusy(true);
+    setError(null);
+    try {
+      // The photo is uploaded first (allowed before sign-in) and its URL joins the signup.
+      const photoURL = photo ? await uploadImage(photo) : undefined;
+      onSignedUp(await signup({ ...values, ...(photoURL ? { photoURL } : {}) }));
+    } catch (failure) {
+      console.error(failure);
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Form<SignupValues>
+      name="signup"
+      layout="vertical"
+      onFinish={submit}
+      initialValues={{ role: 'Buyer' }}
+      requiredMark={false}
+    >
+      <Form.Item label="Name" name="name" rules={[{ required: true, message: 'Please enter your name' }]}>
+        <Input autoComplete="name" autoFocus />
+      </Form.Item>
+      <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+        <Input type="email" autoComplete="email" />
+      </Form.Item>
+      <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter a password' }]}>
+        <Input.Password autoComplete="new-password" />
+      </Form.Item>
+      <Form.Item label="Role" name="role" rules={[{ required: true }]}>
+        <Select options={ROLE_OPTIONS} />
+      </Form.Item>
+      <Form.Item label="Photo" name="photo" rules={[imageFileRule]}>
+        <ImageInput />
+      </Form.Item>
+      {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+      <Button type="primary" htmlType="submit" block loading={busy}>
+        Sign Up
+      </Button>
+    </Form>
+  );
+}

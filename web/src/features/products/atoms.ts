@@ -1,0 +1,13 @@
+import type { Product } from '@tv-shop/contracts';
+import { createEntityStore } from '@/lib/entity-store';
+
+/** Every product this browser has seen; each page shows a filter of it, kept live by pushes. */
+export const productsStore = createEntityStore<Product>();
+
+export const productScopes = {
+  all: () => true,
+  advertised: (p: Product) => p.advertised && !p.sold,
+  reported: (p: Product) => p.reported,
+  ofSeller: (email: string) => (p: Product) => p.sellerEmail.toLowerCase() === email.toLowerCase(),
+  ofCategory: (categoryId: string) => (p: Product) => p.category_id === categoryId,
+};

@@ -1,0 +1,13 @@
+import { Tag } from 'antd';
+
+export function StatusBadge({ sold }: { sold: boolean }) {
+  return sold ? (
+    <Tag color="red" className="status-badge">
+      Sold
+    </Tag>
+  ) : (
+    <Tag color="green" className="status-badge">
+      Available
+    </Tag>
+  );
+}

@@ -1,0 +1,51 @@
+import { atom, useAtomValue, useSetAtom } from 'jotai';
+import type { Role, User } from '@tv-shop/contracts';
+import { useCallback } from 'react';
+import toast from 'react-hot-toast';
+import { tokenStorage } from './token-storage';
+
+export type Session =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  | { status: 'signed-in'; token: string; user: User };
+
+/** With a stored token the profile is still being fetched, so guards wait instead of redirecting. */
+export const sessionAtom = atom<Session>(tokenStorage.get() ? { status: 'loading' } : { status: 'signed-out' });
+
+export const sessionTokenAtom = atom((get) => {
+  const session = get(sessionAtom);
+  return session.status === 'signed-in' ? session.token : null;
+});
+
+export const sessionUserAtom = atom((get) => {
+  const session = get(sessionAtom);
+  return session.status === 'signed-in' ? session.user : null;
+});
+
+export const useSession = () => useAtomValue(sessionAtom);
+export const useSessionUser = () => useAtomValue(sessionUserAtom);
+
+/** The spec spells the admin role both 'Admin' and 'admin'. */
+export function hasRole(user: User | null, role: Role): boolean {
+  return !!user && user.role.toLowerCase() === role.toLowerCase();
+}
+
+export function useSignIn() {
+  const setSession = useSetAtom(sessionAtom);
+  return useCallback(
+    (token: string, user: User) => {
+      tokenStorage.set(token);
+      setSession({ status: 'signed-in', token, user });
+    },
+    [setSession],
+  );
+}
+
+export function useSignOut() {
+  const setSession = useSetAtom(sessionAtom);
+  return useCallback(() => {
+    tokenStorage.clear();
+    setSession({ status: 'signed-out' });
+    toast.success('Sign-out successful.');
+  }, [setSession]);
+}
