@@ -20,5 +20,6 @@ export interface ServerToClientEvents {
   synced: (info: { position: number }) => void;
 }
 export interface ClientToServerEvents {
-  catch_up: (since: number, ack: (info: { position: number; changes: ChangePush[] }) => void) => void;
+  /** `resync` means the gap is older than the server keeps: reload the lists instead. */
+  catch_up: (since: number, ack: (info: { position: number; changes: ChangePush[]; resync?: boolean }) => void) => void;
 }

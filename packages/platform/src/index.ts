@@ -14,3 +14,5 @@ export { projectionMigrations } from './projections/migrations';
 export * from './commands/decider';
 export * from './commands/handler';
 export * from './commands/transport';
+export * from './policies';
+export * from './service-host';

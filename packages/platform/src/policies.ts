@@ -1,0 +1,34 @@
+import type pg from 'pg';
+import type { EventStore, RecordedEvent, Subscription } from './event-store/types';
+import type { Logger } from './log';
+
+export type PolicyHandler = (event: RecordedEvent<string, never>) => Promise<void>;
+
+/**
+ * A reaction to events (BookingPaid → mark the product sold). It runs as a subscription with its
+ * own checkpoint, like a projection. Delivery is at-least-once: handlers send commands whose ids
+ * derive from the event id, so a redelivered event changes nothing.
+ */
+export async function startPolicy(opts: {
+  name: string;
+  pool: pg.Pool;
+  store: EventStore;
+  handlers: Record<string, PolicyHandler>;
+  log: Logger;
+}): Promise<{ stop(): Promise<void>; caughtUp(): Promise<void> }> {
+  const key = `policy:${opts.name}`;
+  await opts.pool.query('insert into public.projection_checkpoints (name) values ($1) on conflict do nothing', [key]);
+  const { rows } = await opts.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [key]);
+  const sub: Subscription = opts.store.subscribe({
+    from: Number(rows[0]?.position ?? 0),
+    onBatch: async ({ events, position }) => {
+      for (const e of events) {
+        const h = opts.handlers[e.type];
+        if (h) await h(e as RecordedEvent<string, never>);
+      }
+      await opts.pool.query('update public.projection_checkpoints set position = $2, updated_at = now() where name = $1', [key, position]);
+    },
+    onError: (err) => opts.log.warn(`policy ${opts.name} failed; will retry`, err),
+  });
+  return { stop: () => sub.stop(), caughtUp: () => sub.caughtUp() };
+}

@@ -1,0 +1,88 @@
+import { streams, type EventOf } from '@tv-shop/contracts';
+import {
+  createLogger, handleCommand, notFound, startPolicy, uuidFromName,
+  type CommandBus, type CommandEnvelope, type EventStore, type RecordedEvent,
+} from '@tv-shop/platform';
+import type pg from 'pg';
+import { productDecider, type ProductCommand } from './product/decide';
+import { seedCatalog } from './seed/seed';
+
+export interface CatalogDeps {
+  store: EventStore;
+  bus: CommandBus;
+  pool: pg.Pool;
+  now?: () => Date;
+}
+
+/** Catalog: products and their lifecycle; categories and blogs; reactions to sales and deletions. */
+export async function startCatalog({ store, bus, pool, now = () => new Date() }: CatalogDeps) {
+  const log = createLogger('catalog');
+  await seedCatalog(store, now);
+
+  const run = (productId: string, command: ProductCommand, meta: Omit<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'>) =>
+    handleCommand(store, productDecider, streams.product(productId), command, { ...meta, now });
+
+  bus.register('catalog', async (env) => {
+    const command = { type: env.type, data: env.data } as ProductCommand;
+    if (command.type === 'ListProduct') {
+      const category = await store.readStream(streams.category(command.data.categoryId));
+      const added = category[0] as RecordedEvent<'CategoryAdded', EventOf<'CategoryAdded'>['data']> | undefined;
+      if (!added) throw notFound('Category', 'category_id');
+      command.data = { ...command.data, productId: env.aggregateId, categoryName: added.data.category_name };
+    }
+    const out = await run(env.aggregateId, command, env);
+    return { position: out.position, result: { productId: env.aggregateId, changed: out.events.length > 0 } };
+  });
+
+  // Policies: a paid booking sells the product; a deleted seller's unsold listings are withdrawn.
+  const system = (cause: RecordedEvent, key: string) => ({
+    commandId: uuidFromName(`catalog-policy:${cause.eventId}:${key}`),
+    actor: { id: 'system', role: 'System' },
+    correlationId: cause.metadata.correlationId,
+    causationId: cause.eventId,
+  });
+  const policy = await startPolicy({
+    name: 'catalog',
+    pool,
+    store,
+    log,
+    handlers: {
+      BookingPaid: async (e) => {
+        const { productId, bookingId } = (e as RecordedEvent<'BookingPaid', EventOf<'BookingPaid'>['data']>).data;
+        await run(productId, { type: 'RecordSale', data: { bookingId } }, system(e, productId));
+      },
+      UserDeleted: async (e) => {
+        const { userId, role } = (e as RecordedEvent<'UserDeleted', EventOf<'UserDeleted'>['data']>).data;
+        if (role !== 'Seller') return;
+        const ids = await sellersUnsoldProducts(store, userId);
+        for (const productId of ids) {
+          await run(productId, { type: 'RemoveProduct', data: { reason: 'seller-deleted' } }, system(e, productId));
+        }
+      },
+    },
+  });
+  return { stop: () => policy.stop(), caughtUp: () => policy.caughtUp() };
+}
+
+/**
+ * The seller's listings that are neither sold nor removed, read from the log itself rather
+ * than a read model, so a listing made a moment before the deletion is not missed.
+ */
+async function sellersUnsoldProducts(store: EventStore, sellerId: string): Promise<string[]> {
+  const live = new Map<string, boolean>();
+  for (let from = 0; ; ) {
+    const batch = await store.readAll(from, 1000);
+    if (batch.length === 0) break;
+    for (const e of batch) {
+      if (!e.streamId.startsWith('product-')) continue;
+      const data = e.data as { productId: string; sellerId?: string };
+      if (e.type === 'ProductListed' && data.sellerId === sellerId) live.set(data.productId, true);
+      else if (!live.has(data.productId)) continue;
+      else if (e.type === 'ProductRemoved') live.delete(data.productId);
+      else if (e.type === 'ProductMarkedSold') live.set(data.productId, false);
+      else if (e.type === 'ProductMarkedAvailable') live.set(data.productId, true);
+    }
+    from = batch[batch.length - 1]!.position;
+  }
+  return [...live].filter(([, available]) => available).map(([id]) => id);
+}

@@ -1,0 +1,69 @@
+import type { ProductListing } from '@tv-shop/contracts';
+import { conflict, forbidden, illegalState, notFound, type Decider } from '@tv-shop/platform';
+import { evolve, initialState, type ProductEvent, type ProductState } from './product';
+
+type By = { actorId: string };
+export type ProductCommand =
+  | { type: 'ListProduct'; data: ProductListing }
+  | { type: 'MarkProductSold'; data: By }
+  | { type: 'MarkProductAvailable'; data: By }
+  | { type: 'AdvertiseProduct'; data: By }
+  | { type: 'RemoveAdvertising'; data: By }
+  | { type: 'ReportProduct'; data: By }
+  | { type: 'RemoveProduct'; data: { reason: 'reported' | 'seller-deleted' | 'admin' } }
+  /** From the BookingPaid policy: the sale is a fact, so an already-sold product is fine. */
+  | { type: 'RecordSale'; data: { bookingId: string } };
+
+type Listed = Extract<ProductState, { status: 'listed' }>;
+const listed = (s: ProductState): Listed => {
+  if (s.status !== 'listed') throw notFound('Product');
+  return s;
+};
+const owned = (s: ProductState, actorId: string): Listed => {
+  const l = listed(s);
+  if (l.listing.sellerId !== actorId) throw forbidden('Only the seller of this product can change it');
+  return l;
+};
+
+export function decide(command: ProductCommand, state: ProductState): ProductEvent[] {
+  switch (command.type) {
+    case 'ListProduct':
+      if (state.status !== 'none') throw conflict('This product is already listed', '_id');
+      return [{ type: 'ProductListed', data: command.data }];
+    case 'MarkProductSold': {
+      const s = owned(state, command.data.actorId);
+      if (s.sold) throw illegalState('The product is already sold');
+      return [{ type: 'ProductMarkedSold', data: { productId: s.listing.productId } }];
+    }
+    case 'MarkProductAvailable': {
+      const s = owned(state, command.data.actorId);
+      if (!s.sold) throw illegalState('The product is already available');
+      return [{ type: 'ProductMarkedAvailable', data: { productId: s.listing.productId } }];
+    }
+    case 'AdvertiseProduct': {
+      const s = owned(state, command.data.actorId);
+      if (s.sold) throw illegalState('A sold product cannot be advertised');
+      if (s.advertised) throw illegalState('The product is already advertised');
+      return [{ type: 'ProductAdvertised', data: { productId: s.listing.productId } }];
+    }
+    case 'RemoveAdvertising': {
+      const s = owned(state, command.data.actorId);
+      if (!s.advertised) throw illegalState('The product is not advertised');
+      return [{ type: 'ProductAdvertisingRemoved', data: { productId: s.listing.productId } }];
+    }
+    case 'ReportProduct': {
+      const s = listed(state);
+      if (s.listing.sellerId === command.data.actorId) throw forbidden('You cannot report your own product');
+      if (s.reported) throw illegalState('This product has already been reported');
+      return [{ type: 'ProductReported', data: { productId: s.listing.productId, reporterId: command.data.actorId } }];
+    }
+    case 'RemoveProduct':
+      return [{ type: 'ProductRemoved', data: { productId: listed(state).listing.productId, reason: command.data.reason } }];
+    case 'RecordSale': {
+      if (state.status !== 'listed' || state.sold) return [];
+      return [{ type: 'ProductMarkedSold', data: { productId: state.listing.productId, bookingId: command.data.bookingId } }];
+    }
+  }
+}
+
+export const productDecider: Decider<ProductCommand, ProductEvent, ProductState> = { initialState, evolve, decide };

@@ -1,0 +1,109 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startCatalog } from '@tv-shop/catalog';
+import { startIdentity } from '@tv-shop/identity';
+import { SandboxPaymentProvider, StripePaymentProvider, startOrders } from '@tv-shop/orders';
+import {
+  InProcessChangeFeed, InProcessCommandBus, PostgresEventStore, createLogger, migrate, openDatabase, projectionMigrations,
+} from '@tv-shop/platform';
+import { projections, startProjector } from '@tv-shop/projector';
+import path from 'node:path';
+import { createApp } from './app';
+import { googleVerifier } from './auth/google';
+import { Tokens } from './auth/tokens';
+import { ensureAdmin } from './bootstrap';
+import { CommandSender } from './commands';
+import { loadConfig, type GatewayConfig } from './config';
+import { seedDemo } from './demo-seed';
+import { LocalImageStore } from './images/image-store';
+import { PositionTracker } from './positions';
+import { ReadModels } from './read-models';
+import { attachSockets } from './sockets';
+
+export interface StartOptions {
+  port?: number;
+  databaseUrl?: string;
+  dataDir?: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  webDist?: string;
+  seedDemo?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface Running {
+  url: string;
+  config: GatewayConfig;
+  stop(): Promise<void>;
+}
+
+/**
+ * One process, every service: PostgreSQL (embedded unless DATABASE_URL), the event store, the
+ * projector, identity / catalog / orders, and the gateway with Socket.IO.
+ */
+export async function startAll(opts: StartOptions = {}): Promise<Running> {
+  const log = createLogger('tv-shop');
+  const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const config = loadConfig(opts.env ?? process.env, defined({
+    port: opts.port, databaseUrl: opts.databaseUrl, dataDir: opts.dataDir && path.resolve(opts.dataDir), adminEmail: opts.adminEmail,
+    adminPassword: opts.adminPassword, webDist: opts.webDist, seedDemo: opts.seedDemo,
+  }));
+  const stack: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', err));
+  };
+  try {
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.debug(m) });
+    stack.push(() => db.close());
+    await PostgresEventStore.migrate(db.pool);
+    await migrate(db.pool, 'projections', projectionMigrations);
+    await migrate(db.pool, 'payment-sandbox', [SandboxPaymentProvider.migration]);
+
+    const store = new PostgresEventStore(db.pool, { pollIntervalMs: 1000 });
+    stack.push(() => store.close());
+    const feed = new InProcessChangeFeed();
+    const bus = new InProcessCommandBus();
+    const positions = new PositionTracker(feed, projections.map((p) => p.name));
+    stack.push(async () => positions.close());
+
+    const projector = await startProjector({ pool: db.pool, store, feed });
+    stack.push(() => projector.stop());
+    const stripe = config.stripe ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret) : null;
+    const sandbox = stripe ? null : new SandboxPaymentProvider(db.pool);
+    const payments = stripe ?? sandbox!;
+
+    const identity = startIdentity({ store, bus });
+    stack.push(() => identity.stop());
+    const catalog = await startCatalog({ store, bus, pool: db.pool });
+    stack.push(() => catalog.stop());
+    const orders = await startOrders({ store, bus, pool: db.pool, payments });
+    stack.push(() => orders.stop());
+
+    await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword));
+    const images = new LocalImageStore(path.join(config.dataDir, 'images'));
+    if (config.seedDemo) await positions.waitFor(await seedDemo(store, bus, images));
+    await positions.waitFor(await store.headPosition());
+
+    const reads = new ReadModels(db.pool);
+    const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
+    const app = createApp({
+      config, pool: db.pool, databaseMode: db.mode, store, reads, sender: new CommandSender(bus, positions), tokens,
+      verifyGoogle: googleVerifier(config.google), payments, sandbox, stripe, images, projector,
+    });
+    const server = http.createServer(app);
+    const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, resolve);
+    });
+    stack.push(() => new Promise((resolve) => server.close(resolve)));
+    stack.push(() => sockets.close());
+    const { port } = server.address() as AddressInfo;
+    const url = `http://localhost:${port}`;
+    log.info(`TV Shop is at ${url}`, { database: db.mode, payments: payments.name });
+    return { url, config, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,27 @@
+import type pg from 'pg';
+import type { EventStore } from '@tv-shop/platform';
+import type { PaymentProvider, SandboxPaymentProvider, StripePaymentProvider } from '@tv-shop/orders';
+import type { Projector } from '@tv-shop/projector';
+import type { CommandSender } from './commands';
+import type { GoogleIdentity } from './auth/google';
+import type { Tokens } from './auth/tokens';
+import type { GatewayConfig } from './config';
+import type { ImageStore } from './images/image-store';
+import type { ReadModels } from './read-models';
+
+/** What the routes need, passed in (routers are factories; nothing reaches for globals). */
+export interface GatewayDeps {
+  config: GatewayConfig;
+  pool: pg.Pool;
+  databaseMode: 'embedded' | 'external';
+  store: EventStore;
+  reads: ReadModels;
+  sender: CommandSender;
+  tokens: Tokens;
+  verifyGoogle: (idToken: string) => Promise<GoogleIdentity>;
+  payments: PaymentProvider;
+  sandbox: SandboxPaymentProvider | null;
+  stripe: StripePaymentProvider | null;
+  images: ImageStore;
+  projector: Projector;
+}

@@ -1,0 +1,38 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError, createLogger } from '@tv-shop/platform';
+
+const log = createLogger('gateway');
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request', 401: 'Unauthorized', 402: 'Payment required', 403: 'Forbidden', 404: 'Not found',
+  409: 'Conflict', 413: 'Payload too large', 415: 'Unsupported media type', 429: 'Too many requests', 500: 'Internal error', 501: 'Not configured',
+};
+
+/** The one place errors become answers: application/problem+json with the field at fault. */
+export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  let e: AppError;
+  if (err instanceof AppError) e = err;
+  else if (err?.type === 'entity.parse.failed') e = new AppError('validation', 'The body is not valid JSON', { field: 'body' });
+  else if (err?.type === 'entity.too.large') e = new AppError('payload_too_large', 'The body is too large', { field: 'body' });
+  else if (err?.code === 'LIMIT_FILE_SIZE') e = new AppError('payload_too_large', 'The image is larger than 5 MB', { field: 'image' });
+  else if (err?.code === 'LIMIT_UNEXPECTED_FILE') e = new AppError('validation', 'Send the file in the field named image', { field: 'image' });
+  else if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported') e = new AppError('unsupported_media_type', 'Unsupported body encoding', { field: 'body' });
+  else {
+    log.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    res.status(500).type('application/problem+json').json({ type: 'about:blank', title: 'Internal error', status: 500 });
+    return;
+  }
+  res
+    .status(e.status)
+    .type('application/problem+json')
+    .json({
+      type: `https://tvshop.local/problems/${e.kind.replace(/_/g, '-')}`,
+      title: TITLES[e.status] ?? 'Error',
+      status: e.status,
+      detail: e.message,
+      ...(e.field ? { field: e.field } : {}),
+      ...(e.errors ? { errors: e.errors } : {}),
+    });
+};
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => next(new AppError('not_found', `No route ${req.method} ${req.originalUrl}`));

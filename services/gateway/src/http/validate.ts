@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { AppError } from '@tv-shop/platform';
+
+/** Parses input with a contracts schema; failures become a 400 naming every bad field. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown, where = 'body'): z.infer<S> {
+  if (where === 'body' && (input === undefined || input === null || typeof input !== 'object' || Array.isArray(input))) {
+    throw new AppError('validation', 'The body must be a JSON object', { field: 'body' });
+  }
+  const res = schema.safeParse(input);
+  if (res.success) return res.data;
+  const errors = res.error.issues.map((i) => ({ field: i.path.join('.') || where, message: i.message }));
+  const first = errors[0]!;
+  throw new AppError('validation', `${first.field} ${first.message}`, { errors });
+}
+
+/** A required query parameter, as one string. */
+export function queryParam(query: Record<string, unknown>, name: string): string {
+  const v = query[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new AppError('validation', `${name} is required`, { field: name });
+  return v.trim();
+}
+
+/** Route ids are UUIDs or short slugs; anything else is a 404, not a database error. */
+export function idParam(value: string | undefined, what: string): string {
+  if (!value || !/^[A-Za-z0-9-]{1,64}$/.test(value)) throw new AppError('not_found', `${what} not found`, { field: 'id' });
+  return value;
+}

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The image port: local files now; an S3-compatible adapter later keeps the same shape. */
+export interface ImageStore {
+  put(bytes: Buffer, contentType: ImageType): Promise<string>;
+  get(id: string): Promise<{ bytes: Buffer; contentType: ImageType } | null>;
+}
+
+export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+const EXT: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+const TYPE_OF_EXT = Object.fromEntries(Object.entries(EXT).map(([t, e]) => [e, t])) as Record<string, ImageType>;
+
+/** What the bytes say the file is, whatever its name claims. */
+export function sniffImage(b: Buffer): ImageType | null {
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.length >= 6 && /^GIF8[79]a$/.test(b.subarray(0, 6).toString('latin1'))) return 'image/gif';
+  if (b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return null;
+}
+
+/** Content-addressed files: the same image uploaded twice is stored once under one id. */
+export class LocalImageStore implements ImageStore {
+  constructor(private readonly dir: string) {}
+
+  async put(bytes: Buffer, contentType: ImageType): Promise<string> {
+    const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 40)}.${EXT[contentType]}`;
+    await mkdir(this.dir, { recursive: true });
+    const tmp = path.join(this.dir, `.${id}.${process.pid}.tmp`);
+    await writeFile(tmp, bytes);
+    await rename(tmp, path.join(this.dir, id));
+    return id;
+  }
+
+  async get(id: string): Promise<{ bytes: Buffer; contentType: ImageType } | null> {
+    const m = /^[0-9a-f]{40}\.(png|jpg|gif|webp)$/.exec(id);
+    if (!m) return null;
+    try {
+      return { bytes: await readFile(path.join(this.dir, id)), contentType: TYPE_OF_EXT[m[1]!]! };
+    } catch {
+      return null;
+    }
+  }
+}

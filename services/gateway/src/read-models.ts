@@ -1,0 +1,72 @@
+import type pg from 'pg';
+import type { Blog, Booking, Category, Product, SellerCard, User } from '@tv-shop/contracts';
+import { toBlog, toBooking, toCategory, toProduct, toUser, type BookingRow, type ProductRow, type UserRow } from '@tv-shop/projector';
+
+/** The gateway's queries on the read models. Everything here is a read: writes go through commands. */
+export class ReadModels {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async products(where: string, params: unknown[] = []): Promise<Product[]> {
+    const { rows } = await this.pool.query<ProductRow>(`select * from rm_catalog.products ${where} order by listed_at desc`, params);
+    return rows.map(toProduct);
+  }
+
+  allProducts = () => this.products('');
+  productsOfCategory = (categoryId: string) => this.products('where category_id = $1', [categoryId]);
+  advertisedProducts = () => this.products('where advertised and not sold');
+  reportedProducts = () => this.products('where reported');
+  sellerProducts = (email: string) => this.products('where seller_email = $1', [email]);
+  async product(id: string): Promise<(Product & { sellerId: string }) | null> {
+    const { rows } = await this.pool.query<ProductRow>('select * from rm_catalog.products where id = $1', [id]);
+    return rows[0] ? { ...toProduct(rows[0]), sellerId: rows[0].seller_id } : null;
+  }
+
+  async categories(): Promise<Category[]> {
+    const { rows } = await this.pool.query('select * from rm_catalog.categories order by added_at');
+    return rows.map(toCategory);
+  }
+  async categoryExists(id: string): Promise<boolean> {
+    return (await this.pool.query('select 1 from rm_catalog.categories where id = $1', [id])).rowCount === 1;
+  }
+  async blogs(): Promise<Blog[]> {
+    const { rows } = await this.pool.query('select * from rm_catalog.blogs order by published_at');
+    return rows.map(toBlog);
+  }
+
+  async userById(id: string): Promise<User | null> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = $1 and not deleted', [id]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+  async userByEmail(email: string): Promise<User | null> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email.trim().toLowerCase()]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+  async credentials(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email]);
+    return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
+  }
+  async usersWithRole(role: 'Buyer' | 'Seller'): Promise<User[]> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where role = $1 and not deleted order by registered_at', [role]);
+    return rows.map(toUser);
+  }
+  async sellerByName(name: string): Promise<SellerCard | null> {
+    const { rows } = await this.pool.query<UserRow>(
+      `select * from rm_identity.users where lower(name) = lower($1) and role = 'Seller' and not deleted order by registered_at limit 1`,
+      [name],
+    );
+    const r = rows[0];
+    return r ? { _id: r.id, name: r.name, photoURL: r.photo_url, verified: r.verified } : null;
+  }
+
+  async bookingsOf(email: string): Promise<Booking[]> {
+    const { rows } = await this.pool.query<BookingRow>(
+      'select * from rm_orders.bookings where buyer_email = $1 and not cancelled order by placed_at desc',
+      [email],
+    );
+    return rows.map(toBooking);
+  }
+  async booking(id: string): Promise<(Booking & { buyerId: string }) | null> {
+    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1 and not cancelled', [id]);
+    return rows[0] ? { ...toBooking(rows[0]), buyerId: rows[0].buyer_id } : null;
+  }
+}

@@ -1,0 +1,83 @@
+import { Router } from 'express';
+import { AddProductBody, type ProductListing } from '@tv-shop/contracts';
+import { notFound, uuidFromName } from '@tv-shop/platform';
+import { selfOrAdmin, withRole } from '../auth/middleware';
+import { CommandSender } from '../commands';
+import type { GatewayDeps } from '../deps';
+import { idParam, parse, queryParam } from '../http/validate';
+
+const poisha = (tk: number) => Math.round(tk * 100);
+/** d-m-yyyy without padding, as the spec shows post dates. */
+export const postDate = (d: Date) => `${d.getUTCDate()}-${d.getUTCMonth() + 1}-${d.getUTCFullYear()}`;
+
+export function catalogRoutes({ reads, sender }: GatewayDeps): Router {
+  const r = Router();
+
+  r.get('/categories', async (_req, res) => void res.json(await reads.categories()));
+  r.get('/blogs', async (_req, res) => void res.json(await reads.blogs()));
+  r.get('/all_products', async (_req, res) => void res.json(await reads.allProducts()));
+  r.get('/advertise_products', async (_req, res) => void res.json(await reads.advertisedProducts()));
+  r.get('/products/:categoryId', async (req, res) => {
+    const id = idParam(req.params.categoryId, 'Category');
+    if (!(await reads.categoryExists(id))) throw notFound('Category', 'categoryId');
+    res.json(await reads.productsOfCategory(id));
+  });
+
+  // Seller name, email and verified mark come from the account; the category name from the catalog.
+  r.post('/products', async (req, res) => {
+    const seller = withRole(req, 'Seller');
+    const body = parse(AddProductBody, req.body);
+    const commandId = sender.commandId(req);
+    const productId = uuidFromName(`product:${commandId}`);
+    const listing: ProductListing = {
+      productId, name: body.porduct_name, imageUrl: body.productImage, details: body.details, location: body.location,
+      resalePricePoisha: poisha(body.resale_price), originalPricePoisha: poisha(body.orginal_price), useDuration: body.use_duration,
+      condition: body.product_condition, phone: body.phone_number, categoryId: body.category_id, categoryName: '',
+      sellerId: seller._id, sellerName: seller.name, sellerEmail: seller.email, postedOn: postDate(new Date()),
+    };
+    const reply = await sender.send(req, { service: 'catalog', type: 'ListProduct', aggregateId: productId, data: listing, commandId });
+    res.status(201).json(CommandSender.answer(reply, productId));
+  });
+
+  r.get('/seller_products', async (req, res) => {
+    const email = queryParam(req.query, 'email').toLowerCase();
+    const user = selfOrAdmin(req, email);
+    if (user.role !== 'Admin') withRole(req, 'Seller');
+    res.json(await reads.sellerProducts(email));
+  });
+
+  const sellerAction = (path: string, type: string) =>
+    r.put(path, async (req, res) => {
+      const seller = withRole(req, 'Seller');
+      const id = idParam(String(req.params.id), "Product");
+      const reply = await sender.send(req, { service: 'catalog', type, aggregateId: id, data: { actorId: seller._id } });
+      res.json(CommandSender.answer(reply));
+    });
+  sellerAction('/product/sold_status/:id', 'MarkProductSold');
+  sellerAction('/product/unsold_status/:id', 'MarkProductAvailable');
+  sellerAction('/product/get_advertise/:id', 'AdvertiseProduct');
+  sellerAction('/product/remove_advertise/:id', 'RemoveAdvertising');
+
+  r.put('/product/add_reported/:id', async (req, res) => {
+    const buyer = withRole(req, 'Buyer');
+    const id = idParam(String(req.params.id), "Product");
+    const reply = await sender.send(req, { service: 'catalog', type: 'ReportProduct', aggregateId: id, data: { actorId: buyer._id } });
+    res.json(CommandSender.answer(reply));
+  });
+
+  r.get('/reported_products', async (req, res) => {
+    withRole(req, 'Admin');
+    res.json(await reads.reportedProducts());
+  });
+
+  r.delete('/product/:id', async (req, res) => {
+    withRole(req, 'Admin');
+    const id = idParam(String(req.params.id), "Product");
+    const product = await reads.product(id);
+    const reply = await sender.send(req, {
+      service: 'catalog', type: 'RemoveProduct', aggregateId: id, data: { reason: product?.reported ? 'reported' : 'admin' },
+    });
+    res.json({ ...CommandSender.answer(reply), deletedCount: 1 });
+  });
+  return r;
+}

@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import multer from 'multer';
+import { AppError, notFound } from '@tv-shop/platform';
+import type { GatewayDeps } from '../deps';
+import { sniffImage } from '../images/image-store';
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+/** The image host of the spec: multipart field `image` in, `{ success, data: { url } }` out. */
+export function imageRoutes({ images }: GatewayDeps): Router {
+  const r = Router();
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
+
+  r.post('/images', upload.single('image'), async (req, res) => {
+    if (!req.file) throw new AppError('validation', 'Send an image file in the field named image', { field: 'image' });
+    const type = sniffImage(req.file.buffer);
+    if (!type) throw new AppError('unsupported_media_type', 'The file is not a PNG, JPEG, GIF or WebP image', { field: 'image' });
+    const id = await images.put(req.file.buffer, type);
+    res.status(201).json({ success: true, data: { url: `/api/images/${id}` } });
+  });
+
+  r.get('/images/:id', async (req, res) => {
+    const img = await images.get(String(req.params.id));
+    if (!img) throw notFound('Image');
+    res.set('Cache-Control', 'public, max-age=31536000, immutable').set('X-Content-Type-Options', 'nosniff').type(img.contentType).send(img.bytes);
+  });
+  return r;
+}

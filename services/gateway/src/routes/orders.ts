@@ -1,0 +1,101 @@
+import express, { Router } from 'express';
+import { CreatePaymentIntentBody, PlaceBookingBody, RecordPaymentBody, SandboxConfirmBody, type PaymentIntentAnswer } from '@tv-shop/contracts';
+import { AppError, createLogger, notFound, uuidFromName } from '@tv-shop/platform';
+import { bookingIdFor, StripePaymentProvider } from '@tv-shop/orders';
+import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
+import { CommandSender } from '../commands';
+import type { GatewayDeps } from '../deps';
+import { idParam, parse, queryParam } from '../http/validate';
+
+const log = createLogger('gateway');
+
+export function orderRoutes({ reads, sender, payments, sandbox, stripe }: GatewayDeps): Router {
+  const r = Router();
+
+  // Price, product data, name and email come from the server's own records, never the form.
+  r.post('/bookings', async (req, res) => {
+    const buyer = withRole(req, 'Buyer');
+    const body = parse(PlaceBookingBody, req.body);
+    const bookingId = bookingIdFor(body.product_id, buyer._id);
+    const reply = await sender.send(req, {
+      service: 'orders', type: 'PlaceBooking', aggregateId: bookingId,
+      data: { productId: body.product_id, phone: body.phone_number, meetingLocation: body.meeting_location, buyer: { id: buyer._id, name: buyer.name, email: buyer.email } },
+    });
+    res.status(201).json(CommandSender.answer(reply, bookingId));
+  });
+
+  r.get('/bookings', async (req, res) => {
+    const email = queryParam(req.query, 'email').toLowerCase();
+    selfOrAdmin(req, email);
+    res.json(await reads.bookingsOf(email));
+  });
+
+  r.get('/bookings/:id', async (req, res) => {
+    const user = signedIn(req);
+    const booking = await reads.booking(idParam(req.params.id, 'Booking'));
+    // Someone else's booking is answered exactly like a missing one.
+    if (!booking || (user.role !== 'Admin' && booking.buyerId !== user._id)) throw notFound('Booking');
+    const { buyerId: _hidden, ...rest } = booking;
+    res.json(rest);
+  });
+
+  r.post('/create-payment-intent', async (req, res) => {
+    const buyer = withRole(req, 'Buyer');
+    const { bookingId } = parse(CreatePaymentIntentBody, req.body);
+    const reply = await sender.send(req, { service: 'orders', type: 'CreatePaymentIntent', aggregateId: idParam(bookingId, 'Booking'), data: { buyerId: buyer._id } });
+    const answer: PaymentIntentAnswer = {
+      ...(reply.result as Omit<PaymentIntentAnswer, 'publishableKey'>),
+      ...(payments.publishableKey ? { publishableKey: payments.publishableKey } : {}),
+    };
+    res.json(answer);
+  });
+
+  // Counts only what the provider confirms for this booking and amount, and only once.
+  r.post('/payments', async (req, res) => {
+    const buyer = withRole(req, 'Buyer');
+    const body = parse(RecordPaymentBody, req.body);
+    const reply = await sender.send(req, {
+      service: 'orders', type: 'PayBooking', aggregateId: idParam(body.bookingId, 'Booking'),
+      commandId: uuidFromName(`payment:${body.bookingId}:${body.transationId}`),
+      data: { buyerId: buyer._id, paymentIntentId: body.transationId },
+    });
+    res.json(CommandSender.answer(reply));
+  });
+
+  r.post('/payment-sandbox/confirm', async (req, res) => {
+    if (!sandbox) throw notFound('The payment sandbox (Stripe is configured)');
+    const body = parse(SandboxConfirmBody, req.body);
+    const result = await sandbox.confirm(body.clientSecret, body.card);
+    res.json(result.error ? { paymentIntent: publicIntent(result.paymentIntent), error: result.error } : { paymentIntent: publicIntent(result.paymentIntent) });
+  });
+  return r;
+
+  function publicIntent(pi: { id: string; status: string; amount: number; currency: string }) {
+    return { id: pi.id, status: pi.status, amount: pi.amount, currency: pi.currency };
+  }
+}
+
+/** Stripe's webhook needs the raw body for its signature, so it is mounted before express.json. */
+export function stripeWebhook({ stripe, sender }: GatewayDeps): Router {
+  const r = Router();
+  r.post('/stripe/webhook', express.raw({ type: 'application/json', limit: '1mb' }), async (req, res) => {
+    if (!stripe) throw notFound('Stripe webhook (Stripe is not configured)');
+    let event;
+    try {
+      event = stripe.verifyWebhook(req.body as Buffer, req.get('Stripe-Signature') ?? '');
+    } catch {
+      throw new AppError('validation', 'The Stripe signature does not match', { field: 'Stripe-Signature' });
+    }
+    const intent = StripePaymentProvider.intentFromEvent(event);
+    if (intent?.bookingId) {
+      // Same command id as the browser's POST /payments for this intent: whichever comes first counts.
+      await sender.send(req, {
+        service: 'orders', type: 'PayBooking', aggregateId: intent.bookingId,
+        commandId: uuidFromName(`payment:${intent.bookingId}:${intent.id}`),
+        data: { buyerId: null, paymentIntentId: intent.id },
+      }).catch((err: unknown) => log.warn('stripe webhook not applied', err));
+    }
+    res.json({ received: true });
+  });
+  return r;
+}

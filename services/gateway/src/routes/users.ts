@@ -1,0 +1,74 @@
+import { Router } from 'express';
+import { UpsertUserBody } from '@tv-shop/contracts';
+import { AppError, forbidden, notFound } from '@tv-shop/platform';
+import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
+import { CommandSender } from '../commands';
+import type { GatewayDeps } from '../deps';
+import { idParam, parse, queryParam } from '../http/validate';
+
+export function userRoutes({ reads, sender }: GatewayDeps): Router {
+  const r = Router();
+
+  const roleCheck = (path: string, key: 'isAdmin' | 'isBuyer' | 'isSeller', role: string) =>
+    r.get(path, async (req, res) => {
+      const email = String(req.params.email ?? '').toLowerCase();
+      selfOrAdmin(req, email);
+      const user = await reads.userByEmail(email);
+      res.json({ [key]: user?.role === role });
+    });
+  roleCheck('/users_admin/:email', 'isAdmin', 'Admin');
+  roleCheck('/users_buyer/:email', 'isBuyer', 'Buyer');
+  roleCheck('/users_seller/:email', 'isSeller', 'Seller');
+
+  // A seller's public card: what a product card shows, never the email.
+  r.get('/users_by_seller', async (req, res) => {
+    const seller = await reads.sellerByName(queryParam(req.query, 'seller'));
+    if (!seller) throw notFound('Seller', 'seller');
+    res.json(seller);
+  });
+
+  r.get('/users', async (req, res) => {
+    const email = queryParam(req.query, 'email').toLowerCase();
+    selfOrAdmin(req, email);
+    const user = await reads.userByEmail(email);
+    if (!user) throw notFound('User', 'email');
+    res.json(user);
+  });
+
+  // Changes only the caller's own name and photo; a role is chosen once and Admin is never granted.
+  r.put('/users', async (req, res) => {
+    const email = queryParam(req.query, 'email').toLowerCase();
+    const me = signedIn(req);
+    if (me.email !== email) throw forbidden('You may only change your own profile');
+    const body = parse(UpsertUserBody, req.body);
+    if (body.email !== undefined && body.email !== me.email) throw new AppError('validation', 'email cannot be changed', { field: 'email' });
+    if (body.role !== undefined && body.role !== me.role && !(me.role === 'Admin' && body.role.toLowerCase() === 'admin'))
+      throw new AppError('forbidden', 'A role is chosen once and cannot be changed', { field: 'role' });
+    const reply = await sender.send(req, {
+      service: 'identity', type: 'UpdateProfile', aggregateId: me._id, data: { name: body.name, photoURL: body.photoURL },
+    });
+    res.json(CommandSender.answer(reply));
+  });
+
+  r.get('/users_role', async (req, res) => {
+    withRole(req, 'Admin');
+    const role = queryParam(req.query, 'role');
+    if (role !== 'Buyer' && role !== 'Seller') throw new AppError('validation', 'role must be Buyer or Seller', { field: 'role' });
+    res.json(await reads.usersWithRole(role));
+  });
+
+  r.delete('/users/:id', async (req, res) => {
+    const admin = withRole(req, 'Admin');
+    const id = idParam(req.params.id, 'User');
+    const reply = await sender.send(req, { service: 'identity', type: 'DeleteUser', aggregateId: id, data: { requestedBy: admin._id } });
+    res.json({ ...CommandSender.answer(reply), deletedCount: 1 });
+  });
+
+  r.put('/user/seller_verified/:id', async (req, res) => {
+    withRole(req, 'Admin');
+    const id = idParam(req.params.id, 'User');
+    const reply = await sender.send(req, { service: 'identity', type: 'VerifySeller', aggregateId: id, data: {} });
+    res.json(CommandSender.answer(reply));
+  });
+  return r;
+}

@@ -1,0 +1,47 @@
+import type { Role } from '@tv-shop/contracts';
+import { conflict, forbidden, illegalState, notFound, type Decider } from '@tv-shop/platform';
+import { evolve, initialState, type UserEvent, type UserState } from './user';
+
+export type UserCommand =
+  | { type: 'RegisterUser'; data: { userId: string; name: string; email: string; role: Role; photoURL: string; passwordHash: string | null; via: 'password' | 'google' | 'bootstrap' } }
+  | { type: 'UpdateProfile'; data: { name?: string | undefined; photoURL?: string | undefined } }
+  | { type: 'ChangePassword'; data: { passwordHash: string } }
+  | { type: 'VerifySeller'; data: Record<string, never> }
+  | { type: 'DeleteUser'; data: { requestedBy: string } };
+
+const active = (s: UserState) => {
+  if (s.status !== 'active') throw notFound('User');
+  return s;
+};
+
+export function decide(command: UserCommand, state: UserState): UserEvent[] {
+  switch (command.type) {
+    case 'RegisterUser':
+      if (state.status === 'active') throw conflict('An account with this email already exists', 'email');
+      if (state.status === 'deleted') throw conflict('The account with this email was deleted', 'email');
+      return [{ type: 'UserRegistered', data: command.data }];
+    case 'UpdateProfile': {
+      const s = active(state);
+      const name = command.data.name ?? s.name;
+      const photoURL = command.data.photoURL ?? s.photoURL;
+      if (name === s.name && photoURL === s.photoURL) return [];
+      return [{ type: 'UserProfileUpdated', data: { userId: s.userId, name, photoURL } }];
+    }
+    case 'ChangePassword':
+      return [{ type: 'PasswordChanged', data: { userId: active(state).userId, passwordHash: command.data.passwordHash } }];
+    case 'VerifySeller': {
+      const s = active(state);
+      if (s.role !== 'Seller') throw illegalState('Only sellers can be verified');
+      if (s.verified) return [];
+      return [{ type: 'SellerVerified', data: { userId: s.userId } }];
+    }
+    case 'DeleteUser': {
+      const s = active(state);
+      if (s.userId === command.data.requestedBy) throw forbidden('An admin cannot delete their own account');
+      if (s.role === 'Admin') throw forbidden('The admin account cannot be deleted');
+      return [{ type: 'UserDeleted', data: { userId: s.userId, email: s.email, role: s.role } }];
+    }
+  }
+}
+
+export const userDecider: Decider<UserCommand, UserEvent, UserState> = { initialState, evolve, decide };

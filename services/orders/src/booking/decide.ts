@@ -1,0 +1,86 @@
+import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
+import { evolve, initialState, type BookingEvent, type BookingState } from './booking';
+
+/** What the orders service knows about a product when it decides (read from the catalog's events). */
+export interface ProductFacts {
+  exists: boolean;
+  removed: boolean;
+  sold: boolean;
+  name: string;
+  image: string;
+  pricePoisha: number;
+  sellerId: string;
+}
+
+/** What the payment provider says about an intent; the browser's word is never enough. */
+export interface ConfirmedIntent {
+  id: string;
+  status: string;
+  amount: number;
+  currency: string;
+  bookingId: string | null;
+  provider: string;
+}
+
+type Placed = Extract<BookingEvent, { type: 'BookingPlaced' }>['data'];
+export type BookingCommand =
+  | { type: 'PlaceBooking'; data: { booking: Placed; product: ProductFacts } }
+  | { type: 'RecordPaymentIntent'; data: { buyerId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string; product: ProductFacts } }
+  | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent; product: ProductFacts } }
+  | { type: 'CancelBooking'; data: { reason: 'product-sold' | 'product-removed' | 'buyer-deleted' } };
+
+const productBookable = (p: ProductFacts) => {
+  if (!p.exists || p.removed) throw notFound('Product', 'product_id');
+  if (p.sold) throw illegalState('This product has already been sold', 'product_id');
+};
+const ownBooking = (s: BookingState, buyerId: string | null) => {
+  if (s.status === 'none') throw notFound('Booking', 'bookingId');
+  if (buyerId !== null && s.booking.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
+  return s;
+};
+
+export function decide(command: BookingCommand, state: BookingState): BookingEvent[] {
+  switch (command.type) {
+    case 'PlaceBooking': {
+      const { booking, product } = command.data;
+      if (state.status === 'placed') throw conflict('You have already booked this product; pay for it in My Orders', 'product_id');
+      if (state.status === 'paid') throw conflict('You have already bought this product', 'product_id');
+      productBookable(product);
+      if (product.sellerId === booking.buyerId) throw forbidden('You cannot book your own product');
+      return [{ type: 'BookingPlaced', data: booking }];
+    }
+    case 'RecordPaymentIntent': {
+      const s = ownBooking(state, command.data.buyerId);
+      if (s.status === 'paid') throw illegalState('This booking is already paid', 'bookingId');
+      if (s.status === 'cancelled') throw illegalState('This booking was cancelled', 'bookingId');
+      productBookable(command.data.product);
+      const { paymentIntentId, provider, amountPoisha, currency } = command.data;
+      if (s.intents[paymentIntentId] !== undefined) return [];
+      return [{ type: 'PaymentIntentCreated', data: { bookingId: s.booking.bookingId, paymentIntentId, provider, amountPoisha, currency } }];
+    }
+    case 'PayBooking': {
+      const { intent, product } = command.data;
+      const s = ownBooking(state, command.data.buyerId);
+      if (s.status === 'paid') {
+        if (s.paymentIntentId === intent.id) return [];
+        throw conflict('This booking is already paid', 'bookingId');
+      }
+      if (s.status === 'cancelled') throw illegalState('This booking was cancelled', 'bookingId');
+      if (intent.bookingId !== s.booking.bookingId || s.intents[intent.id] === undefined)
+        throw validation('transationId', 'is not a payment for this booking');
+      if (intent.status !== 'succeeded') throw new AppError('payment_required', 'The payment has not succeeded', { field: 'transationId' });
+      if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt') throw validation('transationId', 'paid a different amount than the booking costs');
+      if (product.sold) throw illegalState('This product was sold to someone else meanwhile; the payment will be refunded', 'bookingId');
+      return [{
+        type: 'BookingPaid',
+        data: { bookingId: s.booking.bookingId, productId: s.booking.productId, buyerId: s.booking.buyerId, paymentIntentId: intent.id, amountPoisha: intent.amount, provider: intent.provider },
+      }];
+    }
+    case 'CancelBooking': {
+      if (state.status !== 'placed') return [];
+      return [{ type: 'BookingCancelled', data: { bookingId: state.booking.bookingId, productId: state.booking.productId, reason: command.data.reason } }];
+    }
+  }
+}
+
+export const bookingDecider: Decider<BookingCommand, BookingEvent, BookingState> = { initialState, evolve, decide };

@@ -1,0 +1,5 @@
+export { startOrders, bookingIdFor, type OrdersDeps, type PlaceBookingData } from './module';
+export { bookingDecider } from './booking/decide';
+export type { PaymentProvider, PaymentIntent } from './payments/provider';
+export { SandboxPaymentProvider, luhnValid, type CardInput } from './payments/sandbox';
+export { StripePaymentProvider } from './payments/stripe';

@@ -1,0 +1,16 @@
+/** The payment-provider port: the built-in sandbox, or Stripe. */
+export interface PaymentIntent {
+  id: string;
+  clientSecret: string;
+  amount: number; // poisha
+  currency: string;
+  status: 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled';
+  bookingId: string | null;
+}
+
+export interface PaymentProvider {
+  readonly name: 'sandbox' | 'stripe';
+  readonly publishableKey: string | null;
+  createIntent(input: { amount: number; currency: 'bdt'; bookingId: string; idempotencyKey: string }): Promise<PaymentIntent>;
+  retrieveIntent(id: string): Promise<PaymentIntent | null>;
+}

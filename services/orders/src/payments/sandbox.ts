@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { AppError } from '@tv-shop/platform';
+import type { PaymentIntent, PaymentProvider } from './provider';
+
+/** Stripe's published test cards and what they do; any other valid number succeeds. */
+const OUTCOMES: Record<string, { code: string; decline_code?: string; message: string }> = {
+  '4000000000000002': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+  '4000000000009995': { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  '4000000000000069': { code: 'expired_card', message: 'Your card has expired.' },
+  '4000000000000127': { code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+};
+
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export interface CardInput {
+  number: string;
+  exp_month: number;
+  exp_year: number;
+  cvc: string;
+}
+export type ConfirmResult =
+  | { paymentIntent: PaymentIntent; error?: undefined }
+  | { paymentIntent: PaymentIntent; error: { code: string; decline_code?: string; message: string; type: 'card_error' } };
+
+interface Row {
+  id: string;
+  client_secret: string;
+  amount: number;
+  currency: string;
+  status: PaymentIntent['status'];
+  booking_id: string | null;
+}
+const toIntent = (r: Row): PaymentIntent => ({ id: r.id, clientSecret: r.client_secret, amount: r.amount, currency: r.currency, status: r.status, bookingId: r.booking_id });
+
+/**
+ * A card processor that behaves like Stripe's test mode, so the whole payment flow runs with no
+ * outside service. It keeps its intents in its own table, as an outside provider would.
+ */
+export class SandboxPaymentProvider implements PaymentProvider {
+  readonly name = 'sandbox' as const;
+  readonly publishableKey = null;
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  static readonly migration = {
+    id: '0001-sandbox-intents',
+    sql: `create schema if not exists payment_sandbox;
+      create table payment_sandbox.intents (
+        id text primary key, client_secret text not null unique, amount integer not null, currency text not null,
+        status text not null, booking_id text, idempotency_key text unique, created_at timestamptz not null default now());`,
+  };
+
+  async createIntent(input: { amount: number; currency: 'bdt'; bookingId: string; idempotencyKey: string }): Promise<PaymentIntent> {
+    const id = `pi_${randomBytes(12).toString('hex')}`;
+    const secret = `${id}_secret_${randomBytes(12).toString('hex')}`;
+    const key = createHash('sha256').update(input.idempotencyKey).digest('hex');
+    await this.pool.query(
+      `insert into payment_sandbox.intents (id, client_secret, amount, currency, status, booking_id, idempotency_key)
+       values ($1, $2, $3, $4, 'requires_payment_method', $5, $6) on conflict (idempotency_key) do nothing`,
+      [id, secret, input.amount, input.currency, input.bookingId, key],
+    );
+    const { rows } = await this.pool.query<Row>('select * from payment_sandbox.intents where idempotency_key = $1', [key]);
+    return toIntent(rows[0]!);
+  }
+
+  async retrieveIntent(id: string): Promise<PaymentIntent | null> {
+    const { rows } = await this.pool.query<Row>('select * from payment_sandbox.intents where id = $1', [id]);
+    return rows[0] ? toIntent(rows[0]) : null;
+  }
+
+  /** What Stripe.js's confirmCardPayment does against Stripe, here against the sandbox. */
+  async confirm(clientSecret: string, card: CardInput): Promise<ConfirmResult> {
+    const { rows } = await this.pool.query<Row>('select * from payment_sandbox.intents where client_secret = $1', [clientSecret]);
+    const row = rows[0];
+    if (!row) throw new AppError('not_found', 'No payment intent has this client secret', { field: 'clientSecret' });
+    const intent = toIntent(row);
+    if (intent.status === 'succeeded') return { paymentIntent: intent };
+    const number = card.number.replace(/[\s-]/g, '');
+    const fail = (code: string, message: string, decline_code?: string): ConfirmResult => ({
+      paymentIntent: intent,
+      error: { code, message, type: 'card_error', ...(decline_code ? { decline_code } : {}) },
+    });
+    if (!luhnValid(number)) return fail('incorrect_number', 'Your card number is incorrect.');
+    const now = this.now();
+    const expiry = new Date(Date.UTC(card.exp_year, card.exp_month, 1));
+    if (expiry <= now) return fail('invalid_expiry_year', "Your card's expiration year is in the past.");
+    const outcome = OUTCOMES[number];
+    if (outcome) return fail(outcome.code, outcome.message, outcome.decline_code);
+    const { rows: done } = await this.pool.query<Row>(
+      `update payment_sandbox.intents set status = 'succeeded' where id = $1 returning *`,
+      [intent.id],
+    );
+    return { paymentIntent: toIntent(done[0]!) };
+  }
+}

@@ -1,0 +1,51 @@
+import Stripe from 'stripe';
+import type { PaymentIntent, PaymentProvider } from './provider';
+
+/**
+ * Stripe through its official SDK. BDT is a two-decimal currency for Stripe, so poisha are
+ * its smallest unit as they are ours.
+ */
+export class StripePaymentProvider implements PaymentProvider {
+  readonly name = 'stripe' as const;
+  private readonly stripe: Stripe;
+  constructor(
+    secretKey: string,
+    readonly publishableKey: string | null,
+    private readonly webhookSecret: string | null = null,
+    opts: { host?: string; port?: number; protocol?: 'http' | 'https' } = {},
+  ) {
+    this.stripe = new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...opts });
+  }
+
+  async createIntent(input: { amount: number; currency: 'bdt'; bookingId: string; idempotencyKey: string }): Promise<PaymentIntent> {
+    const pi = await this.stripe.paymentIntents.create(
+      { amount: input.amount, currency: input.currency, payment_method_types: ['card'], metadata: { bookingId: input.bookingId } },
+      { idempotencyKey: input.idempotencyKey },
+    );
+    return toIntent(pi);
+  }
+
+  async retrieveIntent(id: string): Promise<PaymentIntent | null> {
+    try {
+      return toIntent(await this.stripe.paymentIntents.retrieve(id));
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode === 404) return null;
+      throw err;
+    }
+  }
+
+  /** Checks the Stripe-Signature header; throws when it does not match the raw body. */
+  verifyWebhook(rawBody: Buffer, signature: string): Stripe.Event {
+    if (!this.webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');
+    return this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
+  }
+
+  static intentFromEvent(event: Stripe.Event): PaymentIntent | null {
+    return event.type === 'payment_intent.succeeded' ? toIntent(event.data.object) : null;
+  }
+}
+
+function toIntent(pi: Stripe.PaymentIntent): PaymentIntent {
+  const status = pi.status === 'succeeded' ? 'succeeded' : pi.status === 'processing' ? 'processing' : pi.status === 'canceled' ? 'canceled' : 'requires_payment_method';
+  return { id: pi.id, clientSecret: pi.client_secret ?? '', amount: pi.amount, currency: pi.currency, status, bookingId: pi.metadata?.bookingId ?? null };
+}

@@ -1,0 +1,88 @@
+import type { EventOf, ProductListing } from '@tv-shop/contracts';
+import type { Projection, ProjectionContext } from '@tv-shop/platform';
+import { rooms } from './rooms';
+import { toProduct, type ProductRow } from './rows';
+
+const emitProducts = async (ctx: ProjectionContext, where: string, value: string) => {
+  const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
+  for (const r of rows) ctx.emit({ entity: 'product', op: 'upsert', id: r.id, row: toProduct(r) }, [rooms.everyone]);
+};
+const setFlag = (column: 'sold' | 'advertised' | 'reported', value: boolean, alsoUnadvertise = false) =>
+  async (e: { data: unknown }, ctx: ProjectionContext) => {
+    const { productId } = e.data as { productId: string };
+    await ctx.db.query(`update products set ${column} = $2${alsoUnadvertise ? ', advertised = false' : ''} where id = $1`, [productId, value]);
+    await emitProducts(ctx, 'id', productId);
+  };
+
+/** Products (with their seller's name and verified mark), categories and blogs. */
+export const catalogProjection: Projection = {
+  name: 'catalog',
+  schema: 'rm_catalog',
+  setup: `
+    create table categories (id text primary key, category_name text not null, name text not null, bg_color text not null, color text not null, added_at bigint not null);
+    create table blogs (id text primary key, ques text not null, paragraphs jsonb not null, published_at bigint not null);
+    create table sellers (id text primary key, name text not null, verified boolean not null default false);
+    create table products (
+      id text primary key, name text not null, image text not null, details text not null, location text not null,
+      resale_poisha bigint not null, original_poisha bigint not null, use_duration text not null, condition text not null,
+      phone text not null, category_id text not null, category_name text not null, seller_id text not null,
+      seller_name text not null, seller_email text not null, seller_verified boolean not null default false,
+      post_date text not null, sold boolean not null default false, reported boolean not null default false,
+      advertised boolean not null default false, listed_at bigint not null
+    );
+    create index products_category on products (category_id, listed_at desc);
+    create index products_seller on products (seller_email, listed_at desc);
+    create index products_listed on products (listed_at desc);
+    create index products_reported on products (listed_at desc) where reported;
+    create index products_advertised on products (listed_at desc) where advertised and not sold;`,
+  handlers: {
+    CategoryAdded: async (e, ctx) => {
+      const d = e.data as EventOf<'CategoryAdded'>['data'];
+      await ctx.db.query('insert into categories values ($1, $2, $3, $4, $5, $6)', [d.categoryId, d.category_name, d.name, d.bgColor, d.color, e.position]);
+    },
+    BlogPublished: async (e, ctx) => {
+      const d = e.data as EventOf<'BlogPublished'>['data'];
+      await ctx.db.query('insert into blogs values ($1, $2, $3, $4)', [d.blogId, d.ques, JSON.stringify(d.paragraphs), e.position]);
+    },
+    UserRegistered: async (e, ctx) => {
+      const d = e.data as EventOf<'UserRegistered'>['data'];
+      if (d.role === 'Seller') await ctx.db.query('insert into sellers values ($1, $2, false)', [d.userId, d.name]);
+    },
+    UserProfileUpdated: async (e, ctx) => {
+      const d = e.data as EventOf<'UserProfileUpdated'>['data'];
+      const res = await ctx.db.query('update sellers set name = $2 where id = $1', [d.userId, d.name]);
+      if (res.rowCount) {
+        await ctx.db.query('update products set seller_name = $2 where seller_id = $1', [d.userId, d.name]);
+        await emitProducts(ctx, 'seller_id', d.userId);
+      }
+    },
+    SellerVerified: async (e, ctx) => {
+      const { userId } = e.data as EventOf<'SellerVerified'>['data'];
+      await ctx.db.query('update sellers set verified = true where id = $1', [userId]);
+      await ctx.db.query('update products set seller_verified = true where seller_id = $1', [userId]);
+      await emitProducts(ctx, 'seller_id', userId);
+    },
+    ProductListed: async (e, ctx) => {
+      const l = e.data as ProductListing;
+      await ctx.db.query(
+        `insert into products (id, name, image, details, location, resale_poisha, original_poisha, use_duration, condition, phone,
+           category_id, category_name, seller_id, seller_name, seller_email, seller_verified, post_date, listed_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
+           coalesce((select verified from sellers where id = $13), false), $16, $17)`,
+        [l.productId, l.name, l.imageUrl, l.details, l.location, l.resalePricePoisha, l.originalPricePoisha, l.useDuration, l.condition,
+          l.phone, l.categoryId, l.categoryName, l.sellerId, l.sellerName, l.sellerEmail, l.postedOn, e.position],
+      );
+      await emitProducts(ctx, 'id', l.productId);
+    },
+    ProductMarkedSold: setFlag('sold', true, true),
+    ProductMarkedAvailable: setFlag('sold', false),
+    ProductAdvertised: setFlag('advertised', true),
+    ProductAdvertisingRemoved: setFlag('advertised', false),
+    ProductReported: setFlag('reported', true),
+    ProductRemoved: async (e, ctx) => {
+      const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
+      await ctx.db.query('delete from products where id = $1', [productId]);
+      ctx.emit({ entity: 'product', op: 'remove', id: productId }, [rooms.everyone]);
+    },
+  },
+};

@@ -1,0 +1,3 @@
+export { startProjector, projections, type Projector } from './module';
+export * from './rows';
+export { rooms } from './rooms';

@@ -1,0 +1,33 @@
+import { ProjectionRunner, createLogger, type ChangeFeed, type EventStore } from '@tv-shop/platform';
+import type pg from 'pg';
+import { catalogProjection } from './catalog.projection';
+import { ordersProjection } from './orders.projection';
+import { usersProjection } from './users.projection';
+
+export const projections = [usersProjection, catalogProjection, ordersProjection];
+
+/** Runs every read-model projection; each keeps its own checkpoint. */
+export async function startProjector({ pool, store, feed }: { pool: pg.Pool; store: EventStore; feed: ChangeFeed }) {
+  const log = createLogger('projector');
+  const runners = projections.map((p) => new ProjectionRunner(pool, store, feed, p, { log: (m, e) => log.warn(m, e) }));
+  for (const r of runners) await r.start();
+  return {
+    runners,
+    async status() {
+      const head = await store.headPosition();
+      return Promise.all(runners.map((r) => r.status(head)));
+    },
+    async caughtUp() {
+      await Promise.all(runners.map((r) => r.caughtUp()));
+    },
+    async rebuild(name: string) {
+      const r = runners.find((x) => x.name === name);
+      if (!r) throw new Error(`no projection named ${name}`);
+      return r.rebuild();
+    },
+    async stop() {
+      await Promise.all(runners.map((r) => r.stop()));
+    },
+  };
+}
+export type Projector = Awaited<ReturnType<typeof startProjector>>;
