@@ -1,0 +1,141 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestShop, type TestShop } from '../testing/harness';
+
+describe('auth API', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await startTestShop();
+  });
+  afterAll(() => shop.stop());
+
+  it('when a person signs up, then they get a token and their account, and can sign in again', async () => {
+    const email = `Nila.${Date.now()}@Example.com`;
+    const res = await shop.call('POST', '/auth/signup', { body: { name: 'Nila', email, password: 'secret-pass', role: 'Buyer' } });
+    expect(res.status).toBe(201);
+    expect(res.body.user).toMatchObject({ name: 'Nila', email: email.toLowerCase(), role: 'Buyer', verified: false });
+    expect(res.body.user).not.toHaveProperty('passwordHash');
+    const again = await shop.call('POST', '/auth/login', { body: { email, password: 'secret-pass' } });
+    expect(again.status).toBe(200);
+    expect(again.body.user._id).toBe(res.body.user._id);
+    const me = await shop.call('GET', `/users?email=${encodeURIComponent(email)}`, { token: again.body.token });
+    expect(me.body.email).toBe(email.toLowerCase());
+  });
+
+  it('when the password is wrong or the account unknown, then 401 naming the password field', async () => {
+    const { user } = await shop.signup('Buyer');
+    for (const body of [{ email: user.email, password: 'nope-nope' }, { email: 'nobody@example.com', password: 'whatever' }]) {
+      const res = await shop.call('POST', '/auth/login', { body });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 401, field: 'password', detail: 'Wrong email or password' });
+    }
+  });
+
+  it('when an email is taken, then 409 on email and no second account', async () => {
+    const { user } = await shop.signup('Seller');
+    const res = await shop.call('POST', '/auth/signup', { body: { name: 'Copy', email: user.email, password: 'secret-pass', role: 'Buyer' } });
+    expect(res.status).toBe(409);
+    expect(res.body.field).toBe('email');
+    const admin = await shop.admin();
+    const buyers = await shop.call('GET', '/users_role?role=Buyer', { token: admin.token });
+    expect(buyers.body.filter((u: { email: string }) => u.email === user.email)).toEqual([]);
+  });
+
+  it('when signup input is bad, then 400 naming the field, and nothing is stored', async () => {
+    const cases: [unknown, string][] = [
+      [{ email: 'a@b.co', password: 'secret-pass', role: 'Buyer' }, 'name'],
+      [{ name: 'X', email: 'not-an-email', password: 'secret-pass', role: 'Buyer' }, 'email'],
+      [{ name: 'X', email: 'x@example.com', password: '123', role: 'Buyer' }, 'password'],
+      [{ name: 'X', email: 'x@example.com', password: 'secret-pass', role: 'Admin' }, 'role'],
+      [{ name: 'X', email: 'x@example.com', password: 'secret-pass', role: 'Buyer', photoURL: 'javascript:alert(1)' }, 'photoURL'],
+      [{ name: 42, email: 'x@example.com', password: 'secret-pass', role: 'Buyer' }, 'name'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await shop.call('POST', '/auth/signup', { body });
+      expect(res.status, field).toBe(400);
+      expect(res.body.field, JSON.stringify(res.body)).toBe(field);
+    }
+    expect((await shop.call('POST', '/auth/login', { body: { email: 'x@example.com', password: 'secret-pass' } })).status).toBe(401);
+    const malformed = await shop.call('POST', '/auth/signup', { raw: '{"name": "X",' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.field).toBe('body');
+    const huge = await shop.call('POST', '/auth/signup', { raw: JSON.stringify({ name: 'x'.repeat(200_000) }) });
+    expect(huge.status).toBe(413);
+    const arrayBody = await shop.call('POST', '/auth/login', { body: [1, 2] });
+    expect(arrayBody.status).toBe(400);
+  });
+
+  it('when /jwt is asked for an email, then only the person signed in as that email gets a token', async () => {
+    const a = await shop.signup('Buyer');
+    const b = await shop.signup('Buyer');
+    expect((await shop.call('GET', `/jwt?email=${a.user.email}`)).status).toBe(401);
+    expect((await shop.call('GET', `/jwt?email=${a.user.email}`, { token: b.token })).status).toBe(401);
+    const mine = await shop.call('GET', `/jwt?email=${a.user.email}`, { token: a.token });
+    expect(mine.status).toBe(200);
+    expect(typeof mine.body.token).toBe('string');
+    expect((await shop.call('GET', '/users_buyer/' + a.user.email, { token: mine.body.token })).body).toEqual({ isBuyer: true });
+    expect((await shop.call('GET', '/jwt', { token: a.token })).status).toBe(400);
+  });
+
+  it('when a token is forged or garbage, then 401', async () => {
+    const a = await shop.signup('Buyer');
+    const forged = a.token.slice(0, -4) + 'AAAA';
+    expect((await shop.call('GET', `/users?email=${a.user.email}`, { token: forged })).status).toBe(401);
+    expect((await shop.call('GET', `/users?email=${a.user.email}`, { token: 'garbage' })).status).toBe(401);
+  });
+
+  it('when Google sign-in is not configured, then a clear 501', async () => {
+    const res = await shop.call('POST', '/auth/google', { body: { idToken: 'x'.repeat(40) } });
+    expect(res.status).toBe(501);
+    expect(res.body.detail).toMatch(/Google sign-in is not configured/);
+    expect((await shop.call('GET', '/config')).body).toEqual({ stripePublishableKey: null, googleClientId: null });
+  });
+});
+
+describe('Google sign-in against a local issuer', () => {
+  let shop: TestShop;
+  let keys: Awaited<ReturnType<typeof generateKeyPair>>;
+  let jwks: http.Server;
+  let issuer: string;
+  beforeAll(async () => {
+    keys = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+    jwks = http.createServer((_req, res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ keys: [jwk] })));
+    await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', r));
+    issuer = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`;
+    shop = await startTestShop({ GOOGLE_CLIENT_ID: 'tv-shop-client', GOOGLE_JWKS_URL: `${issuer}/certs`, GOOGLE_ISSUER: issuer });
+  });
+  afterAll(async () => {
+    await shop.stop();
+    jwks.close();
+  });
+  const idToken = (claims: Record<string, unknown>, audience = 'tv-shop-client', key = keys.privateKey) =>
+    new SignJWT({ email_verified: true, ...claims }).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).setIssuer(issuer).setAudience(audience)
+      .setIssuedAt().setExpirationTime('5m').sign(key);
+
+  it('when a verified Google token arrives, then a Buyer is created the first time and signed in after', async () => {
+    const token = await idToken({ email: 'Rafi@Gmail.com', name: 'Rafi', picture: 'https://lh3.example/p.png' });
+    const first = await shop.call('POST', '/auth/google', { body: { idToken: token } });
+    expect(first.status).toBe(200);
+    expect(first.body.user).toMatchObject({ email: 'rafi@gmail.com', name: 'Rafi', role: 'Buyer' });
+    const second = await shop.call('POST', '/auth/google', { body: { idToken: await idToken({ email: 'rafi@gmail.com' }) } });
+    expect(second.body.user._id).toBe(first.body.user._id);
+    expect((await shop.call('GET', '/config')).body.googleClientId).toBe('tv-shop-client');
+  });
+
+  it('when the token is for another audience, signed by another key, or the email is unverified, then 401', async () => {
+    const other = await generateKeyPair('RS256');
+    for (const t of [
+      await idToken({ email: 'x@gmail.com' }, 'someone-else'),
+      await idToken({ email: 'x@gmail.com' }, 'tv-shop-client', other.privateKey),
+      await idToken({ email: 'x@gmail.com', email_verified: false }),
+    ]) {
+      const res = await shop.call('POST', '/auth/google', { body: { idToken: t } });
+      expect(res.status).toBe(401);
+      expect(res.body.field).toBe('idToken');
+    }
+  });
+});

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '@tv-shop/contracts';
+import { startTestShop, type TestShop } from '../testing/harness';
+
+describe('catalog API', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await startTestShop();
+  });
+  afterAll(() => shop.stop());
+
+  it('when a visitor browses, then categories, blogs and products need no token', async () => {
+    const cats = await shop.call('GET', '/categories');
+    expect(cats.status).toBe(200);
+    expect(cats.body.length).toBeGreaterThanOrEqual(3);
+    expect(cats.body[0]).toEqual({ _id: expect.any(String), category_name: expect.any(String), name: expect.any(String), bgColor: expect.any(String), color: expect.any(String) });
+    const blogs = await shop.call('GET', '/blogs');
+    expect(blogs.body.length).toBeGreaterThanOrEqual(3);
+    expect(blogs.body[0]).toMatchObject({ _id: expect.any(String), ques: expect.any(String), para1: expect.any(String) });
+    expect((await shop.call('GET', '/all_products')).status).toBe(200);
+    expect((await shop.call('GET', '/advertise_products')).status).toBe(200);
+    expect((await shop.call('GET', '/products/samsung')).status).toBe(200);
+    expect((await shop.call('GET', '/products/no-such-category')).status).toBe(404);
+  });
+
+  it('when a seller adds a product, then it is listed with the seller and category from the server, not the form', async () => {
+    const seller = await shop.signup('Seller', 'Karim');
+    const res = await shop.call('POST', '/products', {
+      token: seller.token,
+      body: shop.productBody({ seller: 'Someone Else', sellerEmail: 'evil@example.com', category_name: 'Fake', sold: true, resale_price: '24999.50' }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ acknowledged: true, insertedId: expect.any(String), position: expect.any(Number) });
+    const list: Product[] = (await shop.call('GET', '/all_products')).body;
+    const p = list.find((x) => x._id === res.body.insertedId)!;
+    expect(p).toMatchObject({
+      seller: 'Karim', sellerEmail: seller.user.email, sellerVerified: false, category_name: 'Samsung', sold: false, reported: false, advertised: false,
+      resale_price: 24999.5, orginal_price: 52000, use_duration: '2 years', product_condition: 'Good',
+    });
+    expect(p.post_date).toMatch(/^\d{1,2}-\d{1,2}-\d{4}$/);
+    expect(p.post_date).not.toMatch(/^0|-0/);
+    expect((await shop.call('GET', '/products/samsung')).body.map((x: Product) => x._id)).toContain(p._id);
+    const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
+    expect(mine.body.map((x: Product) => x._id)).toEqual([p._id]);
+  });
+
+  it('when a product form is bad, then 400 naming the field and nothing is listed', async () => {
+    const seller = await shop.signup('Seller');
+    const before = (await shop.call('GET', '/all_products')).body.length;
+    const cases: [Record<string, unknown>, string][] = [
+      [{ porduct_name: '' }, 'porduct_name'],
+      [{ resale_price: 'cheap' }, 'resale_price'],
+      [{ orginal_price: -5 }, 'orginal_price'],
+      [{ use_duration: '11 years' }, 'use_duration'],
+      [{ product_condition: 'Broken' }, 'product_condition'],
+      [{ phone_number: undefined }, 'phone_number'],
+      [{ productImage: 'ftp://x' }, 'productImage'],
+    ];
+    for (const [over, field] of cases) {
+      const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody(over) });
+      expect(res.status, field).toBe(400);
+      expect(res.body.field).toBe(field);
+    }
+    const unknownCategory = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ category_id: 'nokia' }) });
+    expect(unknownCategory.status).toBe(404);
+    expect(unknownCategory.body.field).toBe('category_id');
+    expect((await shop.call('GET', '/all_products')).body.length).toBe(before);
+  });
+
+  it('when anyone but a seller adds a product, then 401 or 403', async () => {
+    const buyer = await shop.signup('Buyer');
+    expect((await shop.call('POST', '/products', { body: shop.productBody() })).status).toBe(401);
+    expect((await shop.call('POST', '/products', { token: buyer.token, body: shop.productBody() })).status).toBe(403);
+    expect((await shop.call('POST', '/products', { token: (await shop.admin()).token, body: shop.productBody() })).status).toBe(403);
+  });
+
+  it('when the seller toggles sold and advertised, then only the current state can change, and only by its owner', async () => {
+    const seller = await shop.signup('Seller');
+    const other = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token);
+    const put = (path: string, token?: string) => shop.call('PUT', `/product/${path}/${p._id}`, { token, headers: { 'content-type': 'application/json' } });
+    const current = async () => ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id)!;
+
+    expect((await put('get_advertise', other.token)).status).toBe(403);
+    expect((await put('get_advertise', buyer.token)).status).toBe(403);
+    expect((await put('get_advertise')).status).toBe(401);
+    expect((await put('get_advertise', seller.token)).body).toMatchObject({ acknowledged: true });
+    expect(await current()).toMatchObject({ advertised: true });
+    expect((await shop.call('GET', '/advertise_products')).body.map((x: Product) => x._id)).toContain(p._id);
+    expect((await put('get_advertise', seller.token)).status).toBe(409);
+    expect((await put('remove_advertise', seller.token)).status).toBe(200);
+    expect(await current()).toMatchObject({ advertised: false });
+    expect((await put('remove_advertise', seller.token)).status).toBe(409);
+
+    expect((await put('unsold_status', seller.token)).status).toBe(409);
+    expect((await put('sold_status', other.token)).status).toBe(403);
+    expect((await put('sold_status', seller.token)).status).toBe(200);
+    expect(await current()).toMatchObject({ sold: true });
+    expect((await put('sold_status', seller.token)).status).toBe(409);
+    expect((await put('get_advertise', seller.token)).status).toBe(409);
+    expect((await put('unsold_status', seller.token)).status).toBe(200);
+    expect(await current()).toMatchObject({ sold: false });
+    expect((await shop.call('PUT', '/product/sold_status/00000000-0000-0000-0000-000000000000', { token: seller.token })).status).toBe(404);
+    expect((await shop.call('PUT', '/product/sold_status/%27%20or%201=1', { token: seller.token })).status).toBe(404);
+  });
+
+  it('when a buyer reports a product, then it is reported once, the admin sees it, and removing it takes it off every list', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const buyer2 = await shop.signup('Buyer');
+    const admin = await shop.admin();
+    const p = await shop.addProduct(seller.token);
+    expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: seller.token })).status).toBe(403);
+    expect((await shop.call('GET', '/reported_products', { token: buyer.token })).status).toBe(403);
+    const rep = await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token, body: {} });
+    expect(rep.body).toMatchObject({ acknowledged: true });
+    expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer2.token })).status).toBe(409);
+    const reported = await shop.call('GET', '/reported_products', { token: admin.token });
+    expect(reported.body.map((x: Product) => x._id)).toContain(p._id);
+    expect(reported.body.find((x: Product) => x._id === p._id).reported).toBe(true);
+
+    expect((await shop.call('DELETE', `/product/${p._id}`, { token: seller.token })).status).toBe(403);
+    const del = await shop.call('DELETE', `/product/${p._id}`, { token: admin.token });
+    expect(del.body).toMatchObject({ acknowledged: true });
+    expect((await shop.call('GET', '/all_products')).body.map((x: Product) => x._id)).not.toContain(p._id);
+    expect((await shop.call('GET', '/reported_products', { token: admin.token })).body.map((x: Product) => x._id)).not.toContain(p._id);
+    expect((await shop.call('DELETE', `/product/${p._id}`, { token: admin.token })).status).toBe(404);
+  });
+
+  it('when a seller asks for another seller\'s products, then 403; the admin may', async () => {
+    const a = await shop.signup('Seller');
+    const b = await shop.signup('Seller');
+    expect((await shop.call('GET', `/seller_products?email=${b.user.email}`, { token: a.token })).status).toBe(403);
+    expect((await shop.call('GET', `/seller_products?email=${b.user.email}`, { token: (await shop.admin()).token })).status).toBe(200);
+    expect((await shop.call('GET', '/seller_products', { token: a.token })).status).toBe(400);
+  });
+
+  it('when an unknown API path is called, then a problem+json 404', async () => {
+    const res = await shop.call('GET', '/nope');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+  });
+});

@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { AuthAnswer, Product } from '@tv-shop/contracts';
+import { createTestDatabase } from '@tv-shop/platform/testing';
+import { startAll, type Running } from '../all-in-one';
+
+export const ADMIN = { email: 'admin@tvshop.test', password: 'admin-password-1' };
+
+export interface Call {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Headers;
+}
+
+/** A whole TV Shop on a fresh database and a free port, driven through real HTTP. */
+export async function startTestShop(env: NodeJS.ProcessEnv = {}) {
+  const db = await createTestDatabase('api');
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tvshop-api-'));
+  const running: Running = await startAll({
+    port: 0, databaseUrl: db.url, dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, webDist: path.join(dataDir, 'no-web'),
+    env: { ...env },
+  });
+  const base = `${running.url}/api`;
+
+  const call = async (method: string, p: string, opts: { token?: string | undefined; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; form?: FormData } = {}): Promise<Call> => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: BodyInit | undefined;
+    if (opts.form) body = opts.form;
+    else if (opts.raw !== undefined) {
+      body = opts.raw as BodyInit;
+      headers['content-type'] ??= 'application/json';
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(`${base}${p}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  let n = 0;
+  const signup = async (role: 'Buyer' | 'Seller', name = `${role} ${++n}`): Promise<AuthAnswer & { token: string }> => {
+    const email = `${role.toLowerCase()}${n}.${Math.random().toString(36).slice(2, 7)}@example.com`;
+    const res = await call('POST', '/auth/signup', { body: { name, email, password: 'secret-pass', role } });
+    if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const login = async (email: string, password: string) => (await call('POST', '/auth/login', { body: { email, password } })).body as AuthAnswer;
+
+  const productBody = (over: Record<string, unknown> = {}) => ({
+    porduct_name: 'Samsung 43" UHD', productImage: 'https://example.com/tv.png', details: 'Bright panel, remote included', location: 'Dhaka',
+    resale_price: 25000, orginal_price: 52000, use_duration: '2 years', phone_number: '01711111111', product_condition: 'Good', category_id: 'samsung', ...over,
+  });
+  const addProduct = async (token: string, over: Record<string, unknown> = {}): Promise<Product> => {
+    const res = await call('POST', '/products', { token, body: productBody(over) });
+    if (res.status !== 201) throw new Error(`add product failed: ${res.status} ${JSON.stringify(res.body)}`);
+    const all = await call('GET', '/all_products');
+    return (all.body as Product[]).find((p) => p._id === res.body.insertedId)!;
+  };
+
+  return {
+    url: running.url,
+    base,
+    dbUrl: db.url,
+    call,
+    signup,
+    login,
+    productBody,
+    addProduct,
+    admin: () => login(ADMIN.email, ADMIN.password),
+    async stop() {
+      await running.stop();
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+export type TestShop = Awaited<ReturnType<typeof startTestShop>>;
