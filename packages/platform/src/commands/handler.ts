@@ -48,7 +48,17 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
   for (let attempt = 1; ; attempt++) {
     const history = await store.readStream(streamId);
     const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data }) as E));
-    const decided = decider.decide(command, state);
+    let decided: E[];
+    try {
+      decided = decider.decide(command, state);
+    } catch (err) {
+      // A concurrent retry of this same command may have landed since we first looked.
+      if (attempt > 1 || history.length > 0) {
+        const done = await findOutcome(store, streamId, ctx.commandId);
+        if (done) return done;
+      }
+      throw err;
+    }
     if (decided.length === 0) {
       return { streamId, position: history[history.length - 1]?.position ?? 0, events: [], alreadyDone: false };
     }
@@ -70,7 +80,8 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
       const res = await store.append(streamId, events, history.length - 1);
       return { streamId, position: res.position, events: res.events, alreadyDone: false };
     } catch (err) {
-      if (err instanceof DuplicateEventError) {
+      // The stream moved: perhaps because this very command landed from a concurrent retry.
+      if (err instanceof DuplicateEventError || err instanceof ConcurrencyError) {
         const done = await findOutcome(store, streamId, ctx.commandId);
         if (done) return done;
       }

@@ -1,0 +1,139 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChangePush, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
+import { createPool, PostgresEventStore } from '@tv-shop/platform';
+import { startTestShop, type TestShop } from './testing/harness';
+
+type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+describe('live updates, read-your-writes, idempotency and the audit log', () => {
+  let shop: TestShop;
+  const sockets: Client[] = [];
+  beforeAll(async () => {
+    shop = await startTestShop();
+  });
+  afterAll(async () => {
+    sockets.forEach((s) => s.disconnect());
+    await shop.stop();
+  });
+  const open = async (token?: string) => {
+    const s: Client = connect(shop.url, { path: '/socket.io', transports: ['websocket'], auth: token ? { token } : {}, reconnection: false });
+    sockets.push(s);
+    const pushes: ChangePush[] = [];
+    s.on('change', (p) => pushes.push(p));
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', resolve);
+      s.once('connect_error', reject);
+    });
+    return { socket: s, pushes };
+  };
+
+  it('when a seller marks a product sold, then a visitor socket gets the new row within a second', async () => {
+    const seller = await shop.signup('Seller');
+    const p = await shop.addProduct(seller.token);
+    const visitor = await open();
+    const t0 = Date.now();
+    const res = await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
+    await expect.poll(() => visitor.pushes.find((x) => x.entity === 'product' && x.id === p._id), { timeout: 1000, interval: 10 }).toBeDefined();
+    expect(Date.now() - t0).toBeLessThan(1000);
+    const push = visitor.pushes.find((x) => x.entity === 'product' && x.id === p._id)!;
+    expect(push).toMatchObject({ op: 'upsert', position: res.body.position, row: { _id: p._id, sold: true } });
+  });
+
+  it("when two buyers book, then each socket gets only its own booking; the admin's gets both", async () => {
+    const seller = await shop.signup('Seller');
+    const a = await shop.signup('Buyer');
+    const b = await shop.signup('Buyer');
+    const admin = await open((await shop.admin()).token);
+    const sa = await open(a.token);
+    const sb = await open(b.token);
+    const p = await shop.addProduct(seller.token);
+    const body = { product_id: p._id, phone_number: '017', meeting_location: 'Uttara' };
+    const ba = (await shop.call('POST', '/bookings', { token: a.token, body })).body.insertedId;
+    const bb = (await shop.call('POST', '/bookings', { token: b.token, body })).body.insertedId;
+    await expect.poll(() => admin.pushes.filter((x) => x.entity === 'booking').map((x) => x.id).sort(), { timeout: 2000 }).toEqual([ba, bb].sort());
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sa.pushes.filter((x) => x.entity === 'booking').map((x) => x.id)).toEqual([ba]);
+    expect(sb.pushes.filter((x) => x.entity === 'booking').map((x) => x.id)).toEqual([bb]);
+    expect(sa.pushes.some((x) => x.entity === 'user')).toBe(false);
+  });
+
+  it('when a socket was away, then catch_up returns what it missed, only what it may see', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const s = await open(buyer.token);
+    const since = (await shop.call('GET', '/health')).body.head;
+    s.socket.disconnect();
+    const p = await shop.addProduct(seller.token);
+    await shop.call('PUT', `/product/get_advertise/${p._id}`, { token: seller.token });
+    const other = await shop.signup('Buyer');
+    await shop.call('POST', '/bookings', { token: other.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } });
+    s.socket.connect();
+    await new Promise((r) => s.socket.once('connect', () => r(null)));
+    const caught = await new Promise<{ position: number; changes: ChangePush[] }>((resolve) => s.socket.emit('catch_up', since, resolve));
+    const mine = caught.changes.filter((c) => c.entity === 'product' && c.id === p._id);
+    expect(mine.map((c) => c.op === 'upsert' && c.row.advertised)).toEqual([false, true]);
+    expect(caught.changes.some((c) => c.entity === 'booking' || c.entity === 'user')).toBe(false);
+    expect(caught.position).toBeGreaterThan(since);
+  });
+
+  it('when a write answers, then a read sent at once already shows it (read-your-writes)', async () => {
+    const seller = await shop.signup('Seller');
+    for (let i = 0; i < 10; i++) {
+      const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ porduct_name: `TV ${i}` }) });
+      const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
+      expect(mine.body.map((x: { _id: string }) => x._id)).toContain(res.body.insertedId);
+      expect((await shop.call('GET', '/health')).body.projections.every((p: { position: number }) => p.position >= res.body.position)).toBe(true);
+    }
+  });
+
+  it('when a write is retried with the same Idempotency-Key, then it lands once and answers the same', async () => {
+    const seller = await shop.signup('Seller');
+    const headers = { 'Idempotency-Key': `add-tv-${Date.now()}` };
+    const body = shop.productBody({ porduct_name: 'Only once' });
+    const answers = await Promise.all([1, 2, 3].map(() => shop.call('POST', '/products', { token: seller.token, body, headers })));
+    expect(answers.map((a) => [a.status, a.body.detail])).toEqual([[201, undefined], [201, undefined], [201, undefined]]);
+    expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
+    const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
+    expect(mine.body.filter((x: { porduct_name: string }) => x.porduct_name === 'Only once')).toHaveLength(1);
+    const other = await shop.call('POST', '/products', { token: seller.token, body, headers: { 'Idempotency-Key': `${headers['Idempotency-Key']}-2` } });
+    expect(other.body.insertedId).not.toBe(answers[0]!.body.insertedId);
+  });
+
+  it('when a whole session is replayed from the store, then every event is there in order, each with its actor', async () => {
+    const from = (await shop.call('GET', '/health')).body.head;
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const admin = await shop.admin();
+    const p = await shop.addProduct(seller.token);
+    const bookingId = (await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })).body.insertedId;
+    const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
+    const confirm = (await shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret: intent.clientSecret, card: { number: '4242424242424242', exp_month: 1, exp_year: 2040, cvc: '123' } } })).body;
+    await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: confirm.paymentIntent.id } });
+    const other = await shop.addProduct(seller.token);
+    await shop.call('PUT', `/product/add_reported/${other._id}`, { token: buyer.token });
+    await shop.call('DELETE', `/product/${other._id}`, { token: admin.token });
+    await expect.poll(async () => ((await shop.call('GET', '/all_products')).body as { _id: string; sold: boolean }[]).find((x) => x._id === p._id)?.sold).toBe(true);
+
+    const pool = createPool(shop.dbUrl, 2);
+    const store = new PostgresEventStore(pool);
+    const events = await store.readAll(from, 1000);
+    await store.close();
+    await pool.end();
+    expect(events.map((e) => e.type)).toEqual([
+      'UserRegistered', 'UserRegistered', 'ProductListed', 'BookingPlaced', 'PaymentIntentCreated', 'BookingPaid', 'ProductMarkedSold',
+      'ProductListed', 'ProductReported', 'ProductRemoved',
+    ]);
+    for (let i = 1; i < events.length; i++) expect(events[i]!.position).toBeGreaterThan(events[i - 1]!.position);
+    const actor = (type: string, n = 0) => events.filter((e) => e.type === type)[n]!.metadata;
+    expect(actor('ProductListed')).toMatchObject({ actorId: seller.user._id, actorRole: 'Seller' });
+    expect(actor('BookingPlaced')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
+    expect(actor('BookingPaid')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
+    expect(actor('ProductReported')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
+    expect(actor('ProductRemoved')).toMatchObject({ actorId: admin.user._id, actorRole: 'Admin' });
+    const sold = events.find((e) => e.type === 'ProductMarkedSold')!;
+    expect(sold.metadata).toMatchObject({ actorId: 'system', causationId: events.find((e) => e.type === 'BookingPaid')!.eventId });
+    expect(sold.metadata.correlationId).toBe(events.find((e) => e.type === 'BookingPaid')!.metadata.correlationId);
+    for (const e of events) expect(e.metadata.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
