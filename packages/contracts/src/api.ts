@@ -12,10 +12,11 @@ export const tk = z.coerce
   .refine((n) => n >= 0, 'must not be negative')
   .refine((n) => n <= 100_000_000, 'is too large')
   .refine((n) => Math.round(n * 100) === Math.round(n * 100 * 1000) / 1000, 'has more than two decimals');
-const url = z.string().trim().max(2048).refine(
-  (s) => s.startsWith('/api/images/') || /^https?:\/\//.test(s),
-  'must be an http(s) URL or an uploaded image',
-);
+const url = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((s) => s.startsWith('/api/images/') || /^https?:\/\//.test(s), 'must be an http(s) URL or an uploaded image');
 
 export const SignupBody = z.object({
   name: trimmed(80),
@@ -96,7 +97,10 @@ export const SandboxConfirmBody = z.object({
     number: z.string().trim().min(1, 'is required').max(30),
     exp_month: z.coerce.number().int().min(1, 'must be 1-12').max(12, 'must be 1-12'),
     exp_year: z.coerce.number().int().min(2000).max(2100),
-    cvc: z.string().trim().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+    cvc: z
+      .string()
+      .trim()
+      .regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
   }),
   billing_details: z.object({ name: z.string().max(200).optional(), email: z.string().max(254).optional() }).optional(),
 });

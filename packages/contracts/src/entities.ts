@@ -10,8 +10,16 @@ export const CONDITIONS = ['Excellent', 'Good', 'Fair'] as const;
 export type Condition = (typeof CONDITIONS)[number];
 
 export const USE_DURATIONS = [
-  '1 year', '2 years', '3 years', '4 years', '5 years',
-  '6 years', '7 years', '8 years', '9 years', '10 years',
+  '1 year',
+  '2 years',
+  '3 years',
+  '4 years',
+  '5 years',
+  '6 years',
+  '7 years',
+  '8 years',
+  '9 years',
+  '10 years',
 ] as const;
 export type UseDuration = (typeof USE_DURATIONS)[number];
 

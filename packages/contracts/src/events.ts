@@ -6,7 +6,18 @@ import type { Condition, Role } from './entities';
  * A type's `schemaVersion` changes only together with an upcaster.
  */
 export type IdentityEvent =
-  | { type: 'UserRegistered'; data: { userId: string; name: string; email: string; photoURL: string; role: Role; passwordHash: string | null; via: 'password' | 'google' | 'bootstrap' } }
+  | {
+      type: 'UserRegistered';
+      data: {
+        userId: string;
+        name: string;
+        email: string;
+        photoURL: string;
+        role: Role;
+        passwordHash: string | null;
+        via: 'password' | 'google' | 'bootstrap';
+      };
+    }
   | { type: 'UserProfileUpdated'; data: { userId: string; name: string; photoURL: string } }
   | { type: 'PasswordChanged'; data: { userId: string; passwordHash: string } }
   | { type: 'SellerVerified'; data: { userId: string } }
@@ -43,10 +54,33 @@ export type CatalogEvent =
   | { type: 'BlogPublished'; data: { blogId: string; ques: string; paragraphs: string[] } };
 
 export type OrdersEvent =
-  | { type: 'BookingPlaced'; data: { bookingId: string; productId: string; productName: string; productImage: string; pricePoisha: number; buyerId: string; buyerName: string; buyerEmail: string; phone: string; meetingLocation: string } }
-  | { type: 'PaymentIntentCreated'; data: { bookingId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string } }
-  | { type: 'BookingPaid'; data: { bookingId: string; productId: string; buyerId: string; paymentIntentId: string; amountPoisha: number; provider: string } }
-  | { type: 'BookingCancelled'; data: { bookingId: string; productId: string; reason: 'product-sold' | 'product-removed' | 'buyer-deleted' } };
+  | {
+      type: 'BookingPlaced';
+      data: {
+        bookingId: string;
+        productId: string;
+        productName: string;
+        productImage: string;
+        pricePoisha: number;
+        buyerId: string;
+        buyerName: string;
+        buyerEmail: string;
+        phone: string;
+        meetingLocation: string;
+      };
+    }
+  | {
+      type: 'PaymentIntentCreated';
+      data: { bookingId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string };
+    }
+  | {
+      type: 'BookingPaid';
+      data: { bookingId: string; productId: string; buyerId: string; paymentIntentId: string; amountPoisha: number; provider: string };
+    }
+  | {
+      type: 'BookingCancelled';
+      data: { bookingId: string; productId: string; reason: 'product-sold' | 'product-removed' | 'buyer-deleted' };
+    };
 
 export type DomainEvent = IdentityEvent | CatalogEvent | OrdersEvent;
 export type DomainEventType = DomainEvent['type'];

@@ -7,8 +7,7 @@ import type { ChangePush } from '@tv-shop/contracts';
  * cluster, Redis (same port, another adapter).
  */
 export type ChangeNotice =
-  | { kind: 'change'; projection: string; push: ChangePush; rooms: string[] }
-  | { kind: 'checkpoint'; projection: string; position: number };
+  { kind: 'change'; projection: string; push: ChangePush; rooms: string[] } | { kind: 'checkpoint'; projection: string; position: number };
 
 export interface ChangeFeed {
   publish(notices: ChangeNotice[]): Promise<void>;

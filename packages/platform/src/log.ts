@@ -14,7 +14,13 @@ export function createLogger(component: string): Logger {
   const write = (level: Level) => (msg: string, extra?: unknown) => {
     if (ORDER[level] < threshold()) return;
     const detail = extra instanceof Error ? { error: extra.message } : extra;
-    const line = JSON.stringify({ t: new Date().toISOString(), level, component, msg, ...(detail && typeof detail === 'object' ? detail : {}) });
+    const line = JSON.stringify({
+      t: new Date().toISOString(),
+      level,
+      component,
+      msg,
+      ...(detail && typeof detail === 'object' ? detail : {}),
+    });
     (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };

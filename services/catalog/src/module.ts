@@ -1,7 +1,14 @@
 import { streams, type EventOf } from '@tv-shop/contracts';
 import {
-  createLogger, handleCommand, notFound, startPolicy, uuidFromName,
-  type CommandBus, type CommandEnvelope, type EventStore, type RecordedEvent,
+  createLogger,
+  handleCommand,
+  notFound,
+  startPolicy,
+  uuidFromName,
+  type CommandBus,
+  type CommandEnvelope,
+  type EventStore,
+  type RecordedEvent,
 } from '@tv-shop/platform';
 import type pg from 'pg';
 import { productDecider, type ProductCommand } from './product/decide';
@@ -70,7 +77,7 @@ export async function startCatalog({ store, bus, pool, now = () => new Date() }:
  */
 async function sellersUnsoldProducts(store: EventStore, sellerId: string): Promise<string[]> {
   const live = new Map<string, boolean>();
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const batch = await store.readAll(from, 1000);
     if (batch.length === 0) break;
     for (const e of batch) {

@@ -4,7 +4,13 @@ import { startCatalog } from '@tv-shop/catalog';
 import { startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, StripePaymentProvider, startOrders } from '@tv-shop/orders';
 import {
-  InProcessChangeFeed, InProcessCommandBus, PostgresEventStore, createLogger, migrate, openDatabase, projectionMigrations,
+  InProcessChangeFeed,
+  InProcessCommandBus,
+  PostgresEventStore,
+  createLogger,
+  migrate,
+  openDatabase,
+  projectionMigrations,
 } from '@tv-shop/platform';
 import { projections, startProjector } from '@tv-shop/projector';
 import path from 'node:path';
@@ -44,10 +50,18 @@ export interface Running {
 export async function startAll(opts: StartOptions = {}): Promise<Running> {
   const log = createLogger('tv-shop');
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const config = loadConfig(opts.env ?? process.env, defined({
-    port: opts.port, databaseUrl: opts.databaseUrl, dataDir: opts.dataDir && path.resolve(opts.dataDir), adminEmail: opts.adminEmail,
-    adminPassword: opts.adminPassword, webDist: opts.webDist, seedDemo: opts.seedDemo,
-  }));
+  const config = loadConfig(
+    opts.env ?? process.env,
+    defined({
+      port: opts.port,
+      databaseUrl: opts.databaseUrl,
+      dataDir: opts.dataDir && path.resolve(opts.dataDir),
+      adminEmail: opts.adminEmail,
+      adminPassword: opts.adminPassword,
+      webDist: opts.webDist,
+      seedDemo: opts.seedDemo,
+    }),
+  );
   const stack: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', err));
@@ -63,12 +77,17 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     stack.push(() => store.close());
     const feed = new InProcessChangeFeed();
     const bus = new InProcessCommandBus();
-    const positions = new PositionTracker(feed, projections.map((p) => p.name));
+    const positions = new PositionTracker(
+      feed,
+      projections.map((p) => p.name),
+    );
     stack.push(async () => positions.close());
 
     const projector = await startProjector({ pool: db.pool, store, feed });
     stack.push(() => projector.stop());
-    const stripe = config.stripe ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret) : null;
+    const stripe = config.stripe
+      ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret)
+      : null;
     const sandbox = stripe ? null : new SandboxPaymentProvider(db.pool);
     const payments = stripe ?? sandbox!;
 
@@ -87,8 +106,19 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const reads = new ReadModels(db.pool);
     const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
     const app = createApp({
-      config, pool: db.pool, databaseMode: db.mode, store, reads, sender: new CommandSender(bus, positions), tokens,
-      verifyGoogle: googleVerifier(config.google), payments, sandbox, stripe, images, projector,
+      config,
+      pool: db.pool,
+      databaseMode: db.mode,
+      store,
+      reads,
+      sender: new CommandSender(bus, positions),
+      tokens,
+      verifyGoogle: googleVerifier(config.google),
+      payments,
+      sandbox,
+      stripe,
+      images,
+      projector,
     });
     const server = http.createServer(app);
     const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position });

@@ -34,7 +34,10 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.use(express.static(deps.config.webDist, { index: false, maxAge: '1h' }));
   app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => {
     if (existsSync(index)) res.sendFile(index);
-    else res.type('html').send('<!doctype html><title>TV Shop</title><h1>TV Shop</h1><p>The web app is not built yet: run <code>npm run build</code>.</p>');
+    else
+      res
+        .type('html')
+        .send('<!doctype html><title>TV Shop</title><h1>TV Shop</h1><p>The web app is not built yet: run <code>npm run build</code>.</p>');
   });
   return app;
 }

@@ -13,7 +13,12 @@ export async function ensureAdmin(store: EventStore, bus: CommandBus, email: str
   const actor = { id: 'system', role: 'System' };
   if (history.length === 0) {
     const reply = await bus.send({
-      service: 'identity', type: 'RegisterUser', aggregateId: userId, commandId: uuidFromName(`bootstrap-admin:${userId}`), actor, correlationId: 'bootstrap',
+      service: 'identity',
+      type: 'RegisterUser',
+      aggregateId: userId,
+      commandId: uuidFromName(`bootstrap-admin:${userId}`),
+      actor,
+      correlationId: 'bootstrap',
       data: { userId, name: 'Admin', email, role: 'Admin', photoURL: '', passwordHash: await hashPassword(password), via: 'bootstrap' },
     });
     return reply.position;
@@ -25,7 +30,12 @@ export async function ensureAdmin(store: EventStore, bus: CommandBus, email: str
   }
   if (await checkPassword(current, password)) return history[history.length - 1]!.position;
   const reply = await bus.send({
-    service: 'identity', type: 'ChangePassword', aggregateId: userId, commandId: uuidFromName(`admin-password:${userId}:${history.length}`), actor, correlationId: 'bootstrap',
+    service: 'identity',
+    type: 'ChangePassword',
+    aggregateId: userId,
+    commandId: uuidFromName(`admin-password:${userId}:${history.length}`),
+    actor,
+    correlationId: 'bootstrap',
     data: { passwordHash: await hashPassword(password) },
   });
   return reply.position;

@@ -20,11 +20,15 @@ export class CommandSender {
   commandId(req: Request, scope = ''): string {
     const key = req.get('Idempotency-Key');
     if (key === undefined) return randomUUID();
-    if (!/^[\x21-\x7e]{1,200}$/.test(key)) throw new AppError('validation', 'Idempotency-Key must be 1-200 visible characters', { field: 'Idempotency-Key' });
+    if (!/^[\x21-\x7e]{1,200}$/.test(key))
+      throw new AppError('validation', 'Idempotency-Key must be 1-200 visible characters', { field: 'Idempotency-Key' });
     return uuidFromName(`${req.user?._id ?? 'anonymous'}:${req.method}:${req.baseUrl}${req.path}:${scope}:${key}`);
   }
 
-  async send(req: Request, cmd: Pick<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'> & { commandId?: string }): Promise<CommandReply> {
+  async send(
+    req: Request,
+    cmd: Pick<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'> & { commandId?: string },
+  ): Promise<CommandReply> {
     const commandId = cmd.commandId ?? this.commandId(req);
     const reply = await this.bus.send({
       ...cmd,
@@ -32,7 +36,8 @@ export class CommandSender {
       actor: { id: req.user?._id ?? 'anonymous', role: req.user?.role ?? 'Visitor' },
       correlationId: req.get('X-Correlation-Id')?.slice(0, 100) ?? commandId,
     });
-    if (!(await this.positions.waitFor(reply.position))) log.warn('read models did not reach the write in time', { position: reply.position });
+    if (!(await this.positions.waitFor(reply.position)))
+      log.warn('read models did not reach the write in time', { position: reply.position });
     return reply;
   }
 

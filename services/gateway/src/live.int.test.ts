@@ -17,7 +17,12 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     await shop.stop();
   });
   const open = async (token?: string) => {
-    const s: Client = connect(shop.url, { path: '/socket.io', transports: ['websocket'], auth: token ? { token } : {}, reconnection: false });
+    const s: Client = connect(shop.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: token ? { token } : {},
+      reconnection: false,
+    });
     sockets.push(s);
     const pushes: ChangePush[] = [];
     s.on('change', (p) => pushes.push(p));
@@ -34,7 +39,9 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const visitor = await open();
     const t0 = Date.now();
     const res = await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
-    await expect.poll(() => visitor.pushes.find((x) => x.entity === 'product' && x.id === p._id), { timeout: 1000, interval: 10 }).toBeDefined();
+    await expect
+      .poll(() => visitor.pushes.find((x) => x.entity === 'product' && x.id === p._id), { timeout: 1000, interval: 10 })
+      .toBeDefined();
     expect(Date.now() - t0).toBeLessThan(1000);
     const push = visitor.pushes.find((x) => x.entity === 'product' && x.id === p._id)!;
     expect(push).toMatchObject({ op: 'upsert', position: res.body.position, row: { _id: p._id, sold: true } });
@@ -51,7 +58,16 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const body = { product_id: p._id, phone_number: '017', meeting_location: 'Uttara' };
     const ba = (await shop.call('POST', '/bookings', { token: a.token, body })).body.insertedId;
     const bb = (await shop.call('POST', '/bookings', { token: b.token, body })).body.insertedId;
-    await expect.poll(() => admin.pushes.filter((x) => x.entity === 'booking').map((x) => x.id).sort(), { timeout: 2000 }).toEqual([ba, bb].sort());
+    await expect
+      .poll(
+        () =>
+          admin.pushes
+            .filter((x) => x.entity === 'booking')
+            .map((x) => x.id)
+            .sort(),
+        { timeout: 2000 },
+      )
+      .toEqual([ba, bb].sort());
     await new Promise((r) => setTimeout(r, 200));
     expect(sa.pushes.filter((x) => x.entity === 'booking').map((x) => x.id)).toEqual([ba]);
     expect(sb.pushes.filter((x) => x.entity === 'booking').map((x) => x.id)).toEqual([bb]);
@@ -72,7 +88,7 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     await new Promise((r) => s.socket.once('connect', () => r(null)));
     const caught = await new Promise<{ position: number; changes: ChangePush[] }>((resolve) => s.socket.emit('catch_up', since, resolve));
     const mine = caught.changes.filter((c) => c.entity === 'product' && c.id === p._id);
-    expect(mine.map((c) => c.op === 'upsert' && c.row.advertised)).toEqual([false, true]);
+    expect(mine.map((c) => c.op === 'upsert' && 'advertised' in c.row && c.row.advertised)).toEqual([false, true]);
     expect(caught.changes.some((c) => c.entity === 'booking' || c.entity === 'user')).toBe(false);
     expect(caught.position).toBeGreaterThan(since);
   });
@@ -83,7 +99,9 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
       const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ porduct_name: `TV ${i}` }) });
       const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
       expect(mine.body.map((x: { _id: string }) => x._id)).toContain(res.body.insertedId);
-      expect((await shop.call('GET', '/health')).body.projections.every((p: { position: number }) => p.position >= res.body.position)).toBe(true);
+      expect((await shop.call('GET', '/health')).body.projections.every((p: { position: number }) => p.position >= res.body.position)).toBe(
+        true,
+      );
     }
   });
 
@@ -92,11 +110,19 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const headers = { 'Idempotency-Key': `add-tv-${Date.now()}` };
     const body = shop.productBody({ porduct_name: 'Only once' });
     const answers = await Promise.all([1, 2, 3].map(() => shop.call('POST', '/products', { token: seller.token, body, headers })));
-    expect(answers.map((a) => [a.status, a.body.detail])).toEqual([[201, undefined], [201, undefined], [201, undefined]]);
+    expect(answers.map((a) => [a.status, a.body.detail])).toEqual([
+      [201, undefined],
+      [201, undefined],
+      [201, undefined],
+    ]);
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
     const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
     expect(mine.body.filter((x: { porduct_name: string }) => x.porduct_name === 'Only once')).toHaveLength(1);
-    const other = await shop.call('POST', '/products', { token: seller.token, body, headers: { 'Idempotency-Key': `${headers['Idempotency-Key']}-2` } });
+    const other = await shop.call('POST', '/products', {
+      token: seller.token,
+      body,
+      headers: { 'Idempotency-Key': `${headers['Idempotency-Key']}-2` },
+    });
     expect(other.body.insertedId).not.toBe(answers[0]!.body.insertedId);
   });
 
@@ -106,14 +132,24 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const buyer = await shop.signup('Buyer');
     const admin = await shop.admin();
     const p = await shop.addProduct(seller.token);
-    const bookingId = (await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })).body.insertedId;
+    const bookingId = (
+      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
+    ).body.insertedId;
     const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
-    const confirm = (await shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret: intent.clientSecret, card: { number: '4242424242424242', exp_month: 1, exp_year: 2040, cvc: '123' } } })).body;
+    const confirm = (
+      await shop.call('POST', '/payment-sandbox/confirm', {
+        body: { clientSecret: intent.clientSecret, card: { number: '4242424242424242', exp_month: 1, exp_year: 2040, cvc: '123' } },
+      })
+    ).body;
     await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: confirm.paymentIntent.id } });
     const other = await shop.addProduct(seller.token);
     await shop.call('PUT', `/product/add_reported/${other._id}`, { token: buyer.token });
     await shop.call('DELETE', `/product/${other._id}`, { token: admin.token });
-    await expect.poll(async () => ((await shop.call('GET', '/all_products')).body as { _id: string; sold: boolean }[]).find((x) => x._id === p._id)?.sold).toBe(true);
+    await expect
+      .poll(
+        async () => ((await shop.call('GET', '/all_products')).body as { _id: string; sold: boolean }[]).find((x) => x._id === p._id)?.sold,
+      )
+      .toBe(true);
 
     const pool = createPool(shop.dbUrl, 2);
     const store = new PostgresEventStore(pool);
@@ -121,8 +157,16 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     await store.close();
     await pool.end();
     expect(events.map((e) => e.type)).toEqual([
-      'UserRegistered', 'UserRegistered', 'ProductListed', 'BookingPlaced', 'PaymentIntentCreated', 'BookingPaid', 'ProductMarkedSold',
-      'ProductListed', 'ProductReported', 'ProductRemoved',
+      'UserRegistered',
+      'UserRegistered',
+      'ProductListed',
+      'BookingPlaced',
+      'PaymentIntentCreated',
+      'BookingPaid',
+      'ProductMarkedSold',
+      'ProductListed',
+      'ProductReported',
+      'ProductRemoved',
     ]);
     for (let i = 1; i < events.length; i++) expect(events[i]!.position).toBeGreaterThan(events[i - 1]!.position);
     const actor = (type: string, n = 0) => events.filter((e) => e.type === type)[n]!.metadata;

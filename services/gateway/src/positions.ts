@@ -9,7 +9,10 @@ export class PositionTracker {
   private waiters: { position: number; resolve: (ok: boolean) => void }[] = [];
   private readonly off: () => void;
 
-  constructor(feed: ChangeFeed, private readonly projections: string[]) {
+  constructor(
+    feed: ChangeFeed,
+    private readonly projections: string[],
+  ) {
     this.off = feed.subscribe((n) => {
       if (n.kind !== 'checkpoint') return;
       this.reached.set(n.projection, Math.max(n.position, this.reached.get(n.projection) ?? 0));

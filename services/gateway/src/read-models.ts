@@ -38,7 +38,9 @@ export class ReadModels {
     return rows[0] ? toUser(rows[0]) : null;
   }
   async userByEmail(email: string): Promise<User | null> {
-    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email.trim().toLowerCase()]);
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [
+      email.trim().toLowerCase(),
+    ]);
     return rows[0] ? toUser(rows[0]) : null;
   }
   async credentials(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
@@ -46,7 +48,10 @@ export class ReadModels {
     return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
   }
   async usersWithRole(role: 'Buyer' | 'Seller'): Promise<User[]> {
-    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where role = $1 and not deleted order by registered_at', [role]);
+    const { rows } = await this.pool.query<UserRow>(
+      'select * from rm_identity.users where role = $1 and not deleted order by registered_at',
+      [role],
+    );
     return rows.map(toUser);
   }
   async sellerByName(name: string): Promise<SellerCard | null> {

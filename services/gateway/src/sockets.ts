@@ -37,10 +37,10 @@ export function attachSockets(server: HttpServer, deps: { feed: ChangeFeed; toke
 
   io.on('connection', (socket) => {
     const user = socket.data.user;
-    socket.join(rooms.everyone);
+    void socket.join(rooms.everyone);
     if (user) {
-      socket.join(rooms.user(user._id));
-      if (user.role === 'Admin') socket.join(rooms.admins);
+      void socket.join(rooms.user(user._id));
+      if (user.role === 'Admin') void socket.join(rooms.admins);
     }
     socket.on('catch_up', (since, ack) => {
       if (typeof ack !== 'function') return;

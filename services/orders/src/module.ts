@@ -1,7 +1,15 @@
 import { streams, type EventOf } from '@tv-shop/contracts';
 import {
-  AppError, createLogger, handleCommand, notFound, startPolicy, uuidFromName,
-  type CommandBus, type CommandEnvelope, type EventStore, type RecordedEvent,
+  AppError,
+  createLogger,
+  handleCommand,
+  notFound,
+  startPolicy,
+  uuidFromName,
+  type CommandBus,
+  type CommandEnvelope,
+  type EventStore,
+  type RecordedEvent,
 } from '@tv-shop/platform';
 import type pg from 'pg';
 import { bookingDecider, type BookingCommand } from './booking/decide';
@@ -36,8 +44,16 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
         const d = env.data as PlaceBookingData;
         const product = await loadProductFacts(store, d.productId);
         const booking = {
-          bookingId, productId: d.productId, productName: product.name, productImage: product.image, pricePoisha: product.pricePoisha,
-          buyerId: d.buyer.id, buyerName: d.buyer.name, buyerEmail: d.buyer.email, phone: d.phone, meetingLocation: d.meetingLocation,
+          bookingId,
+          productId: d.productId,
+          productName: product.name,
+          productImage: product.image,
+          pricePoisha: product.pricePoisha,
+          buyerId: d.buyer.id,
+          buyerName: d.buyer.name,
+          buyerEmail: d.buyer.email,
+          phone: d.phone,
+          meetingLocation: d.meetingLocation,
         };
         const out = await run(bookingId, { type: 'PlaceBooking', data: { booking, product } }, env);
         return { position: out.position, result: { bookingId } };
@@ -49,14 +65,36 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
         if (!placed || placed.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
         const product = await loadProductFacts(store, placed.productId);
         // The amount is the booking's own price, never one sent by the browser.
-        const intent = await payments.createIntent({ amount: placed.pricePoisha, currency: 'bdt', bookingId, idempotencyKey: env.commandId });
-        const out = await run(bookingId, {
-          type: 'RecordPaymentIntent',
-          data: { buyerId, paymentIntentId: intent.id, provider: payments.name, amountPoisha: intent.amount, currency: intent.currency, product },
-        }, env);
+        const intent = await payments.createIntent({
+          amount: placed.pricePoisha,
+          currency: 'bdt',
+          bookingId,
+          idempotencyKey: env.commandId,
+        });
+        const out = await run(
+          bookingId,
+          {
+            type: 'RecordPaymentIntent',
+            data: {
+              buyerId,
+              paymentIntentId: intent.id,
+              provider: payments.name,
+              amountPoisha: intent.amount,
+              currency: intent.currency,
+              product,
+            },
+          },
+          env,
+        );
         return {
           position: out.position,
-          result: { clientSecret: intent.clientSecret, paymentIntentId: intent.id, amount: intent.amount, currency: intent.currency, provider: payments.name },
+          result: {
+            clientSecret: intent.clientSecret,
+            paymentIntentId: intent.id,
+            amount: intent.amount,
+            currency: intent.currency,
+            provider: payments.name,
+          },
         };
       }
       case 'PayBooking': {
@@ -66,7 +104,11 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
         const history = await store.readStream(streams.booking(bookingId));
         const placed = history.find((e) => e.type === 'BookingPlaced')?.data as EventOf<'BookingPlaced'>['data'] | undefined;
         const product = await loadProductFacts(store, placed?.productId ?? '');
-        const out = await run(bookingId, { type: 'PayBooking', data: { buyerId, intent: { ...intent, provider: payments.name }, product } }, env);
+        const out = await run(
+          bookingId,
+          { type: 'PayBooking', data: { buyerId, intent: { ...intent, provider: payments.name }, product } },
+          env,
+        );
         return { position: out.position, result: { bookingId, paid: true } };
       }
       default:
@@ -80,8 +122,16 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
     correlationId: e.metadata.correlationId,
     causationId: e.eventId,
   });
-  const cancelUnpaid = async (e: RecordedEvent, where: string, value: string, reason: 'product-sold' | 'product-removed' | 'buyer-deleted') => {
-    const { rows } = await pool.query<{ id: string }>(`select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled`, [value]);
+  const cancelUnpaid = async (
+    e: RecordedEvent,
+    where: string,
+    value: string,
+    reason: 'product-sold' | 'product-removed' | 'buyer-deleted',
+  ) => {
+    const { rows } = await pool.query<{ id: string }>(
+      `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled`,
+      [value],
+    );
     for (const { id } of rows) await run(id, { type: 'CancelBooking', data: { reason } }, cause(e, id));
   };
   const policy = await startPolicy({

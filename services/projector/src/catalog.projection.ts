@@ -7,10 +7,14 @@ const emitProducts = async (ctx: ProjectionContext, where: string, value: string
   const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
   for (const r of rows) ctx.emit({ entity: 'product', op: 'upsert', id: r.id, row: toProduct(r) }, [rooms.everyone]);
 };
-const setFlag = (column: 'sold' | 'advertised' | 'reported', value: boolean, alsoUnadvertise = false) =>
+const setFlag =
+  (column: 'sold' | 'advertised' | 'reported', value: boolean, alsoUnadvertise = false) =>
   async (e: { data: unknown }, ctx: ProjectionContext) => {
     const { productId } = e.data as { productId: string };
-    await ctx.db.query(`update products set ${column} = $2${alsoUnadvertise ? ', advertised = false' : ''} where id = $1`, [productId, value]);
+    await ctx.db.query(`update products set ${column} = $2${alsoUnadvertise ? ', advertised = false' : ''} where id = $1`, [
+      productId,
+      value,
+    ]);
     await emitProducts(ctx, 'id', productId);
   };
 
@@ -38,7 +42,14 @@ export const catalogProjection: Projection = {
   handlers: {
     CategoryAdded: async (e, ctx) => {
       const d = e.data as EventOf<'CategoryAdded'>['data'];
-      await ctx.db.query('insert into categories values ($1, $2, $3, $4, $5, $6)', [d.categoryId, d.category_name, d.name, d.bgColor, d.color, e.position]);
+      await ctx.db.query('insert into categories values ($1, $2, $3, $4, $5, $6)', [
+        d.categoryId,
+        d.category_name,
+        d.name,
+        d.bgColor,
+        d.color,
+        e.position,
+      ]);
     },
     BlogPublished: async (e, ctx) => {
       const d = e.data as EventOf<'BlogPublished'>['data'];
@@ -69,8 +80,25 @@ export const catalogProjection: Projection = {
            category_id, category_name, seller_id, seller_name, seller_email, seller_verified, post_date, listed_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
            coalesce((select verified from sellers where id = $13), false), $16, $17)`,
-        [l.productId, l.name, l.imageUrl, l.details, l.location, l.resalePricePoisha, l.originalPricePoisha, l.useDuration, l.condition,
-          l.phone, l.categoryId, l.categoryName, l.sellerId, l.sellerName, l.sellerEmail, l.postedOn, e.position],
+        [
+          l.productId,
+          l.name,
+          l.imageUrl,
+          l.details,
+          l.location,
+          l.resalePricePoisha,
+          l.originalPricePoisha,
+          l.useDuration,
+          l.condition,
+          l.phone,
+          l.categoryId,
+          l.categoryName,
+          l.sellerId,
+          l.sellerName,
+          l.sellerEmail,
+          l.postedOn,
+          e.position,
+        ],
       );
       await emitProducts(ctx, 'id', l.productId);
     },

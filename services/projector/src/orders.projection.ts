@@ -31,7 +31,19 @@ export const ordersProjection: Projection = {
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          on conflict (id) do update set cancelled = false, paid = false, transaction_id = null, phone = excluded.phone,
            meeting_location = excluded.meeting_location, price_poisha = excluded.price_poisha, placed_at = excluded.placed_at`,
-        [d.bookingId, d.productId, d.productName, d.productImage, d.pricePoisha, d.buyerId, d.buyerName, d.buyerEmail, d.phone, d.meetingLocation, e.position],
+        [
+          d.bookingId,
+          d.productId,
+          d.productName,
+          d.productImage,
+          d.pricePoisha,
+          d.buyerId,
+          d.buyerName,
+          d.buyerEmail,
+          d.phone,
+          d.meetingLocation,
+          e.position,
+        ],
       );
       await emitBooking(ctx, d.bookingId);
     },
@@ -42,7 +54,9 @@ export const ordersProjection: Projection = {
     },
     BookingCancelled: async (e, ctx) => {
       const d = e.data as EventOf<'BookingCancelled'>['data'];
-      const { rows } = await ctx.db.query<{ buyer_id: string }>('update bookings set cancelled = true where id = $1 returning buyer_id', [d.bookingId]);
+      const { rows } = await ctx.db.query<{ buyer_id: string }>('update bookings set cancelled = true where id = $1 returning buyer_id', [
+        d.bookingId,
+      ]);
       if (rows[0]) ctx.emit({ entity: 'booking', op: 'remove', id: d.bookingId }, [rooms.user(rows[0].buyer_id), rooms.admins]);
     },
   },

@@ -3,7 +3,6 @@ import type { Projection, ProjectionContext } from '@tv-shop/platform';
 import { rooms } from './rooms';
 import { toUser, type UserRow } from './rows';
 
-
 const emitUser = async (ctx: ProjectionContext, id: string) => {
   const { rows } = await ctx.db.query<UserRow>('select * from users where id = $1', [id]);
   const row = rows[0];

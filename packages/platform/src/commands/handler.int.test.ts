@@ -46,13 +46,20 @@ describe('command handler', () => {
     expect(again.position).toBe(first.position);
     expect(again.events.map((e) => e.eventId)).toEqual(first.events.map((e) => e.eventId));
     expect(await store.readStream(stream)).toHaveLength(1);
-    expect(first.events[0]!.metadata).toMatchObject({ actorId: 'u-1', actorRole: 'Buyer', commandId: c.commandId, at: '2026-11-21T10:00:00.000Z' });
+    expect(first.events[0]!.metadata).toMatchObject({
+      actorId: 'u-1',
+      actorRole: 'Buyer',
+      commandId: c.commandId,
+      at: '2026-11-21T10:00:00.000Z',
+    });
   });
 
   it('when the same command id races itself, then it still lands once', async () => {
     const stream = `account-${randomUUID()}`;
     const c = ctx();
-    const answers = await Promise.all(Array.from({ length: 6 }, () => handleCommand(store, account, stream, { type: 'Deposit', amount: 1 }, c)));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => handleCommand(store, account, stream, { type: 'Deposit', amount: 1 }, c)),
+    );
     expect(new Set(answers.map((a) => a.position)).size).toBe(1);
     expect(await store.readStream(stream)).toHaveLength(1);
   });
@@ -60,7 +67,9 @@ describe('command handler', () => {
   it('when writers conflict, then each re-decides on the new state and the invariant holds', async () => {
     const stream = `account-${randomUUID()}`;
     await handleCommand(store, account, stream, { type: 'Deposit', amount: 5 }, ctx());
-    const results = await Promise.allSettled(Array.from({ length: 8 }, () => handleCommand(store, account, stream, { type: 'Withdraw', amount: 1 }, ctx(), 20)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => handleCommand(store, account, stream, { type: 'Withdraw', amount: 1 }, ctx(), 20)),
+    );
     const ok = results.filter((r) => r.status === 'fulfilled').length;
     expect(ok).toBe(5);
     for (const r of results) if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(AppError);
@@ -70,7 +79,11 @@ describe('command handler', () => {
 
   it('when the decision is refused, then nothing is appended and the typed error carries the field', async () => {
     const stream = `account-${randomUUID()}`;
-    await expect(handleCommand(store, account, stream, { type: 'Withdraw', amount: 1 }, ctx())).rejects.toMatchObject({ kind: 'illegal_state', field: 'amount', status: 409 });
+    await expect(handleCommand(store, account, stream, { type: 'Withdraw', amount: 1 }, ctx())).rejects.toMatchObject({
+      kind: 'illegal_state',
+      field: 'amount',
+      status: 409,
+    });
     expect(await store.readStream(stream)).toEqual([]);
   });
 });

@@ -47,7 +47,10 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
   if (earlier) return earlier;
   for (let attempt = 1; ; attempt++) {
     const history = await store.readStream(streamId);
-    const state = fold(decider, history.map((e) => ({ type: e.type, data: e.data }) as E));
+    const state = fold(
+      decider,
+      history.map((e) => ({ type: e.type, data: e.data }) as E),
+    );
     let decided: E[];
     try {
       decided = decider.decide(command, state);

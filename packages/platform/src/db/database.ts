@@ -16,7 +16,11 @@ export function createPool(url: string, max = 10): pg.Pool {
 }
 
 /** DATABASE_URL when given; otherwise a real PostgreSQL started under the data dir. */
-export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: string; log?: (m: string) => void }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  log?: (m: string) => void;
+}): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = createPool(opts.databaseUrl);
     return { pool, url: opts.databaseUrl, mode: 'external', close: () => pool.end() };

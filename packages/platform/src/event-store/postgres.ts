@@ -113,10 +113,11 @@ export class PostgresEventStore implements EventStore {
     } else if (expected === 'stream_exists') {
       res = await client.query(`update es.streams set version = version + $2 where stream_id = $1 returning version`, [streamId, n]);
     } else {
-      res = await client.query(
-        `update es.streams set version = version + $3 where stream_id = $1 and version = $2 returning version`,
-        [streamId, expected, n],
-      );
+      res = await client.query(`update es.streams set version = version + $3 where stream_id = $1 and version = $2 returning version`, [
+        streamId,
+        expected,
+        n,
+      ]);
     }
     const row = res.rows[0];
     if (row) return row.version;
@@ -133,10 +134,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(from: number, limit: number): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<Row>(
-      `select ${COLUMNS} from es.events where position > $1 order by position limit $2`,
-      [from, limit],
-    );
+    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from es.events where position > $1 order by position limit $2`, [
+      from,
+      limit,
+    ]);
     return rows.map(toEvent);
   }
 

@@ -58,7 +58,9 @@ export class ProjectionRunner {
       );
     }
     await this.pool.query('insert into public.projection_checkpoints (name) values ($1) on conflict do nothing', [name]);
-    const { rows } = await this.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [name]);
+    const { rows } = await this.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
+      name,
+    ]);
     this.current = Number(rows[0]?.position ?? 0);
     await this.feed.publish([{ kind: 'checkpoint', projection: name, position: this.current }]);
     this.sub = this.store.subscribe({

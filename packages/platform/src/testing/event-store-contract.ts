@@ -4,7 +4,12 @@ import { AppError, ConcurrencyError, DuplicateEventError } from '../errors';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/types';
 
 const meta = { actorId: 'u-1', actorRole: 'Buyer', correlationId: 'c-1', causationId: null, at: '2026-11-21T10:00:00.000Z' };
-export const ev = (type = 'ThingHappened', data: Record<string, unknown> = { n: 1 }): NewEvent => ({ eventId: randomUUID(), type, data, metadata: meta });
+export const ev = (type = 'ThingHappened', data: Record<string, unknown> = { n: 1 }): NewEvent => ({
+  eventId: randomUUID(),
+  type,
+  data,
+  metadata: meta,
+});
 
 /**
  * The behaviour every event-store adapter must show. Each adapter's test file calls this with
@@ -27,7 +32,10 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       const res = await store.append(s, [ev('A', { a: 1 }), ev('B', { b: 2 })], 'no_stream');
       expect(res.nextVersion).toBe(1);
       const read = await store.readStream(s);
-      expect(read.map((e) => [e.type, e.version, e.data])).toEqual([['A', 0, { a: 1 }], ['B', 1, { b: 2 }]]);
+      expect(read.map((e) => [e.type, e.version, e.data])).toEqual([
+        ['A', 0, { a: 1 }],
+        ['B', 1, { b: 2 }],
+      ]);
       expect(read[1]!.position).toBeGreaterThan(read[0]!.position);
       expect(read[1]!.position).toBe(res.position);
       expect(read[0]!.metadata).toMatchObject({ actorId: 'u-1', actorRole: 'Buyer', correlationId: 'c-1' });
@@ -118,29 +126,31 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       const seen: RecordedEvent[] = [];
       const sub = store.subscribe({ from, batchSize: 7, onBatch: async (b) => void seen.push(...b.events) });
       const shared = [`shared-${randomUUID()}`, `shared-${randomUUID()}`];
-      const writers = Array.from({ length: 8 }, (_, w) => (async () => {
-        let conflicts = 0;
-        for (let i = 0; i < 25; i++) {
-          const own = `own-${w}-${randomUUID()}`;
-          if (i % 2 === 0) {
-            await store.append(own, [ev('Own', { w, i }), ev('Own', { w, i, second: true })], 'no_stream');
-          } else {
-            const stream = shared[(i >> 1) % shared.length]!;
-            // Optimistic writers: read the version, append, and on a conflict read again.
-            for (;;) {
-              const version = (await store.readStream(stream)).length - 1;
-              try {
-                await store.append(stream, [ev('Shared', { w, i })], version);
-                break;
-              } catch (err) {
-                if (!(err instanceof ConcurrencyError)) throw err;
-                conflicts++;
+      const writers = Array.from({ length: 8 }, (_, w) =>
+        (async () => {
+          let conflicts = 0;
+          for (let i = 0; i < 25; i++) {
+            const own = `own-${w}-${randomUUID()}`;
+            if (i % 2 === 0) {
+              await store.append(own, [ev('Own', { w, i }), ev('Own', { w, i, second: true })], 'no_stream');
+            } else {
+              const stream = shared[(i >> 1) % shared.length]!;
+              // Optimistic writers: read the version, append, and on a conflict read again.
+              for (;;) {
+                const version = (await store.readStream(stream)).length - 1;
+                try {
+                  await store.append(stream, [ev('Shared', { w, i })], version);
+                  break;
+                } catch (err) {
+                  if (!(err instanceof ConcurrencyError)) throw err;
+                  conflicts++;
+                }
               }
             }
           }
-        }
-        return conflicts;
-      })());
+          return conflicts;
+        })(),
+      );
       const conflicts = (await Promise.all(writers)).reduce((a, b) => a + b, 0);
       const committed = await store.readAll(from, 100_000);
       await expect.poll(() => seen.length, { timeout: 15_000, interval: 20 }).toBeGreaterThanOrEqual(committed.length);

@@ -18,7 +18,12 @@ export function googleVerifier(cfg: { clientId: string; jwksUrl: string; issuers
     try {
       const { payload } = await jwtVerify(idToken, keys, { issuer: cfg.issuers, audience: cfg.clientId });
       if (typeof payload.email !== 'string' || payload.email_verified !== true) throw new Error('email not verified');
-      return { email: payload.email.toLowerCase(), name: String(payload.name ?? payload.email.split('@')[0]), picture: String(payload.picture ?? '') };
+      const text = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v.trim() : fallback);
+      return {
+        email: payload.email.toLowerCase(),
+        name: text(payload.name, payload.email.split('@')[0]!),
+        picture: text(payload.picture, ''),
+      };
     } catch (err) {
       if (err instanceof AppError) throw err;
       throw new AppError('unauthorized', 'The Google sign-in could not be verified', { field: 'idToken' });

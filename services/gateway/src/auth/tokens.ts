@@ -26,7 +26,12 @@ export class Tokens {
   }
 
   sign(claims: TokenClaims): string {
-    return jwt.sign({ email: claims.email, role: claims.role }, this.secret, { subject: claims.sub, expiresIn: '7d', algorithm: 'HS256', issuer: 'tv-shop' });
+    return jwt.sign({ email: claims.email, role: claims.role }, this.secret, {
+      subject: claims.sub,
+      expiresIn: '7d',
+      algorithm: 'HS256',
+      issuer: 'tv-shop',
+    });
   }
 
   verify(token: string): TokenClaims | null {

@@ -4,21 +4,33 @@ import { AppError, createLogger } from '@tv-shop/platform';
 const log = createLogger('gateway');
 
 const TITLES: Record<number, string> = {
-  400: 'Bad request', 401: 'Unauthorized', 402: 'Payment required', 403: 'Forbidden', 404: 'Not found',
-  409: 'Conflict', 413: 'Payload too large', 415: 'Unsupported media type', 429: 'Too many requests', 500: 'Internal error', 501: 'Not configured',
+  400: 'Bad request',
+  401: 'Unauthorized',
+  402: 'Payment required',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  500: 'Internal error',
+  501: 'Not configured',
 };
 
 /** The one place errors become answers: application/problem+json with the field at fault. */
-export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
+export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _next) => {
+  const err = (thrown ?? {}) as { type?: string; code?: string };
   let e: AppError;
-  if (err instanceof AppError) e = err;
+  if (thrown instanceof AppError) e = thrown;
   else if (err?.type === 'entity.parse.failed') e = new AppError('validation', 'The body is not valid JSON', { field: 'body' });
   else if (err?.type === 'entity.too.large') e = new AppError('payload_too_large', 'The body is too large', { field: 'body' });
   else if (err?.code === 'LIMIT_FILE_SIZE') e = new AppError('payload_too_large', 'The image is larger than 5 MB', { field: 'image' });
-  else if (err?.code === 'LIMIT_UNEXPECTED_FILE') e = new AppError('validation', 'Send the file in the field named image', { field: 'image' });
-  else if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported') e = new AppError('unsupported_media_type', 'Unsupported body encoding', { field: 'body' });
+  else if (err?.code === 'LIMIT_UNEXPECTED_FILE')
+    e = new AppError('validation', 'Send the file in the field named image', { field: 'image' });
+  else if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported')
+    e = new AppError('unsupported_media_type', 'Unsupported body encoding', { field: 'body' });
   else {
-    log.error('unhandled error', { path: req.path, error: err instanceof Error ? err.stack : String(err) });
+    log.error('unhandled error', { path: req.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
     res.status(500).type('application/problem+json').json({ type: 'about:blank', title: 'Internal error', status: 500 });
     return;
   }
@@ -35,4 +47,5 @@ export const problemHandler: ErrorRequestHandler = (err, req, res, _next) => {
     });
 };
 
-export const notFoundHandler: RequestHandler = (req, _res, next) => next(new AppError('not_found', `No route ${req.method} ${req.originalUrl}`));
+export const notFoundHandler: RequestHandler = (req, _res, next) =>
+  next(new AppError('not_found', `No route ${req.method} ${req.originalUrl}`));

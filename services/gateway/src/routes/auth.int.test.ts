@@ -26,7 +26,10 @@ describe('auth API', () => {
 
   it('when the password is wrong or the account unknown, then 401 naming the password field', async () => {
     const { user } = await shop.signup('Buyer');
-    for (const body of [{ email: user.email, password: 'nope-nope' }, { email: 'nobody@example.com', password: 'whatever' }]) {
+    for (const body of [
+      { email: user.email, password: 'nope-nope' },
+      { email: 'nobody@example.com', password: 'whatever' },
+    ]) {
       const res = await shop.call('POST', '/auth/login', { body });
       expect(res.status).toBe(401);
       expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
@@ -36,7 +39,9 @@ describe('auth API', () => {
 
   it('when an email is taken, then 409 on email and no second account', async () => {
     const { user } = await shop.signup('Seller');
-    const res = await shop.call('POST', '/auth/signup', { body: { name: 'Copy', email: user.email, password: 'secret-pass', role: 'Buyer' } });
+    const res = await shop.call('POST', '/auth/signup', {
+      body: { name: 'Copy', email: user.email, password: 'secret-pass', role: 'Buyer' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.field).toBe('email');
     const admin = await shop.admin();
@@ -113,8 +118,13 @@ describe('Google sign-in against a local issuer', () => {
     jwks.close();
   });
   const idToken = (claims: Record<string, unknown>, audience = 'tv-shop-client', key = keys.privateKey) =>
-    new SignJWT({ email_verified: true, ...claims }).setProtectedHeader({ alg: 'RS256', kid: 'test-key' }).setIssuer(issuer).setAudience(audience)
-      .setIssuedAt().setExpirationTime('5m').sign(key);
+    new SignJWT({ email_verified: true, ...claims })
+      .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
+      .setIssuer(issuer)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(key);
 
   it('when a verified Google token arrives, then a Buyer is created the first time and signed in after', async () => {
     const token = await idToken({ email: 'Rafi@Gmail.com', name: 'Rafi', picture: 'https://lh3.example/p.png' });

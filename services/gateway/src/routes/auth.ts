@@ -23,7 +23,9 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, store }: Gatew
     const userId = userIdFor(body.email);
     const passwordHash = await hashPassword(body.password);
     await sender.send(req, {
-      service: 'identity', type: 'RegisterUser', aggregateId: userId,
+      service: 'identity',
+      type: 'RegisterUser',
+      aggregateId: userId,
       data: { userId, name: body.name, email: body.email, role: body.role, photoURL: body.photoURL ?? '', passwordHash, via: 'password' },
     });
     res.status(201).json(answer(await loadUser(userId)));
@@ -32,7 +34,8 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, store }: Gatew
   r.post('/auth/login', async (req, res) => {
     const body = parse(LoginBody, req.body);
     const found = await reads.credentials(body.email);
-    if (!(await checkPassword(found?.passwordHash, body.password)) || !found) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
+    if (!(await checkPassword(found?.passwordHash, body.password)) || !found)
+      throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
     res.json(answer(found.user));
   });
 
@@ -45,7 +48,10 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, store }: Gatew
       if ((await store.readStream(streams.user(userId))).length > 0) throw conflict('The account with this email was deleted', 'email');
       // Google sign-in always creates a Buyer (spec section 6).
       await sender.send(req, {
-        service: 'identity', type: 'RegisterUser', aggregateId: userId, commandId: uuidFromName(`google-signup:${userId}`),
+        service: 'identity',
+        type: 'RegisterUser',
+        aggregateId: userId,
+        commandId: uuidFromName(`google-signup:${userId}`),
         data: { userId, name: who.name, email: who.email, role: 'Buyer', photoURL: who.picture, passwordHash: null, via: 'google' },
       });
       user = await loadUser(userId);

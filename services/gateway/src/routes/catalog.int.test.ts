@@ -13,7 +13,13 @@ describe('catalog API', () => {
     const cats = await shop.call('GET', '/categories');
     expect(cats.status).toBe(200);
     expect(cats.body.length).toBeGreaterThanOrEqual(3);
-    expect(cats.body[0]).toEqual({ _id: expect.any(String), category_name: expect.any(String), name: expect.any(String), bgColor: expect.any(String), color: expect.any(String) });
+    expect(cats.body[0]).toEqual({
+      _id: expect.any(String),
+      category_name: expect.any(String),
+      name: expect.any(String),
+      bgColor: expect.any(String),
+      color: expect.any(String),
+    });
     const blogs = await shop.call('GET', '/blogs');
     expect(blogs.body.length).toBeGreaterThanOrEqual(3);
     expect(blogs.body[0]).toMatchObject({ _id: expect.any(String), ques: expect.any(String), para1: expect.any(String) });
@@ -27,15 +33,30 @@ describe('catalog API', () => {
     const seller = await shop.signup('Seller', 'Karim');
     const res = await shop.call('POST', '/products', {
       token: seller.token,
-      body: shop.productBody({ seller: 'Someone Else', sellerEmail: 'evil@example.com', category_name: 'Fake', sold: true, resale_price: '24999.50' }),
+      body: shop.productBody({
+        seller: 'Someone Else',
+        sellerEmail: 'evil@example.com',
+        category_name: 'Fake',
+        sold: true,
+        resale_price: '24999.50',
+      }),
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ acknowledged: true, insertedId: expect.any(String), position: expect.any(Number) });
     const list: Product[] = (await shop.call('GET', '/all_products')).body;
     const p = list.find((x) => x._id === res.body.insertedId)!;
     expect(p).toMatchObject({
-      seller: 'Karim', sellerEmail: seller.user.email, sellerVerified: false, category_name: 'Samsung', sold: false, reported: false, advertised: false,
-      resale_price: 24999.5, orginal_price: 52000, use_duration: '2 years', product_condition: 'Good',
+      seller: 'Karim',
+      sellerEmail: seller.user.email,
+      sellerVerified: false,
+      category_name: 'Samsung',
+      sold: false,
+      reported: false,
+      advertised: false,
+      resale_price: 24999.5,
+      orginal_price: 52000,
+      use_duration: '2 years',
+      product_condition: 'Good',
     });
     expect(p.post_date).toMatch(/^\d{1,2}-\d{1,2}-\d{4}$/);
     expect(p.post_date).not.toMatch(/^0|-0/);
@@ -79,7 +100,8 @@ describe('catalog API', () => {
     const other = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');
     const p = await shop.addProduct(seller.token);
-    const put = (path: string, token?: string) => shop.call('PUT', `/product/${path}/${p._id}`, { token, headers: { 'content-type': 'application/json' } });
+    const put = (path: string, token?: string) =>
+      shop.call('PUT', `/product/${path}/${p._id}`, { token, headers: { 'content-type': 'application/json' } });
     const current = async () => ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id)!;
 
     expect((await put('get_advertise', other.token)).status).toBe(403);
@@ -128,7 +150,7 @@ describe('catalog API', () => {
     expect((await shop.call('DELETE', `/product/${p._id}`, { token: admin.token })).status).toBe(404);
   });
 
-  it('when a seller asks for another seller\'s products, then 403; the admin may', async () => {
+  it("when a seller asks for another seller's products, then 403; the admin may", async () => {
     const a = await shop.signup('Seller');
     const b = await shop.signup('Seller');
     expect((await shop.call('GET', `/seller_products?email=${b.user.email}`, { token: a.token })).status).toBe(403);

@@ -30,10 +30,22 @@ export function catalogRoutes({ reads, sender }: GatewayDeps): Router {
     const commandId = sender.commandId(req);
     const productId = uuidFromName(`product:${commandId}`);
     const listing: ProductListing = {
-      productId, name: body.porduct_name, imageUrl: body.productImage, details: body.details, location: body.location,
-      resalePricePoisha: poisha(body.resale_price), originalPricePoisha: poisha(body.orginal_price), useDuration: body.use_duration,
-      condition: body.product_condition, phone: body.phone_number, categoryId: body.category_id, categoryName: '',
-      sellerId: seller._id, sellerName: seller.name, sellerEmail: seller.email, postedOn: postDate(new Date()),
+      productId,
+      name: body.porduct_name,
+      imageUrl: body.productImage,
+      details: body.details,
+      location: body.location,
+      resalePricePoisha: poisha(body.resale_price),
+      originalPricePoisha: poisha(body.orginal_price),
+      useDuration: body.use_duration,
+      condition: body.product_condition,
+      phone: body.phone_number,
+      categoryId: body.category_id,
+      categoryName: '',
+      sellerId: seller._id,
+      sellerName: seller.name,
+      sellerEmail: seller.email,
+      postedOn: postDate(new Date()),
     };
     const reply = await sender.send(req, { service: 'catalog', type: 'ListProduct', aggregateId: productId, data: listing, commandId });
     res.status(201).json(CommandSender.answer(reply, productId));
@@ -49,7 +61,7 @@ export function catalogRoutes({ reads, sender }: GatewayDeps): Router {
   const sellerAction = (path: string, type: string) =>
     r.put(path, async (req, res) => {
       const seller = withRole(req, 'Seller');
-      const id = idParam(String(req.params.id), "Product");
+      const id = idParam(String(req.params.id), 'Product');
       const reply = await sender.send(req, { service: 'catalog', type, aggregateId: id, data: { actorId: seller._id } });
       res.json(CommandSender.answer(reply));
     });
@@ -60,7 +72,7 @@ export function catalogRoutes({ reads, sender }: GatewayDeps): Router {
 
   r.put('/product/add_reported/:id', async (req, res) => {
     const buyer = withRole(req, 'Buyer');
-    const id = idParam(String(req.params.id), "Product");
+    const id = idParam(String(req.params.id), 'Product');
     const reply = await sender.send(req, { service: 'catalog', type: 'ReportProduct', aggregateId: id, data: { actorId: buyer._id } });
     res.json(CommandSender.answer(reply));
   });
@@ -72,10 +84,13 @@ export function catalogRoutes({ reads, sender }: GatewayDeps): Router {
 
   r.delete('/product/:id', async (req, res) => {
     withRole(req, 'Admin');
-    const id = idParam(String(req.params.id), "Product");
+    const id = idParam(String(req.params.id), 'Product');
     const product = await reads.product(id);
     const reply = await sender.send(req, {
-      service: 'catalog', type: 'RemoveProduct', aggregateId: id, data: { reason: product?.reported ? 'reported' : 'admin' },
+      service: 'catalog',
+      type: 'RemoveProduct',
+      aggregateId: id,
+      data: { reason: product?.reported ? 'reported' : 'admin' },
     });
     res.json({ ...CommandSender.answer(reply), deletedCount: 1 });
   });

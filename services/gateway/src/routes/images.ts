@@ -22,7 +22,11 @@ export function imageRoutes({ images }: GatewayDeps): Router {
   r.get('/images/:id', async (req, res) => {
     const img = await images.get(String(req.params.id));
     if (!img) throw notFound('Image');
-    res.set('Cache-Control', 'public, max-age=31536000, immutable').set('X-Content-Type-Options', 'nosniff').type(img.contentType).send(img.bytes);
+    res
+      .set('Cache-Control', 'public, max-age=31536000, immutable')
+      .set('X-Content-Type-Options', 'nosniff')
+      .type(img.contentType)
+      .send(img.bytes);
   });
   return r;
 }

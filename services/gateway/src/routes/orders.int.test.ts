@@ -15,7 +15,9 @@ describe('bookings and payments API', () => {
   const payWith = async (token: string, bookingId: string, number: string) => {
     const intent = await shop.call('POST', '/create-payment-intent', { token, body: { bookingId, price: 1 } });
     expect(intent.status).toBe(200);
-    const confirm = await shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret: intent.body.clientSecret, card: card(number), billing_details: { name: 'N', email: 'n@x.co' } } });
+    const confirm = await shop.call('POST', '/payment-sandbox/confirm', {
+      body: { clientSecret: intent.body.clientSecret, card: card(number), billing_details: { name: 'N', email: 'n@x.co' } },
+    });
     return { intent: intent.body, confirm };
   };
 
@@ -27,26 +29,49 @@ describe('bookings and payments API', () => {
     expect(placed.status).toBe(201);
     const bookingId = placed.body.insertedId;
     const mine: Booking[] = (await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token })).body;
-    expect(mine).toEqual([expect.objectContaining({
-      _id: bookingId, porduct_name: p.porduct_name, price: 12345.67, username: 'Nila', email: buyer.user.email, phone_number: '01800000000',
-      meeting_location: 'Mirpur 10', productImage: p.productImage, product_id: p._id, paid: false,
-    })]);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        _id: bookingId,
+        porduct_name: p.porduct_name,
+        price: 12345.67,
+        username: 'Nila',
+        email: buyer.user.email,
+        phone_number: '01800000000',
+        meeting_location: 'Mirpur 10',
+        productImage: p.productImage,
+        product_id: p._id,
+        paid: false,
+      }),
+    ]);
 
     const { intent, confirm } = await payWith(buyer.token, bookingId, '4242 4242 4242 4242');
-    expect(intent).toMatchObject({ amount: 1234567, currency: 'bdt', provider: 'sandbox', clientSecret: expect.stringContaining('_secret_') });
+    expect(intent).toMatchObject({
+      amount: 1234567,
+      currency: 'bdt',
+      provider: 'sandbox',
+      clientSecret: expect.stringContaining('_secret_'),
+    });
     expect(confirm.body.paymentIntent).toMatchObject({ status: 'succeeded', amount: 1234567 });
     expect(confirm.body.error).toBeUndefined();
-    const rec = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: confirm.body.paymentIntent.id, price: 1, username: 'x', email: 'x', product_id: p._id } });
+    const rec = await shop.call('POST', '/payments', {
+      token: buyer.token,
+      body: { bookingId, transationId: confirm.body.paymentIntent.id, price: 1, username: 'x', email: 'x', product_id: p._id },
+    });
     expect(rec.status).toBe(200);
     expect(rec.body.acknowledged).toBe(true);
-    const again = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: confirm.body.paymentIntent.id } });
+    const again = await shop.call('POST', '/payments', {
+      token: buyer.token,
+      body: { bookingId, transationId: confirm.body.paymentIntent.id },
+    });
     expect(again.status).toBe(200);
     expect(again.body.position).toBe(rec.body.position);
 
     const paid = await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token });
     expect(paid.body).toMatchObject({ paid: true, transationId: confirm.body.paymentIntent.id });
     expect(paid.body).not.toHaveProperty('buyerId');
-    await expect.poll(async () => ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id)?.sold, { timeout: 5000 }).toBe(true);
+    await expect
+      .poll(async () => ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id)?.sold, { timeout: 5000 })
+      .toBe(true);
     const other = await shop.signup('Buyer');
     expect((await book(other.token, p._id)).status).toBe(409);
   });
@@ -57,21 +82,29 @@ describe('bookings and payments API', () => {
     const p = await shop.addProduct(seller.token);
     const bookingId = (await book(buyer.token, p._id)).body.insertedId;
     const outcomes: [string, string][] = [
-      ['4000 0000 0000 0002', 'card_declined'], ['4000000000009995', 'card_declined'], ['4000000000000069', 'expired_card'],
-      ['4000000000000127', 'incorrect_cvc'], ['4242424242424241', 'incorrect_number'],
+      ['4000 0000 0000 0002', 'card_declined'],
+      ['4000000000009995', 'card_declined'],
+      ['4000000000000069', 'expired_card'],
+      ['4000000000000127', 'incorrect_cvc'],
+      ['4242424242424241', 'incorrect_number'],
     ];
     for (const [number, code] of outcomes) {
       const { confirm } = await payWith(buyer.token, bookingId, number);
       expect(confirm.status).toBe(200);
       expect(confirm.body.error, number).toMatchObject({ code, type: 'card_error', message: expect.any(String) });
       expect(confirm.body.paymentIntent.status).toBe('requires_payment_method');
-      const rec = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: confirm.body.paymentIntent.id } });
+      const rec = await shop.call('POST', '/payments', {
+        token: buyer.token,
+        body: { bookingId, transationId: confirm.body.paymentIntent.id },
+      });
       expect(rec.status).toBe(402);
     }
     const declined = (await payWith(buyer.token, bookingId, '4000000000009995')).confirm.body.error;
     expect(declined.decline_code).toBe('insufficient_funds');
     expect((await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body.paid).toBe(false);
-    const bad = await shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret: 'nope', card: { number: '4242424242424242', exp_month: 13, exp_year: 2030, cvc: '1' } } });
+    const bad = await shop.call('POST', '/payment-sandbox/confirm', {
+      body: { clientSecret: 'nope', card: { number: '4242424242424242', exp_month: 13, exp_year: 2030, cvc: '1' } },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('card.exp_month');
   });
@@ -82,10 +115,15 @@ describe('bookings and payments API', () => {
     const a = (await book(buyer.token, (await shop.addProduct(seller.token))._id)).body.insertedId;
     const b = (await book(buyer.token, (await shop.addProduct(seller.token, { resale_price: 100 }))._id)).body.insertedId;
     const { confirm } = await payWith(buyer.token, b, '4242424242424242');
-    const cross = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId: a, transationId: confirm.body.paymentIntent.id } });
+    const cross = await shop.call('POST', '/payments', {
+      token: buyer.token,
+      body: { bookingId: a, transationId: confirm.body.paymentIntent.id },
+    });
     expect(cross.status).toBe(400);
     expect(cross.body.field).toBe('transationId');
-    expect((await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId: a, transationId: 'pi_madeup' } })).status).toBe(400);
+    expect((await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId: a, transationId: 'pi_madeup' } })).status).toBe(
+      400,
+    );
     expect((await shop.call('GET', `/bookings/${a}`, { token: buyer.token })).body.paid).toBe(false);
   });
 
@@ -131,8 +169,15 @@ describe('bookings and payments API', () => {
     const pending = await payWith(second.token, b2, '4242424242424242');
     const { confirm } = await payWith(first.token, b1, '4242424242424242');
     await shop.call('POST', '/payments', { token: first.token, body: { bookingId: b1, transationId: confirm.body.paymentIntent.id } });
-    const late = await shop.call('POST', '/payments', { token: second.token, body: { bookingId: b2, transationId: pending.confirm.body.paymentIntent.id } });
+    const late = await shop.call('POST', '/payments', {
+      token: second.token,
+      body: { bookingId: b2, transationId: pending.confirm.body.paymentIntent.id },
+    });
     expect(late.status).toBe(409);
-    await expect.poll(async () => (await shop.call('GET', `/bookings?email=${second.user.email}`, { token: second.token })).body.length, { timeout: 5000 }).toBe(0);
+    await expect
+      .poll(async () => (await shop.call('GET', `/bookings?email=${second.user.email}`, { token: second.token })).body.length, {
+        timeout: 5000,
+      })
+      .toBe(0);
   });
 });

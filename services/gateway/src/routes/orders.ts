@@ -1,5 +1,11 @@
 import express, { Router } from 'express';
-import { CreatePaymentIntentBody, PlaceBookingBody, RecordPaymentBody, SandboxConfirmBody, type PaymentIntentAnswer } from '@tv-shop/contracts';
+import {
+  CreatePaymentIntentBody,
+  PlaceBookingBody,
+  RecordPaymentBody,
+  SandboxConfirmBody,
+  type PaymentIntentAnswer,
+} from '@tv-shop/contracts';
 import { AppError, createLogger, notFound, uuidFromName } from '@tv-shop/platform';
 import { bookingIdFor, StripePaymentProvider } from '@tv-shop/orders';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
@@ -9,7 +15,7 @@ import { idParam, parse, queryParam } from '../http/validate';
 
 const log = createLogger('gateway');
 
-export function orderRoutes({ reads, sender, payments, sandbox, stripe }: GatewayDeps): Router {
+export function orderRoutes({ reads, sender, payments, sandbox }: GatewayDeps): Router {
   const r = Router();
 
   // Price, product data, name and email come from the server's own records, never the form.
@@ -18,8 +24,15 @@ export function orderRoutes({ reads, sender, payments, sandbox, stripe }: Gatewa
     const body = parse(PlaceBookingBody, req.body);
     const bookingId = bookingIdFor(body.product_id, buyer._id);
     const reply = await sender.send(req, {
-      service: 'orders', type: 'PlaceBooking', aggregateId: bookingId,
-      data: { productId: body.product_id, phone: body.phone_number, meetingLocation: body.meeting_location, buyer: { id: buyer._id, name: buyer.name, email: buyer.email } },
+      service: 'orders',
+      type: 'PlaceBooking',
+      aggregateId: bookingId,
+      data: {
+        productId: body.product_id,
+        phone: body.phone_number,
+        meetingLocation: body.meeting_location,
+        buyer: { id: buyer._id, name: buyer.name, email: buyer.email },
+      },
     });
     res.status(201).json(CommandSender.answer(reply, bookingId));
   });
@@ -42,7 +55,12 @@ export function orderRoutes({ reads, sender, payments, sandbox, stripe }: Gatewa
   r.post('/create-payment-intent', async (req, res) => {
     const buyer = withRole(req, 'Buyer');
     const { bookingId } = parse(CreatePaymentIntentBody, req.body);
-    const reply = await sender.send(req, { service: 'orders', type: 'CreatePaymentIntent', aggregateId: idParam(bookingId, 'Booking'), data: { buyerId: buyer._id } });
+    const reply = await sender.send(req, {
+      service: 'orders',
+      type: 'CreatePaymentIntent',
+      aggregateId: idParam(bookingId, 'Booking'),
+      data: { buyerId: buyer._id },
+    });
     const answer: PaymentIntentAnswer = {
       ...(reply.result as Omit<PaymentIntentAnswer, 'publishableKey'>),
       ...(payments.publishableKey ? { publishableKey: payments.publishableKey } : {}),
@@ -55,7 +73,9 @@ export function orderRoutes({ reads, sender, payments, sandbox, stripe }: Gatewa
     const buyer = withRole(req, 'Buyer');
     const body = parse(RecordPaymentBody, req.body);
     const reply = await sender.send(req, {
-      service: 'orders', type: 'PayBooking', aggregateId: idParam(body.bookingId, 'Booking'),
+      service: 'orders',
+      type: 'PayBooking',
+      aggregateId: idParam(body.bookingId, 'Booking'),
       commandId: uuidFromName(`payment:${body.bookingId}:${body.transationId}`),
       data: { buyerId: buyer._id, paymentIntentId: body.transationId },
     });
@@ -66,7 +86,11 @@ export function orderRoutes({ reads, sender, payments, sandbox, stripe }: Gatewa
     if (!sandbox) throw notFound('The payment sandbox (Stripe is configured)');
     const body = parse(SandboxConfirmBody, req.body);
     const result = await sandbox.confirm(body.clientSecret, body.card);
-    res.json(result.error ? { paymentIntent: publicIntent(result.paymentIntent), error: result.error } : { paymentIntent: publicIntent(result.paymentIntent) });
+    res.json(
+      result.error
+        ? { paymentIntent: publicIntent(result.paymentIntent), error: result.error }
+        : { paymentIntent: publicIntent(result.paymentIntent) },
+    );
   });
   return r;
 
@@ -89,11 +113,15 @@ export function stripeWebhook({ stripe, sender }: GatewayDeps): Router {
     const intent = StripePaymentProvider.intentFromEvent(event);
     if (intent?.bookingId) {
       // Same command id as the browser's POST /payments for this intent: whichever comes first counts.
-      await sender.send(req, {
-        service: 'orders', type: 'PayBooking', aggregateId: intent.bookingId,
-        commandId: uuidFromName(`payment:${intent.bookingId}:${intent.id}`),
-        data: { buyerId: null, paymentIntentId: intent.id },
-      }).catch((err: unknown) => log.warn('stripe webhook not applied', err));
+      await sender
+        .send(req, {
+          service: 'orders',
+          type: 'PayBooking',
+          aggregateId: intent.bookingId,
+          commandId: uuidFromName(`payment:${intent.bookingId}:${intent.id}`),
+          data: { buyerId: null, paymentIntentId: intent.id },
+        })
+        .catch((err: unknown) => log.warn('stripe webhook not applied', err));
     }
     res.json({ received: true });
   });

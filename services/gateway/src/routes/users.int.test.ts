@@ -28,7 +28,12 @@ describe('users and admin API', () => {
     const other = await shop.signup('Buyer');
     const p = await shop.addProduct(seller.token);
     const put = (email: string, body: unknown, token = seller.token) => shop.call('PUT', `/users?email=${email}`, { token, body });
-    const ok = await put(seller.user.email, { name: 'New Name', photoURL: 'https://img.example/me.png', email: seller.user.email, role: 'Seller' });
+    const ok = await put(seller.user.email, {
+      name: 'New Name',
+      photoURL: 'https://img.example/me.png',
+      email: seller.user.email,
+      role: 'Seller',
+    });
     expect(ok.body).toMatchObject({ acknowledged: true, modifiedCount: 1 });
     const me: User = (await shop.call('GET', `/users?email=${seller.user.email}`, { token: seller.token })).body;
     expect(me).toMatchObject({ name: 'New Name', photoURL: 'https://img.example/me.png', role: 'Seller' });
@@ -55,7 +60,10 @@ describe('users and admin API', () => {
     const v = await shop.call('PUT', `/user/seller_verified/${seller.user._id}`, { token: admin.token, body: {} });
     expect(v.body).toMatchObject({ acknowledged: true });
     expect((await shop.call('GET', `/users_by_seller?seller=${encodeURIComponent(seller.user.name)}`)).body).toEqual({
-      _id: seller.user._id, name: seller.user.name, photoURL: '', verified: true,
+      _id: seller.user._id,
+      name: seller.user.name,
+      photoURL: '',
+      verified: true,
     });
     expect(((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id)?.sellerVerified).toBe(true);
     expect((await shop.call('GET', '/users_by_seller?seller=Nobody%20At%20All')).status).toBe(404);
@@ -67,9 +75,13 @@ describe('users and admin API', () => {
     expect(del.body).toMatchObject({ acknowledged: true });
     expect((await shop.call('GET', `/users?email=${seller.user.email}`, { token: seller.token })).status).toBe(401);
     expect((await shop.call('POST', '/auth/login', { body: { email: seller.user.email, password: 'secret-pass' } })).status).toBe(401);
-    await expect.poll(async () => ((await shop.call('GET', '/all_products')).body as Product[]).some((x) => x._id === p._id), { timeout: 5000 }).toBe(false);
+    await expect
+      .poll(async () => ((await shop.call('GET', '/all_products')).body as Product[]).some((x) => x._id === p._id), { timeout: 5000 })
+      .toBe(false);
     expect((await shop.call('DELETE', `/users/${seller.user._id}`, { token: admin.token })).status).toBe(404);
-    const again = await shop.call('POST', '/auth/signup', { body: { name: 'Back', email: seller.user.email, password: 'secret-pass', role: 'Seller' } });
+    const again = await shop.call('POST', '/auth/signup', {
+      body: { name: 'Back', email: seller.user.email, password: 'secret-pass', role: 'Seller' },
+    });
     expect(again.status).toBe(409);
   });
 });

@@ -41,11 +41,15 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
     const me = signedIn(req);
     if (me.email !== email) throw forbidden('You may only change your own profile');
     const body = parse(UpsertUserBody, req.body);
-    if (body.email !== undefined && body.email !== me.email) throw new AppError('validation', 'email cannot be changed', { field: 'email' });
+    if (body.email !== undefined && body.email !== me.email)
+      throw new AppError('validation', 'email cannot be changed', { field: 'email' });
     if (body.role !== undefined && body.role !== me.role && !(me.role === 'Admin' && body.role.toLowerCase() === 'admin'))
       throw new AppError('forbidden', 'A role is chosen once and cannot be changed', { field: 'role' });
     const reply = await sender.send(req, {
-      service: 'identity', type: 'UpdateProfile', aggregateId: me._id, data: { name: body.name, photoURL: body.photoURL },
+      service: 'identity',
+      type: 'UpdateProfile',
+      aggregateId: me._id,
+      data: { name: body.name, photoURL: body.photoURL },
     });
     res.json(CommandSender.answer(reply));
   });

@@ -18,24 +18,33 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}) {
   const db = await createTestDatabase('api');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tvshop-api-'));
   const running: Running = await startAll({
-    port: 0, databaseUrl: db.url, dataDir, adminEmail: ADMIN.email, adminPassword: ADMIN.password, webDist: path.join(dataDir, 'no-web'),
+    port: 0,
+    databaseUrl: db.url,
+    dataDir,
+    adminEmail: ADMIN.email,
+    adminPassword: ADMIN.password,
+    webDist: path.join(dataDir, 'no-web'),
     env: { ...env },
   });
   const base = `${running.url}/api`;
 
-  const call = async (method: string, p: string, opts: { token?: string | undefined; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; form?: FormData } = {}): Promise<Call> => {
+  const call = async (
+    method: string,
+    p: string,
+    opts: { token?: string | undefined; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; form?: FormData } = {},
+  ): Promise<Call> => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    let body: BodyInit | undefined;
+    let body: FormData | string | Buffer | undefined;
     if (opts.form) body = opts.form;
     else if (opts.raw !== undefined) {
-      body = opts.raw as BodyInit;
+      body = opts.raw;
       headers['content-type'] ??= 'application/json';
     } else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await fetch(`${base}${p}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(`${base}${p}`, { method, headers, ...(body !== undefined ? { body: body as never } : {}) });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -53,11 +62,21 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}) {
     if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  const login = async (email: string, password: string) => (await call('POST', '/auth/login', { body: { email, password } })).body as AuthAnswer;
+  const login = async (email: string, password: string) =>
+    (await call('POST', '/auth/login', { body: { email, password } })).body as AuthAnswer;
 
   const productBody = (over: Record<string, unknown> = {}) => ({
-    porduct_name: 'Samsung 43" UHD', productImage: 'https://example.com/tv.png', details: 'Bright panel, remote included', location: 'Dhaka',
-    resale_price: 25000, orginal_price: 52000, use_duration: '2 years', phone_number: '01711111111', product_condition: 'Good', category_id: 'samsung', ...over,
+    porduct_name: 'Samsung 43" UHD',
+    productImage: 'https://example.com/tv.png',
+    details: 'Bright panel, remote included',
+    location: 'Dhaka',
+    resale_price: 25000,
+    orginal_price: 52000,
+    use_duration: '2 years',
+    phone_number: '01711111111',
+    product_condition: 'Good',
+    category_id: 'samsung',
+    ...over,
   });
   const addProduct = async (token: string, over: Record<string, unknown> = {}): Promise<Product> => {
     const res = await call('POST', '/products', { token, body: productBody(over) });

@@ -3,7 +3,18 @@ import { conflict, forbidden, illegalState, notFound, type Decider } from '@tv-s
 import { evolve, initialState, type UserEvent, type UserState } from './user';
 
 export type UserCommand =
-  | { type: 'RegisterUser'; data: { userId: string; name: string; email: string; role: Role; photoURL: string; passwordHash: string | null; via: 'password' | 'google' | 'bootstrap' } }
+  | {
+      type: 'RegisterUser';
+      data: {
+        userId: string;
+        name: string;
+        email: string;
+        role: Role;
+        photoURL: string;
+        passwordHash: string | null;
+        via: 'password' | 'google' | 'bootstrap';
+      };
+    }
   | { type: 'UpdateProfile'; data: { name?: string | undefined; photoURL?: string | undefined } }
   | { type: 'ChangePassword'; data: { passwordHash: string } }
   | { type: 'VerifySeller'; data: Record<string, never> }

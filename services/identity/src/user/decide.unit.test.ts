@@ -6,7 +6,10 @@ import type { UserEvent } from './user';
 const given = (...events: UserEvent[]) => ({
   when: (command: UserCommand) => {
     const run = () => userDecider.decide(command, fold(userDecider, events));
-    return { then: (expected: UserEvent[]) => expect(run()).toEqual(expected), thenThrows: (match: object) => expect(run).toThrow(expect.objectContaining(match)) };
+    return {
+      then: (expected: UserEvent[]) => expect(run()).toEqual(expected),
+      thenThrows: (match: object) => expect(run).toThrow(expect.objectContaining(match)),
+    };
   },
 });
 const registered = (role: 'Buyer' | 'Seller' | 'Admin' = 'Seller'): UserEvent => ({
@@ -16,25 +19,38 @@ const registered = (role: 'Buyer' | 'Seller' | 'Admin' = 'Seller'): UserEvent =>
 
 describe('user decider', () => {
   it('given no account, when one registers, then UserRegistered', () =>
-    given().when({ type: 'RegisterUser', data: registered().data as never }).then([registered()]));
+    given()
+      .when({ type: 'RegisterUser', data: registered().data as never })
+      .then([registered()]));
   it('given an account, when the same email registers again, then a conflict on email', () =>
-    given(registered()).when({ type: 'RegisterUser', data: registered().data as never }).thenThrows({ kind: 'conflict', field: 'email' }));
+    given(registered())
+      .when({ type: 'RegisterUser', data: registered().data as never })
+      .thenThrows({ kind: 'conflict', field: 'email' }));
   it('given a deleted account, when it registers again, then a conflict', () =>
     given(registered(), { type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } })
       .when({ type: 'RegisterUser', data: registered().data as never })
       .thenThrows({ kind: 'conflict' }));
   it('given a seller, when the admin verifies them, then SellerVerified, and a second time nothing', () => {
-    given(registered()).when({ type: 'VerifySeller', data: {} }).then([{ type: 'SellerVerified', data: { userId: 'u1' } }]);
-    given(registered(), { type: 'SellerVerified', data: { userId: 'u1' } }).when({ type: 'VerifySeller', data: {} }).then([]);
+    given(registered())
+      .when({ type: 'VerifySeller', data: {} })
+      .then([{ type: 'SellerVerified', data: { userId: 'u1' } }]);
+    given(registered(), { type: 'SellerVerified', data: { userId: 'u1' } })
+      .when({ type: 'VerifySeller', data: {} })
+      .then([]);
   });
   it('given a buyer, when verified, then refused as an illegal state', () =>
     given(registered('Buyer')).when({ type: 'VerifySeller', data: {} }).thenThrows({ kind: 'illegal_state' }));
   it('given a user, when the profile changes, then UserProfileUpdated keeps the untouched field', () =>
-    given(registered()).when({ type: 'UpdateProfile', data: { name: 'Rahim Uddin' } })
+    given(registered())
+      .when({ type: 'UpdateProfile', data: { name: 'Rahim Uddin' } })
       .then([{ type: 'UserProfileUpdated', data: { userId: 'u1', name: 'Rahim Uddin', photoURL: '' } }]));
   it('given a user, when the admin deletes them, then UserDeleted; deleting oneself or an admin is forbidden', () => {
-    given(registered()).when({ type: 'DeleteUser', data: { requestedBy: 'admin' } }).then([{ type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } }]);
-    given(registered('Admin')).when({ type: 'DeleteUser', data: { requestedBy: 'u1' } }).thenThrows({ kind: 'forbidden' });
+    given(registered())
+      .when({ type: 'DeleteUser', data: { requestedBy: 'admin' } })
+      .then([{ type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } }]);
+    given(registered('Admin'))
+      .when({ type: 'DeleteUser', data: { requestedBy: 'u1' } })
+      .thenThrows({ kind: 'forbidden' });
   });
   it('given a deleted user, when deleted again, then not found', () =>
     given(registered(), { type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } })

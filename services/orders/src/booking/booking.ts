@@ -16,7 +16,9 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
     case 'BookingPlaced':
       return { status: 'placed', booking: event.data, intents: {} };
     case 'PaymentIntentCreated':
-      return state.status === 'placed' ? { ...state, intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha } } : state;
+      return state.status === 'placed'
+        ? { ...state, intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha } }
+        : state;
     case 'BookingPaid':
       return state.status === 'placed' ? { status: 'paid', booking: state.booking, paymentIntentId: event.data.paymentIntentId } : state;
     case 'BookingCancelled':

@@ -25,7 +25,10 @@ export interface ConfirmedIntent {
 type Placed = Extract<BookingEvent, { type: 'BookingPlaced' }>['data'];
 export type BookingCommand =
   | { type: 'PlaceBooking'; data: { booking: Placed; product: ProductFacts } }
-  | { type: 'RecordPaymentIntent'; data: { buyerId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string; product: ProductFacts } }
+  | {
+      type: 'RecordPaymentIntent';
+      data: { buyerId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string; product: ProductFacts };
+    }
   | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent; product: ProductFacts } }
   | { type: 'CancelBooking'; data: { reason: 'product-sold' | 'product-removed' | 'buyer-deleted' } };
 
@@ -56,7 +59,9 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
       productBookable(command.data.product);
       const { paymentIntentId, provider, amountPoisha, currency } = command.data;
       if (s.intents[paymentIntentId] !== undefined) return [];
-      return [{ type: 'PaymentIntentCreated', data: { bookingId: s.booking.bookingId, paymentIntentId, provider, amountPoisha, currency } }];
+      return [
+        { type: 'PaymentIntentCreated', data: { bookingId: s.booking.bookingId, paymentIntentId, provider, amountPoisha, currency } },
+      ];
     }
     case 'PayBooking': {
       const { intent, product } = command.data;
@@ -69,16 +74,31 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
       if (intent.bookingId !== s.booking.bookingId || s.intents[intent.id] === undefined)
         throw validation('transationId', 'is not a payment for this booking');
       if (intent.status !== 'succeeded') throw new AppError('payment_required', 'The payment has not succeeded', { field: 'transationId' });
-      if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt') throw validation('transationId', 'paid a different amount than the booking costs');
+      if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt')
+        throw validation('transationId', 'paid a different amount than the booking costs');
       if (product.sold) throw illegalState('This product was sold to someone else meanwhile; the payment will be refunded', 'bookingId');
-      return [{
-        type: 'BookingPaid',
-        data: { bookingId: s.booking.bookingId, productId: s.booking.productId, buyerId: s.booking.buyerId, paymentIntentId: intent.id, amountPoisha: intent.amount, provider: intent.provider },
-      }];
+      return [
+        {
+          type: 'BookingPaid',
+          data: {
+            bookingId: s.booking.bookingId,
+            productId: s.booking.productId,
+            buyerId: s.booking.buyerId,
+            paymentIntentId: intent.id,
+            amountPoisha: intent.amount,
+            provider: intent.provider,
+          },
+        },
+      ];
     }
     case 'CancelBooking': {
       if (state.status !== 'placed') return [];
-      return [{ type: 'BookingCancelled', data: { bookingId: state.booking.bookingId, productId: state.booking.productId, reason: command.data.reason } }];
+      return [
+        {
+          type: 'BookingCancelled',
+          data: { bookingId: state.booking.bookingId, productId: state.booking.productId, reason: command.data.reason },
+        },
+      ];
     }
   }
 }

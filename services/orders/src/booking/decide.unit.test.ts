@@ -3,22 +3,55 @@ import { fold } from '@tv-shop/platform';
 import { bookingDecider, type BookingCommand, type ConfirmedIntent, type ProductFacts } from './decide';
 import type { BookingEvent } from './booking';
 
-const product: ProductFacts = { exists: true, removed: false, sold: false, name: 'LG 32"', image: '/api/images/a', pricePoisha: 1_200_000, sellerId: 's1' };
+const product: ProductFacts = {
+  exists: true,
+  removed: false,
+  sold: false,
+  name: 'LG 32"',
+  image: '/api/images/a',
+  pricePoisha: 1_200_000,
+  sellerId: 's1',
+};
 const booking = {
-  bookingId: 'b1', productId: 'p1', productName: 'LG 32"', productImage: '/api/images/a', pricePoisha: 1_200_000,
-  buyerId: 'u1', buyerName: 'Nila', buyerEmail: 'nila@example.com', phone: '017', meetingLocation: 'Mirpur 10',
+  bookingId: 'b1',
+  productId: 'p1',
+  productName: 'LG 32"',
+  productImage: '/api/images/a',
+  pricePoisha: 1_200_000,
+  buyerId: 'u1',
+  buyerName: 'Nila',
+  buyerEmail: 'nila@example.com',
+  phone: '017',
+  meetingLocation: 'Mirpur 10',
 };
 const placed: BookingEvent = { type: 'BookingPlaced', data: booking };
-const intentCreated: BookingEvent = { type: 'PaymentIntentCreated', data: { bookingId: 'b1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_200_000, currency: 'bdt' } };
-const intent: ConfirmedIntent = { id: 'pi_1', status: 'succeeded', amount: 1_200_000, currency: 'bdt', bookingId: 'b1', provider: 'sandbox' };
-const paid: BookingEvent = { type: 'BookingPaid', data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' } };
+const intentCreated: BookingEvent = {
+  type: 'PaymentIntentCreated',
+  data: { bookingId: 'b1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_200_000, currency: 'bdt' },
+};
+const intent: ConfirmedIntent = {
+  id: 'pi_1',
+  status: 'succeeded',
+  amount: 1_200_000,
+  currency: 'bdt',
+  bookingId: 'b1',
+  provider: 'sandbox',
+};
+const paid: BookingEvent = {
+  type: 'BookingPaid',
+  data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' },
+};
 const pay = (over: Partial<ConfirmedIntent> = {}, facts: Partial<ProductFacts> = {}): BookingCommand => ({
-  type: 'PayBooking', data: { buyerId: 'u1', intent: { ...intent, ...over }, product: { ...product, ...facts } },
+  type: 'PayBooking',
+  data: { buyerId: 'u1', intent: { ...intent, ...over }, product: { ...product, ...facts } },
 });
 const given = (...events: BookingEvent[]) => ({
   when: (command: BookingCommand) => {
     const run = () => bookingDecider.decide(command, fold(bookingDecider, events));
-    return { then: (expected: BookingEvent[]) => expect(run()).toEqual(expected), thenThrows: (m: object) => expect(run).toThrow(expect.objectContaining(m)) };
+    return {
+      then: (expected: BookingEvent[]) => expect(run()).toEqual(expected),
+      thenThrows: (m: object) => expect(run).toThrow(expect.objectContaining(m)),
+    };
   },
 });
 
@@ -26,29 +59,48 @@ describe('booking decider', () => {
   it('given an available product, when a buyer books it, then BookingPlaced', () =>
     given().when({ type: 'PlaceBooking', data: { booking, product } }).then([placed]));
   it('given a sold or removed product, when booked, then refused', () => {
-    given().when({ type: 'PlaceBooking', data: { booking, product: { ...product, sold: true } } }).thenThrows({ kind: 'illegal_state', field: 'product_id' });
-    given().when({ type: 'PlaceBooking', data: { booking, product: { ...product, removed: true } } }).thenThrows({ kind: 'not_found' });
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: { ...product, sold: true } } })
+      .thenThrows({ kind: 'illegal_state', field: 'product_id' });
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: { ...product, removed: true } } })
+      .thenThrows({ kind: 'not_found' });
   });
   it('given an unpaid booking, when the same buyer books the product again, then a conflict', () =>
     given(placed).when({ type: 'PlaceBooking', data: { booking, product } }).thenThrows({ kind: 'conflict' }));
   it('given a seller, when they book their own product, then forbidden', () =>
-    given().when({ type: 'PlaceBooking', data: { booking: { ...booking, buyerId: 's1' }, product } }).thenThrows({ kind: 'forbidden' }));
+    given()
+      .when({ type: 'PlaceBooking', data: { booking: { ...booking, buyerId: 's1' }, product } })
+      .thenThrows({ kind: 'forbidden' }));
   it('given a placed booking with an intent, when the provider confirms it, then BookingPaid; again, nothing', () => {
     given(placed, intentCreated).when(pay()).then([paid]);
     given(placed, intentCreated, paid).when(pay()).then([]);
   });
   it('given a placed booking, when the intent failed, is for another amount, booking or buyer, then refused', () => {
-    given(placed, intentCreated).when(pay({ status: 'requires_payment_method' })).thenThrows({ kind: 'payment_required' });
-    given(placed, intentCreated).when(pay({ amount: 100 })).thenThrows({ kind: 'validation', field: 'transationId' });
-    given(placed, intentCreated).when(pay({ bookingId: 'b2' })).thenThrows({ kind: 'validation' });
+    given(placed, intentCreated)
+      .when(pay({ status: 'requires_payment_method' }))
+      .thenThrows({ kind: 'payment_required' });
+    given(placed, intentCreated)
+      .when(pay({ amount: 100 }))
+      .thenThrows({ kind: 'validation', field: 'transationId' });
+    given(placed, intentCreated)
+      .when(pay({ bookingId: 'b2' }))
+      .thenThrows({ kind: 'validation' });
     given(placed).when(pay()).thenThrows({ kind: 'validation' });
-    given(placed, intentCreated).when({ type: 'PayBooking', data: { buyerId: 'u2', intent, product } }).thenThrows({ kind: 'not_found' });
+    given(placed, intentCreated)
+      .when({ type: 'PayBooking', data: { buyerId: 'u2', intent, product } })
+      .thenThrows({ kind: 'not_found' });
   });
   it('given the product was sold meanwhile, when paying, then refused', () =>
-    given(placed, intentCreated).when(pay({}, { sold: true })).thenThrows({ kind: 'illegal_state' }));
+    given(placed, intentCreated)
+      .when(pay({}, { sold: true }))
+      .thenThrows({ kind: 'illegal_state' }));
   it('given a placed booking, when cancelled, then BookingCancelled; a paid one stays paid', () => {
-    given(placed).when({ type: 'CancelBooking', data: { reason: 'product-sold' } })
+    given(placed)
+      .when({ type: 'CancelBooking', data: { reason: 'product-sold' } })
       .then([{ type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } }]);
-    given(placed, intentCreated, paid).when({ type: 'CancelBooking', data: { reason: 'product-sold' } }).then([]);
+    given(placed, intentCreated, paid)
+      .when({ type: 'CancelBooking', data: { reason: 'product-sold' } })
+      .then([]);
   });
 });

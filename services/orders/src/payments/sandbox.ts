@@ -43,7 +43,14 @@ interface Row {
   status: PaymentIntent['status'];
   booking_id: string | null;
 }
-const toIntent = (r: Row): PaymentIntent => ({ id: r.id, clientSecret: r.client_secret, amount: r.amount, currency: r.currency, status: r.status, bookingId: r.booking_id });
+const toIntent = (r: Row): PaymentIntent => ({
+  id: r.id,
+  clientSecret: r.client_secret,
+  amount: r.amount,
+  currency: r.currency,
+  status: r.status,
+  bookingId: r.booking_id,
+});
 
 /**
  * A card processor that behaves like Stripe's test mode, so the whole payment flow runs with no
@@ -101,10 +108,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
     if (expiry <= now) return fail('invalid_expiry_year', "Your card's expiration year is in the past.");
     const outcome = OUTCOMES[number];
     if (outcome) return fail(outcome.code, outcome.message, outcome.decline_code);
-    const { rows: done } = await this.pool.query<Row>(
-      `update payment_sandbox.intents set status = 'succeeded' where id = $1 returning *`,
-      [intent.id],
-    );
+    const { rows: done } = await this.pool.query<Row>(`update payment_sandbox.intents set status = 'succeeded' where id = $1 returning *`, [
+      intent.id,
+    ]);
     return { paymentIntent: toIntent(done[0]!) };
   }
 }

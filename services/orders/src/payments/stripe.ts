@@ -46,6 +46,20 @@ export class StripePaymentProvider implements PaymentProvider {
 }
 
 function toIntent(pi: Stripe.PaymentIntent): PaymentIntent {
-  const status = pi.status === 'succeeded' ? 'succeeded' : pi.status === 'processing' ? 'processing' : pi.status === 'canceled' ? 'canceled' : 'requires_payment_method';
-  return { id: pi.id, clientSecret: pi.client_secret ?? '', amount: pi.amount, currency: pi.currency, status, bookingId: pi.metadata?.bookingId ?? null };
+  const status =
+    pi.status === 'succeeded'
+      ? 'succeeded'
+      : pi.status === 'processing'
+        ? 'processing'
+        : pi.status === 'canceled'
+          ? 'canceled'
+          : 'requires_payment_method';
+  return {
+    id: pi.id,
+    clientSecret: pi.client_secret ?? '',
+    amount: pi.amount,
+    currency: pi.currency,
+    status,
+    bookingId: pi.metadata?.bookingId ?? null,
+  };
 }
