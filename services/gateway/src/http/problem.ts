@@ -19,7 +19,7 @@ const TITLES: Record<number, string> = {
 
 /** The one place errors become answers: application/problem+json with the field at fault. */
 export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _next) => {
-  const err = (thrown ?? {}) as { type?: string; code?: string };
+  const err = (thrown ?? {}) as { type?: string; code?: string; status?: unknown };
   let e: AppError;
   if (thrown instanceof AppError) e = thrown;
   else if (err?.type === 'entity.parse.failed') e = new AppError('validation', 'The body is not valid JSON', { field: 'body' });
@@ -29,7 +29,12 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
     e = new AppError('validation', 'Send the file in the field named image', { field: 'image' });
   else if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported')
     e = new AppError('unsupported_media_type', 'Unsupported body encoding', { field: 'body' });
-  else {
+  else if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+    // body-parser and the router's own 4xx (a path that cannot be decoded, say): keep the status.
+    e = new AppError(err.status === 404 ? 'not_found' : 'validation', err.status === 400 ? 'The request cannot be read' : 'Request refused', {
+      field: req.path.includes('%') ? 'path' : 'body',
+    });
+  } else {
     log.error('unhandled error', { path: req.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
     res.status(500).type('application/problem+json').json({ type: 'about:blank', title: 'Internal error', status: 500 });
     return;

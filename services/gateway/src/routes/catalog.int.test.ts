@@ -162,5 +162,8 @@ describe('catalog API', () => {
     const res = await shop.call('GET', '/nope');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+    const undecodable = await shop.call('GET', '/products/%E0%A4%A');
+    expect(undecodable.status).toBe(400);
+    expect(undecodable.body.field).toBe('path');
   });
 });

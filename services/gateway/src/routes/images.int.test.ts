@@ -33,6 +33,8 @@ describe('images API', () => {
     expect(tooBig.status).toBe(413);
     expect((await upload(drawTv(1, 10, 10), 'x.png', 'file')).status).toBe(400);
     expect((await shop.call('POST', '/images', { body: {} })).status).toBe(400);
+    const broken = await shop.call('POST', '/images', { raw: 'garbage', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    expect(broken.body).toMatchObject({ status: 400, field: 'image' });
     expect((await fetch(`${shop.url}/api/images/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError, notFound } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
@@ -11,7 +11,16 @@ export function imageRoutes({ images }: GatewayDeps): Router {
   const r = Router();
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 5 } });
 
-  r.post('/images', upload.single('image'), async (req, res) => {
+  const single = upload.single('image');
+  const receive: RequestHandler = (req, res, next) =>
+    single(req, res, (err: unknown) => {
+      if (!err) return next();
+      const code = (err as { code?: string }).code ?? '';
+      // Size and field errors keep their own answers; anything else is a broken form.
+      next(code.startsWith('LIMIT_') ? err : new AppError('validation', 'The upload is not a readable multipart form', { field: 'image' }));
+    });
+
+  r.post('/images', receive, async (req, res) => {
     if (!req.file) throw new AppError('validation', 'Send an image file in the field named image', { field: 'image' });
     const type = sniffImage(req.file.buffer);
     if (!type) throw new AppError('unsupported_media_type', 'The file is not a PNG, JPEG, GIF or WebP image', { field: 'image' });
