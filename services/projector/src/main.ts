@@ -1,0 +1,49 @@
+// Operator tool for the read models and the log:
+//   npm run projector -- status            each projection's position and lag
+//   npm run projector -- rebuild catalog   replay the log into fresh tables and swap them in
+//   npm run projector -- audit [--stream product-<id>] [--from 0] [--limit 100]
+// Uses DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (./data) — stop `npm start` first.
+import path from 'node:path';
+import { InProcessChangeFeed, PostgresEventStore, migrate, openDatabase, projectionMigrations } from '@tv-shop/platform';
+import { startProjector } from './module';
+
+const [command = 'status', ...rest] = process.argv.slice(2);
+const flag = (name: string) => {
+  const i = rest.indexOf(`--${name}`);
+  return i >= 0 ? rest[i + 1] : undefined;
+};
+
+const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: path.resolve(process.env.DATA_DIR ?? './data') });
+const store = new PostgresEventStore(db.pool);
+try {
+  await PostgresEventStore.migrate(db.pool);
+  await migrate(db.pool, 'projections', projectionMigrations);
+  if (command === 'audit') {
+    const stream = flag('stream');
+    const events = stream ? await store.readStream(stream) : await store.readAll(Number(flag('from') ?? 0), Number(flag('limit') ?? 100));
+    for (const e of events) {
+      const m = e.metadata;
+      console.log(
+        `${String(e.position).padStart(7)}  ${m.at}  ${e.type.padEnd(26)} ${e.streamId}@${e.version}  by ${m.actorRole}:${m.actorId}  corr=${m.correlationId}${m.causationId ? ` cause=${m.causationId}` : ''}`,
+      );
+    }
+  } else if (command === 'status' || command === 'rebuild') {
+    const projector = await startProjector({ pool: db.pool, store, feed: new InProcessChangeFeed() });
+    await projector.caughtUp();
+    if (command === 'rebuild') {
+      const name = rest[0] ?? '';
+      const t0 = Date.now();
+      const { position } = await projector.rebuild(name);
+      console.log(`rebuilt ${name} up to position ${position} in ${Date.now() - t0} ms`);
+    }
+    for (const s of await projector.status())
+      console.log(`${s.name.padEnd(10)} position ${s.position}  lag ${s.lag}${s.error ? `  error: ${s.error}` : ''}`);
+    await projector.stop();
+  } else {
+    console.error(`unknown command ${command}: use status, rebuild <name> or audit`);
+    process.exitCode = 2;
+  }
+} finally {
+  await store.close();
+  await db.close();
+}
