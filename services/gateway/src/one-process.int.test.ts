@@ -4,6 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startAll } from './all-in-one';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = async (res: Response): Promise<any> => res.json();
+
 describe('one-process mode with the embedded PostgreSQL', () => {
   it('when TV Shop is stopped and started again on the same data dir, then its events and accounts are still there', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tvshop-restart-'));
@@ -17,7 +20,7 @@ describe('one-process mode with the embedded PostgreSQL', () => {
     };
     try {
       const first = await startAll(opts);
-      const health1 = await (await fetch(`${first.url}/api/health`)).json();
+      const health1 = await json(await fetch(`${first.url}/api/health`));
       expect(health1).toMatchObject({ status: 'ok', database: { ok: true, mode: 'embedded' } });
       const signup = await fetch(`${first.url}/api/auth/signup`, {
         method: 'POST',
@@ -25,11 +28,11 @@ describe('one-process mode with the embedded PostgreSQL', () => {
         body: JSON.stringify({ name: 'Rina', email: 'rina@example.com', password: 'secret-pass', role: 'Seller' }),
       });
       expect(signup.status).toBe(201);
-      const head = (await (await fetch(`${first.url}/api/health`)).json()).head;
+      const head = (await json(await fetch(`${first.url}/api/health`))).head;
       await first.stop();
 
       const second = await startAll(opts);
-      const health2 = await (await fetch(`${second.url}/api/health`)).json();
+      const health2 = await json(await fetch(`${second.url}/api/health`));
       expect(health2.head).toBe(head);
       expect(health2.projections.every((p: { lag: number }) => p.lag === 0)).toBe(true);
       const login = await fetch(`${second.url}/api/auth/login`, {
@@ -38,7 +41,7 @@ describe('one-process mode with the embedded PostgreSQL', () => {
         body: JSON.stringify({ email: 'rina@example.com', password: 'secret-pass' }),
       });
       expect(login.status).toBe(200);
-      expect((await (await fetch(`${second.url}/api/categories`)).json()).length).toBe(6);
+      expect((await json(await fetch(`${second.url}/api/categories`))).length).toBe(6);
       await second.stop();
     } finally {
       await rm(dataDir, { recursive: true, force: true });
