@@ -5,9 +5,7 @@ export interface Keyed {
 }
 
 /** One change to a row: a live push, or a write answer applied optimistically. */
-export type EntityChange<T> =
-  | { op: 'upsert'; id: string; row: T; position: number }
-  | { op: 'remove'; id: string; position: number };
+export type EntityChange<T> = { op: 'upsert'; id: string; row: T; position: number } | { op: 'remove'; id: string; position: number };
 
 export interface EntityState<T> {
   /** Insertion order is display order. */
@@ -26,11 +24,19 @@ export function createEntityStore<T extends Keyed>() {
   const applyAtom = atom(null, (get, set, change: EntityChange<T>) => {
     const state = get(stateAtom);
     if (change.position <= (state.positions.get(change.id) ?? -Infinity)) return;
-    const rows = new Map(state.rows);
     const positions = new Map(state.positions);
     positions.set(change.id, change.position);
-    if (change.op === 'upsert') rows.set(change.id, change.row);
-    else rows.delete(change.id);
+    let rows: Map<string, T>;
+    if (change.op === 'remove') {
+      rows = new Map(state.rows);
+      rows.delete(change.id);
+    } else if (state.rows.has(change.id)) {
+      rows = new Map(state.rows);
+      rows.set(change.id, change.row);
+    } else {
+      // The server lists newest first, so a row new to us goes on top.
+      rows = new Map([[change.id, change.row], ...state.rows]);
+    }
     set(stateAtom, { rows, positions });
   });
 
@@ -40,13 +46,20 @@ export function createEntityStore<T extends Keyed>() {
    */
   const loadAtom = atom(null, (get, set, load: { rows: T[]; inScope: (row: T) => boolean }) => {
     const state = get(stateAtom);
-    const fetched = new Set(load.rows.map((row) => row._id));
-    const rows = new Map(state.rows);
-    for (const [id, row] of state.rows) {
-      if (!fetched.has(id) && load.inScope(row) && !state.positions.has(id)) rows.delete(id);
-    }
+    // The fetched rows come first, in the server's order; rows outside the scope follow.
+    const rows = new Map<string, T>();
     for (const row of load.rows) {
-      if (!state.positions.has(row._id)) rows.set(row._id, row);
+      if (state.positions.has(row._id)) {
+        const pushed = state.rows.get(row._id);
+        if (pushed) rows.set(row._id, pushed);
+      } else {
+        rows.set(row._id, row);
+      }
+    }
+    for (const [id, row] of state.rows) {
+      if (rows.has(id)) continue;
+      if (load.inScope(row) && !state.positions.has(id)) continue;
+      rows.set(id, row);
     }
     set(stateAtom, { rows, positions: state.positions });
   });

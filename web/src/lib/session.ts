@@ -4,10 +4,7 @@ import { useCallback } from 'react';
 import toast from 'react-hot-toast';
 import { tokenStorage } from './token-storage';
 
-export type Session =
-  | { status: 'loading' }
-  | { status: 'signed-out' }
-  | { status: 'signed-in'; token: string; user: User };
+export type Session = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; token: string; user: User };
 
 /** With a stored token the profile is still being fetched, so guards wait instead of redirecting. */
 export const sessionAtom = atom<Session>(tokenStorage.get() ? { status: 'loading' } : { status: 'signed-out' });

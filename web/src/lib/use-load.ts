@@ -26,7 +26,6 @@ export function useLoad(load: () => Promise<void>, deps: DependencyList): LoadSt
       alive = false;
     };
     // The caller names its own dependencies, like useEffect.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   return state;
 }

@@ -31,9 +31,13 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
     e = new AppError('unsupported_media_type', 'Unsupported body encoding', { field: 'body' });
   else if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
     // body-parser and the router's own 4xx (a path that cannot be decoded, say): keep the status.
-    e = new AppError(err.status === 404 ? 'not_found' : 'validation', err.status === 400 ? 'The request cannot be read' : 'Request refused', {
-      field: req.path.includes('%') ? 'path' : 'body',
-    });
+    e = new AppError(
+      err.status === 404 ? 'not_found' : 'validation',
+      err.status === 400 ? 'The request cannot be read' : 'Request refused',
+      {
+        field: req.path.includes('%') ? 'path' : 'body',
+      },
+    );
   } else {
     log.error('unhandled error', { path: req.path, error: thrown instanceof Error ? thrown.stack : String(thrown) });
     res.status(500).type('application/problem+json').json({ type: 'about:blank', title: 'Internal error', status: 500 });

@@ -76,7 +76,7 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
       if (intent.status !== 'succeeded') throw new AppError('payment_required', 'The payment has not succeeded', { field: 'transationId' });
       if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt')
         throw validation('transationId', 'paid a different amount than the booking costs');
-      if (product.sold) throw illegalState('This product was sold to someone else meanwhile; the payment will be refunded', 'bookingId');
+      if (product.sold) throw illegalState('This product was sold to someone else meanwhile', 'bookingId');
       return [
         {
           type: 'BookingPaid',

@@ -33,8 +33,7 @@ export async function requestGoogleCredential(clientId: string): Promise<string>
   return new Promise((resolve, reject) => {
     accounts.initialize({
       client_id: clientId,
-      callback: ({ credential }) =>
-        credential ? resolve(credential) : reject(new Error('Google sign-in was cancelled.')),
+      callback: ({ credential }) => (credential ? resolve(credential) : reject(new Error('Google sign-in was cancelled.'))),
     });
     accounts.prompt((notification) => {
       if (notification.isNotDisplayed() || notification.isSkippedMoment()) {

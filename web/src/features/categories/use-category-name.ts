@@ -1,4 +1,4 @@
-import { useCategories } from '../api/get-categories';
+import { useCategories } from './api/get-categories';
 
 /** The heading of a category page: its name once the categories are known. */
 export function useCategoryName(categoryId: string): string | null {

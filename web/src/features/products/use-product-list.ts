@@ -13,7 +13,6 @@ export function useProductList(fetchList: () => Promise<Product[]>, scope: (p: P
   const { loading, error } = useLoad(async () => load({ rows: await fetchList(), inScope: scope }), deps);
   const { rows } = useAtomValue(productsStore.stateAtom);
   // `scope` is rebuilt each render; `deps` say when it really changes.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const products = useMemo(() => [...rows.values()].filter(scope), [rows, ...deps]);
   return { products, loading, error };
 }

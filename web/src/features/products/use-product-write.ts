@@ -8,11 +8,7 @@ import { usePatchProduct } from './use-patch-product';
  * One product action (sold, advertise, report, delete): call the server, show the spec's toast,
  * patch the row at once. `pendingId` lets a table show which row is busy.
  */
-export function useProductWrite(
-  call: (id: string) => Promise<WriteAnswer>,
-  patch: Partial<Product> | 'remove',
-  successText: string,
-) {
+export function useProductWrite(call: (id: string) => Promise<WriteAnswer>, patch: Partial<Product> | 'remove', successText: string) {
   const patchProduct = usePatchProduct();
   const [pendingId, setPendingId] = useState<string | null>(null);
   const run = useCallback(

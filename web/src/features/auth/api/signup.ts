@@ -1,5 +1,4 @@
 import type { AuthAnswer, SignupBody } from '@tv-shop/contracts';
 import { apiRequest } from '@/lib/api-client';
 
-export const signup = (body: SignupBody) =>
-  apiRequest<AuthAnswer>('/auth/signup', { method: 'POST', body, auth: false });
+export const signup = (body: SignupBody) => apiRequest<AuthAnswer>('/auth/signup', { method: 'POST', body, auth: false });

@@ -39,13 +39,7 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
   };
 
   return (
-    <Form<SignupValues>
-      name="signup"
-      layout="vertical"
-      onFinish={submit}
-      initialValues={{ role: 'Buyer' }}
-      requiredMark={false}
-    >
+    <Form<SignupValues> name="signup" layout="vertical" onFinish={submit} initialValues={{ role: 'Buyer' }} requiredMark={false}>
       <Form.Item label="Name" name="name" rules={[{ required: true, message: 'Please enter your name' }]}>
         <Input autoComplete="name" autoFocus />
       </Form.Item>

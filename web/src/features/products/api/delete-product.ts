@@ -3,8 +3,7 @@ import { apiRequest } from '@/lib/api-client';
 import { useProductWrite } from '../use-product-write';
 
 /** The admin removes a reported listing; it vanishes from every open page by push. */
-export const deleteProduct = (id: string) =>
-  apiRequest<WriteAnswer>(`/product/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const deleteProduct = (id: string) => apiRequest<WriteAnswer>(`/product/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 const patch = 'remove' as const;
 

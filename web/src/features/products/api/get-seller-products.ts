@@ -5,5 +5,4 @@ import { useProductList } from '../use-product-list';
 
 export const getSellerProducts = (email: string) => apiRequest<Product[]>('/seller_products', { query: { email } });
 
-export const useSellerProducts = (email: string) =>
-  useProductList(() => getSellerProducts(email), productScopes.ofSeller(email), [email]);
+export const useSellerProducts = (email: string) => useProductList(() => getSellerProducts(email), productScopes.ofSeller(email), [email]);

@@ -58,20 +58,13 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
           <Select options={durationOptions} placeholder="Choose the years of use" />
         </Form.Item>
         <Form.Item label="Category" name="category_id" rules={[{ required: true, message: 'Please choose a category' }]}>
-          <Select
-            placeholder="Choose a category"
-            options={categories.map((c) => ({ value: c._id, label: c.category_name }))}
-          />
+          <Select placeholder="Choose a category" options={categories.map((c) => ({ value: c._id, label: c.category_name }))} />
         </Form.Item>
       </div>
       <Form.Item label="Details" name="details" rules={[required('details')]}>
         <Input.TextArea rows={4} />
       </Form.Item>
-      <Form.Item
-        label="Product Image"
-        name="image"
-        rules={[{ required: true, message: 'Please choose an image' }, imageFileRule]}
-      >
+      <Form.Item label="Product Image" name="image" rules={[{ required: true, message: 'Please choose an image' }, imageFileRule]}>
         <ImageInput />
       </Form.Item>
       {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}

@@ -54,7 +54,14 @@ export function MyProductsTable({ products }: { products: Product[] }) {
                   Remove Advertise
                 </Button>
               ) : (
-                <Button size="small" type="primary" onClick={() => void advertise.run(row._id)} loading={advertise.pendingId === row._id}>
+                <Button
+                  size="small"
+                  type="primary"
+                  // A sold TV is off the market; the server ends its advertising too.
+                  disabled={row.sold}
+                  onClick={() => void advertise.run(row._id)}
+                  loading={advertise.pendingId === row._id}
+                >
                   Advertise
                 </Button>
               )}

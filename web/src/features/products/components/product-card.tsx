@@ -23,7 +23,7 @@ export function ProductCard({ product, onBook }: ProductCardProps) {
   const headingId = `product-${product._id}-name`;
 
   const book = () => {
-    if (!user) navigate(paths.login.href(), { state: { from: location } });
+    if (!user) void navigate(paths.login.href(), { state: { from: location } });
     else onBook(product);
   };
 

@@ -27,18 +27,8 @@ export function ReportedItemsTable({ products }: { products: Product[] }) {
           title: 'Action',
           key: 'action',
           render: (_, row) => (
-            <Popconfirm
-              title="Delete this product?"
-              okText="Delete"
-              okButtonProps={{ danger: true }}
-              onConfirm={() => remove.run(row._id)}
-            >
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={`Delete ${row.porduct_name}`}
-                loading={remove.pendingId === row._id}
-              />
+            <Popconfirm title="Delete this product?" okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => remove.run(row._id)}>
+              <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${row.porduct_name}`} loading={remove.pendingId === row._id} />
             </Popconfirm>
           ),
         },

@@ -1,7 +1,5 @@
 import { CheckCircleFilled } from '@ant-design/icons';
 
 export function VerifiedMark() {
-  return (
-    <CheckCircleFilled className="verified-mark" aria-label="verified seller" role="img" title="Verified seller" />
-  );
+  return <CheckCircleFilled className="verified-mark" aria-label="verified seller" role="img" title="Verified seller" />;
 }

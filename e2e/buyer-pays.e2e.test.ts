@@ -1,0 +1,79 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { launchBrowser, openPage, snap } from './support/browser';
+import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function book(page: Page, productName: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  await card(page, productName).getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Phone Number').fill('01922222222');
+  await dialog.getByLabel('Meeting Location').fill('Banani Road 11');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expectToast(page, 'Booking successfully');
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+async function openPayment(page: Page, productName: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  const row = page.locator('tr').filter({ hasText: productName });
+  await row.getByRole('button', { name: 'Pay' }).click();
+  await page.getByText('Payment With Stripe').waitFor();
+  return row;
+}
+
+async function payWith(page: Page, cardNumber: string) {
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  const pay = page.getByRole('button', { name: 'Pay', exact: true });
+  await expect.poll(() => pay.isEnabled()).toBe(true);
+  await pay.click();
+}
+
+test('when a buyer pays with a good card, then the order is Paid; a declined card says so in red', async () => {
+  const first = `LG OLED 48" ${Date.now()}`;
+  const second = `Walton 32" ${Date.now()}`;
+  await sellerWithProduct(baseUrl, 'Dhaka TV House', first);
+  await sellerWithProduct(baseUrl, 'Dhaka TV House', second);
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Nadia Buyer', email, 'Buyer');
+
+  const page = await openPage(browser, baseUrl);
+  await logInFromHome(page, email, PASSWORD);
+
+  await book(page, first);
+  const row = await openPayment(page, first);
+  expect(await page.getByText('Hello, Nadia Buyer').count()).toBe(1);
+  expect(await page.getByText('18,500 TK').count()).toBeGreaterThan(0);
+  await snap(page, '3-payment-form');
+  await payWith(page, '4242 4242 4242 4242');
+  await page.getByText('Payment success').waitFor();
+  const transactionId = await page.locator('.transaction-id').textContent();
+  expect(transactionId).toBeTruthy();
+  await snap(page, '3-payment-success');
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await row.getByText('Paid', { exact: true }).waitFor();
+  await snap(page, '3-my-orders-paid');
+
+  await book(page, second);
+  await openPayment(page, second);
+  await payWith(page, '4000 0000 0000 0002');
+  const error = page.locator('.card-error');
+  await error.waitFor();
+  expect(await error.textContent()).toBe('Your card was declined.');
+  expect(await page.evaluate("getComputedStyle(document.querySelector('.card-error')).color")).toBe('rgb(207, 19, 34)');
+  await snap(page, '3-payment-declined');
+});

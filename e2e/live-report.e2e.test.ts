@@ -1,0 +1,68 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { launchBrowser, openPage, snap } from './support/browser';
+import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** A mark that a reload would wipe: proves the page changed by push, not by reloading. */
+async function markNoReload(page: Page) {
+  await page.evaluate('window.__noReload = true');
+}
+async function stillSamePage(page: Page) {
+  return page.evaluate('window.__noReload === true');
+}
+async function waitLive(page: Page) {
+  await page.locator('html[data-live="connected"]').waitFor({ state: 'attached' });
+}
+
+test('when a buyer reports a TV, then the admin sees it live; when the admin removes it, it leaves the buyer page', async () => {
+  const productName = `Panasonic Viera ${Date.now()}`;
+  await sellerWithProduct(baseUrl, 'Chittagong Screens', productName);
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Live Buyer', email, 'Buyer');
+
+  const buyer = await openPage(browser, baseUrl);
+  const admin = await openPage(browser, baseUrl);
+  await logInFromHome(buyer, email, PASSWORD);
+  await logInFromHome(admin, ADMIN.email, ADMIN.password);
+
+  await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await admin.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Reported Items' }).click();
+  await admin.getByRole('heading', { name: 'Reported Items' }).waitFor();
+  await admin.getByRole('columnheader', { name: 'Report' }).or(admin.getByText('No Reported Items Available.')).first().waitFor();
+  await buyer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  const productCard = card(buyer, productName);
+  await productCard.waitFor();
+  await Promise.all([waitLive(buyer), waitLive(admin), markNoReload(buyer), markNoReload(admin)]);
+
+  const adminRow = admin.locator('tr').filter({ hasText: productName });
+  const reportedAt = Date.now();
+  await productCard.getByRole('button', { name: 'Add Report' }).click();
+  await adminRow.waitFor({ timeout: 1_000 });
+  const seenAfter = Date.now() - reportedAt;
+  expect(seenAfter).toBeLessThan(1_000);
+  await expectToast(buyer, 'Add Report Successfully');
+  await productCard.getByText('Reported', { exact: true }).waitFor();
+  expect(await productCard.getByRole('button', { name: 'Add Report' }).count()).toBe(0);
+  await adminRow.getByText('Report Claimed').waitFor();
+  expect(await stillSamePage(admin)).toBe(true);
+  await snap(admin, '5-admin-reported-items');
+  await snap(buyer, '5-buyer-reported');
+
+  await adminRow.getByRole('button', { name: `Delete ${productName}` }).click();
+  await admin.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expectToast(admin, 'Successfully Delete Reported Product');
+  await productCard.waitFor({ state: 'detached', timeout: 1_000 });
+  expect(await stillSamePage(buyer)).toBe(true);
+  await adminRow.waitFor({ state: 'detached' });
+  await snap(buyer, '5-buyer-after-removal');
+});

@@ -1,0 +1,63 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { launchBrowser, openPage, PHONE, snap, snapAsIs } from './support/browser';
+import { api, logIn, PASSWORD, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+test('when a path does not exist, then the 404 page shows', async () => {
+  const page = await openPage(browser, baseUrl);
+  await page.goto('/no/such/channel');
+  await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+  expect(await page.title()).toBe('Page Not Found -- TV Shop');
+  expect(await page.evaluate("getComputedStyle(document.querySelector('.not-found__tv')).animationName")).not.toBe('none');
+  await snap(page, '6-not-found');
+});
+
+test('when a signed-out visitor opens a guarded page, then login sends them back to it', async () => {
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Guarded Buyer', email, 'Buyer');
+  const page = await openPage(browser, baseUrl);
+
+  await page.goto('/dashboard/my_order');
+  await page.waitForURL('**/login');
+  await page.getByRole('heading', { name: 'Login' }).waitFor();
+  await snap(page, '6-guard-login');
+
+  // Errors a user can act on are said in words: Google is off here, and a wrong password.
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByText('Google sign-in is not configured on this server.').first().waitFor();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.getByRole('alert').filter({ hasNotText: 'Google' }).waitFor();
+  await snap(page, '6-login-errors');
+
+  await logIn(page, email, PASSWORD);
+  await page.waitForURL('**/dashboard/my_order');
+  await page.getByText('No Order Available').waitFor();
+  expect(await page.title()).toBe('My Orders -- TV Shop');
+  await snap(page, '6-my-orders-empty');
+
+  // On a phone the dashboard menu opens from a drawer.
+  await page.setViewportSize(PHONE);
+  await page.getByRole('button', { name: 'Dashboard Menu' }).click();
+  const drawer = page.getByRole('dialog');
+  await drawer.getByRole('link', { name: 'Profile' }).waitFor();
+  await snapAsIs(page, '6-dashboard-drawer-phone');
+  await drawer.getByRole('link', { name: 'Profile' }).click();
+  await page.getByText('Welcome, Buyer').waitFor();
+  await drawer.waitFor({ state: 'hidden' });
+
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.getByRole('status').filter({ hasText: 'Sign-out successful.' }).waitFor();
+  await page.waitForURL('**/login');
+});

@@ -1,0 +1,80 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { launchBrowser, openPage, snap } from './support/browser';
+import { pngFile } from './support/png';
+import { card, choose, expectToast, PASSWORD, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+test('when a seller lists an advertised TV, then it is on the home page until it is sold', async () => {
+  const page = await openPage(browser, baseUrl);
+  const productName = `Sony Bravia 55" ${Date.now()}`;
+
+  await page.goto('/signup');
+  await page.getByLabel('Name').fill('Sadia Seller');
+  await page.getByLabel('Email').fill(uniqueEmail('seller'));
+  await page.getByLabel('Password').fill(PASSWORD);
+  await choose(page, 'Role', 'Seller');
+  await page.getByLabel('Photo').setInputFiles(await pngFile('seller-photo', [234, 88, 12]));
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expectToast(page, 'Succusfully SignUp');
+  await page.waitForURL(`${baseUrl}/`);
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByText('Welcome, Seller').waitFor();
+  await expect.poll(() => page.locator('.profile-card img').getAttribute('src')).toMatch(/^\/api\/images\//);
+  await snap(page, '2-profile-seller');
+
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Add Product' }).click();
+  await page.getByLabel('Product Name').fill(productName);
+  await page.getByLabel('Location').fill('Gulshan, Dhaka');
+  await page.getByLabel('Resale Price (TK)').fill('32000');
+  await page.getByLabel('Original Price (TK)').fill('75000');
+  await page.getByLabel('Phone Number').fill('01811111111');
+  await choose(page, 'Condition', 'Excellent');
+  await choose(page, 'Years of Use', '3 years');
+  await choose(page, 'Category', 'Sony');
+  await page.getByLabel('Details').fill('4K HDR, wall mount included, original box.');
+  await page.getByLabel('Product Image').setInputFiles(await pngFile('product', [15, 118, 110], 160));
+  await snap(page, '2-add-product');
+  await page.getByRole('button', { name: 'Add Product' }).click();
+
+  await expectToast(page, 'Product Add successfully');
+  await page.waitForURL('**/dashboard/my_product');
+  const row = page.locator('tr').filter({ hasText: productName });
+  await row.waitFor();
+  await expect.poll(() => row.getByText('32,000 TK').count()).toBe(1);
+  await expect.poll(() => row.getByText('Available').count()).toBe(1);
+
+  await row.getByRole('button', { name: 'Advertise' }).click();
+  await expectToast(page, 'Add Advertised Successfully');
+  await row.getByRole('button', { name: 'Remove Advertise' }).waitFor();
+  await snap(page, '2-my-products-advertised');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await page.getByRole('heading', { name: 'Advertised Items' }).waitFor();
+  await card(page, productName).waitFor();
+  await snap(page, '2-home-advertised');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Products' }).click();
+  await row.getByRole('button', { name: 'Make Sold' }).click();
+  await expectToast(page, 'Status Change Successfully');
+  await row.getByText('Sold', { exact: true }).waitFor();
+  await row.getByRole('button', { name: 'Make Available' }).waitFor();
+  await snap(page, '2-my-products-sold');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  await card(page, productName).getByText('Sold', { exact: true }).waitFor();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await page.getByText('Providing Services since 2018').first().waitFor();
+  await expect.poll(() => card(page, productName).count()).toBe(0);
+});

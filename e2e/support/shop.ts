@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { AddProductBody, AuthAnswer, Product, WriteAnswer } from '@tv-shop/contracts';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { solidPng } from './png';
+
+export const PASSWORD = 'secret-password-1';
+/** The admin the test server is started with. */
+export const ADMIN = { email: 'admin@tvshop.test', password: 'admin-password-1' };
+
+export function uniqueEmail(who: string): string {
+  return `${who}-${randomBytes(4).toString('hex')}@tvshop.test`;
+}
+
+/** Direct API calls, to set the stage quickly for journeys about something else. */
+export function api(baseUrl: string) {
+  const call = async <T>(path: string, init: RequestInit & { token?: string } = {}): Promise<T> => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('Authorization', `Bearer ${init.token}`);
+    if (typeof init.body === 'string') headers.set('Content-Type', 'application/json');
+    const response = await fetch(`${baseUrl}/api${path}`, { ...init, headers });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path} -> ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    signup: (name: string, email: string, role: 'Buyer' | 'Seller') =>
+      call<AuthAnswer>('/auth/signup', { method: 'POST', body: JSON.stringify({ name, email, password: PASSWORD, role }) }),
+    login: (email: string, password: string) =>
+      call<AuthAnswer>('/auth/login', { method: 'POST', body: JSON.stringify({ email, password }) }),
+    uploadImage: async (token: string, color: [number, number, number]) => {
+      const form = new FormData();
+      form.append('image', new Blob([solidPng(320, 200, color)], { type: 'image/png' }), 'tv.png');
+      const answer = await call<{ data: { url: string } }>('/images', { method: 'POST', body: form, token });
+      return answer.data.url;
+    },
+    addProduct: (token: string, body: AddProductBody) =>
+      call<WriteAnswer>('/products', { method: 'POST', body: JSON.stringify(body), token }),
+    allProducts: () => call<Product[]>('/all_products'),
+  };
+}
+
+/** A seller with one listing, made through the API; answers the product's name. */
+export async function sellerWithProduct(baseUrl: string, sellerName: string, productName: string) {
+  const client = api(baseUrl);
+  const email = uniqueEmail('seller');
+  const { token } = await client.signup(sellerName, email, 'Seller');
+  const productImage = await client.uploadImage(token, [30, 64, 175]);
+  const answer = await client.addProduct(token, {
+    porduct_name: productName,
+    productImage,
+    details: 'Bright panel, no dead pixels, remote included.',
+    location: 'Dhanmondi, Dhaka',
+    resale_price: 18500,
+    orginal_price: 42000,
+    use_duration: '2 years',
+    phone_number: '01700000000',
+    product_condition: 'Good',
+    category_id: 'samsung',
+  });
+  return { email, token, productId: answer.insertedId ?? '' };
+}
+
+/** antd's Select: open it through its label, then pick the option by its text. */
+export async function choose(page: Page, label: string, option: string): Promise<void> {
+  // The selected value's span sits over the input, so the click is forced through it.
+  await page.getByLabel(label, { exact: true }).click({ force: true });
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
+}
+
+export async function expectToast(page: Page, text: string): Promise<void> {
+  await page.getByRole('status').filter({ hasText: text }).first().waitFor();
+}
+
+export async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expectToast(page, 'Succusfully SignIn');
+}
+
+export async function logInFromHome(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await logIn(page, email, password);
+  expect(new URL(page.url()).pathname).toBe('/');
+}
+
+/** The card of one product, found by its heading. */
+export function card(page: Page, productName: string) {
+  return page.locator('article.product-card').filter({ has: page.getByRole('heading', { name: productName }) });
+}

@@ -1,0 +1,57 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, inject, test } from 'vitest';
+import { launchBrowser, openPage, snap } from './support/browser';
+import { card, choose, expectToast, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+test('when a visitor clicks Book Now, then they sign up as a buyer and come back to the products', async () => {
+  await sellerWithProduct(baseUrl, 'Rahim Electronics', 'Samsung 43" Crystal UHD');
+  const page = await openPage(browser, baseUrl);
+
+  await page.goto('/');
+  await page.getByText('Providing Services since 2018').first().waitFor();
+  expect(await page.title()).toBe('Home -- TV Shop');
+  await page.getByRole('link', { name: 'Samsung' }).first().waitFor();
+  await snap(page, '1-home-visitor');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  await page.getByRole('heading', { name: 'All Our Resale Products' }).waitFor();
+  expect(await page.title()).toBe('All Products -- TV Shop');
+  const product = card(page, 'Samsung 43" Crystal UHD');
+  await expect.poll(() => product.getByText('18,500 TK').count()).toBe(1);
+  await snap(page, '1-all-products-visitor');
+
+  await product.getByRole('button', { name: 'Book Now' }).click();
+  await page.waitForURL('**/login');
+  await snap(page, '1-login');
+
+  await page.getByRole('link', { name: 'Create new account' }).click();
+  await page.waitForURL('**/signup');
+  await page.getByLabel('Name').fill('Karim Buyer');
+  await page.getByLabel('Email').fill(uniqueEmail('buyer'));
+  await page.getByLabel('Password').fill(PASSWORD);
+  await choose(page, 'Role', 'Buyer');
+  await snap(page, '1-signup');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+
+  await expectToast(page, 'Succusfully SignUp');
+  await page.waitForURL('**/all_products');
+  await expect.poll(() => page.getByRole('button', { name: 'Log Out' }).count()).toBe(1);
+
+  // Back where they were, and now Book Now opens the booking form with their name filled in.
+  await card(page, 'Samsung 43" Crystal UHD').getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  expect(await dialog.getByLabel('Your Name').inputValue()).toBe('Karim Buyer');
+  expect(await dialog.getByLabel('Price').inputValue()).toBe('18,500 TK');
+  await snap(page, '1-booking-modal');
+});

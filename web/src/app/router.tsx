@@ -1,0 +1,75 @@
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { RootLayout } from '@/components/layout/root-layout';
+import { paths } from '@/config/paths';
+import { RequireAuth } from './guards/require-auth';
+import { RequireRole } from './guards/require-role';
+import { AllProductsPage } from './routes/all-products';
+import { BlogsPage } from './routes/blogs';
+import { CategoryPage } from './routes/category';
+import { AddProductPage } from './routes/dashboard/add-product';
+import { AllBuyersPage } from './routes/dashboard/all-buyers';
+import { AllSellersPage } from './routes/dashboard/all-sellers';
+import { DashboardLayout } from './routes/dashboard/layout';
+import { MyOrdersPage } from './routes/dashboard/my-orders';
+import { MyProductsPage } from './routes/dashboard/my-products';
+import { PaymentPage } from './routes/dashboard/payment';
+import { ProfilePage } from './routes/dashboard/profile';
+import { ReportedItemsPage } from './routes/dashboard/reported-items';
+import { HomePage } from './routes/home';
+import { LoginPage } from './routes/login';
+import { NotFoundPage } from './routes/not-found';
+import { SignupPage } from './routes/signup';
+
+const d = paths.dashboard;
+
+const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    children: [
+      { path: paths.home.path, element: <HomePage /> },
+      { path: paths.allProducts.path, element: <AllProductsPage /> },
+      { path: paths.blogs.path, element: <BlogsPage /> },
+      { path: paths.login.path, element: <LoginPage /> },
+      { path: paths.signup.path, element: <SignupPage /> },
+      { path: paths.category.path, element: <CategoryPage /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          {
+            element: <DashboardLayout />,
+            children: [
+              { path: d.root.path, element: <ProfilePage /> },
+              {
+                element: <RequireRole role="Buyer" />,
+                children: [
+                  { path: d.myOrders.path, element: <MyOrdersPage /> },
+                  { path: d.payment.path, element: <PaymentPage /> },
+                ],
+              },
+              {
+                element: <RequireRole role="Seller" />,
+                children: [
+                  { path: d.addProduct.path, element: <AddProductPage /> },
+                  { path: d.myProducts.path, element: <MyProductsPage /> },
+                ],
+              },
+              {
+                element: <RequireRole role="Admin" />,
+                children: [
+                  { path: d.allSellers.path, element: <AllSellersPage /> },
+                  { path: d.allBuyers.path, element: <AllBuyersPage /> },
+                  { path: d.reportedItems.path, element: <ReportedItemsPage /> },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { path: paths.notFound.path, element: <NotFoundPage /> },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,25 @@
+import { PageHeading } from '@/components/ui/page-heading';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useBlogs } from '@/features/blogs/api/get-blogs';
+import { BlogCard } from '@/features/blogs/components/blog-card';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export function BlogsPage() {
+  usePageTitle(paths.blogs.title);
+  const { blogs, loading } = useBlogs();
+  return (
+    <div className="page">
+      <PageHeading kicker="BLOGS" title="Read Our Blogs" />
+      {loading ? (
+        <Spinner />
+      ) : (
+        <div className="blog-list">
+          {blogs.map((blog) => (
+            <BlogCard key={blog._id} blog={blog} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

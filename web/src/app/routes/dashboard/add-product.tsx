@@ -1,0 +1,25 @@
+import { useNavigate } from 'react-router-dom';
+import toast from 'react-hot-toast';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useCategories } from '@/features/categories/api/get-categories';
+import { AddProductForm } from '@/features/products/components/add-product-form';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export function AddProductPage() {
+  usePageTitle(paths.dashboard.addProduct.title);
+  const navigate = useNavigate();
+  const { categories, loading } = useCategories();
+  const added = () => {
+    toast.success('Product Add successfully');
+    void navigate(paths.dashboard.myProducts.href());
+  };
+  return (
+    <section aria-labelledby="add-product-heading" className="add-product">
+      <h1 id="add-product-heading" className="dashboard__title">
+        Add <span className="animated-logo">Product</span>
+      </h1>
+      {loading ? <Spinner /> : <AddProductForm categories={categories} onAdded={added} />}
+    </section>
+  );
+}

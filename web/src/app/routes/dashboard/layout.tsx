@@ -1,0 +1,35 @@
+import { Button, Drawer } from 'antd';
+import { MenuOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { useSessionUser } from '@/lib/session';
+import { SideMenu } from './side-menu';
+
+/** Side menu on wide screens; on phones the same menu opens from a drawer toggle. */
+export function DashboardLayout() {
+  const user = useSessionUser();
+  const [open, setOpen] = useState(false);
+  if (!user) return null;
+  return (
+    <div className="dashboard">
+      <aside className="dashboard__side">
+        <SideMenu user={user} />
+      </aside>
+      <div className="dashboard__content">
+        <Button
+          className="dashboard__drawer-toggle"
+          icon={<MenuOutlined />}
+          onClick={() => setOpen(true)}
+          aria-expanded={open}
+          aria-controls="dashboard-drawer"
+        >
+          Dashboard Menu
+        </Button>
+        <Drawer id="dashboard-drawer" title="Dashboard" placement="left" open={open} onClose={() => setOpen(false)} width={260}>
+          <SideMenu user={user} onNavigate={() => setOpen(false)} />
+        </Drawer>
+        <Outlet />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { Alert, Tag } from 'antd';
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useBooking } from '@/features/bookings/api/get-booking';
+import { useMarkBookingPaid } from '@/features/bookings/use-mark-booking-paid';
+import { PaymentForm } from '@/features/payments/components/payment-form';
+import { formatTk } from '@/lib/format';
+import { useSessionUser } from '@/lib/session';
+import { usePageTitle } from '@/lib/use-page-title';
+
+/** Loads the booking first; then greets the buyer and offers the card form. */
+export function PaymentPage() {
+  usePageTitle(paths.dashboard.payment.title);
+  const { id = '' } = useParams();
+  const user = useSessionUser();
+  const { booking, loading, error } = useBooking(id);
+  const markPaid = useMarkBookingPaid();
+  // Whether it was paid before this visit, fixed on arrival: the push that turns it Paid while
+  // the buyer pays here must not swap the form (and its success message) for the label.
+  const [paidOnArrival, setPaidOnArrival] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (booking && paidOnArrival === null) setPaidOnArrival(booking.paid);
+  }, [booking, paidOnArrival]);
+
+  if ((loading && !booking) || (booking && paidOnArrival === null)) return <Spinner />;
+  if (!booking || !user) return <Alert type="error" showIcon message={error ?? 'Booking not found.'} />;
+  return (
+    <section aria-labelledby="payment-heading" className="payment-page">
+      <h1 id="payment-heading" className="dashboard__title">
+        Hello, {booking.username}
+      </h1>
+      <p className="payment-page__amount">
+        Please pay <strong>{formatTk(booking.price)}</strong> for <strong>{booking.porduct_name}</strong>.
+      </p>
+      {paidOnArrival ? (
+        <p>
+          This booking is{' '}
+          <Tag color="green" className="paid-label">
+            Paid
+          </Tag>
+        </p>
+      ) : (
+        <PaymentForm
+          booking={booking}
+          payer={{ name: user.name, email: user.email }}
+          onPaid={(answer, transactionId) => markPaid(booking._id, answer, transactionId)}
+        />
+      )}
+    </section>
+  );
+}

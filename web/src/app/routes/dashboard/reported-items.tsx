@@ -1,0 +1,18 @@
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useReportedProducts } from '@/features/products/api/get-reported-products';
+import { ReportedItemsTable } from '@/features/products/components/reported-items-table';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export function ReportedItemsPage() {
+  usePageTitle(paths.dashboard.reportedItems.title);
+  const { products, loading } = useReportedProducts();
+  return (
+    <section aria-labelledby="reported-heading">
+      <h1 id="reported-heading" className="dashboard__title">
+        Reported Items
+      </h1>
+      {loading ? <Spinner /> : <ReportedItemsTable products={products} />}
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+import { Divider } from 'antd';
+import { Link, useLocation } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { GoogleButton } from '@/features/auth/components/google-button';
+import { LoginForm } from '@/features/auth/components/login-form';
+import { usePageTitle } from '@/lib/use-page-title';
+import { useReturnAfterSignIn } from './use-return-after-sign-in';
+
+export function LoginPage() {
+  usePageTitle(paths.login.title);
+  const location = useLocation();
+  const done = useReturnAfterSignIn('Succusfully SignIn');
+  return (
+    <div className="page auth-page">
+      <section className="auth-card" aria-labelledby="login-heading">
+        <h1 id="login-heading">Login</h1>
+        <LoginForm onSignedIn={done} />
+        <p className="auth-card__switch">
+          New to TV Shop? {/* Keep where the user came from, so signing up also returns there. */}
+          <Link to={paths.signup.href()} state={location.state as unknown}>
+            Create new account
+          </Link>
+        </p>
+        <Divider plain>OR</Divider>
+        <GoogleButton onSignedIn={done} />
+      </section>
+    </div>
+  );
+}

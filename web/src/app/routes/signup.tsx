@@ -1,0 +1,30 @@
+import { Divider } from 'antd';
+import { Link, useLocation } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { GoogleButton } from '@/features/auth/components/google-button';
+import { SignupForm } from '@/features/auth/components/signup-form';
+import { usePageTitle } from '@/lib/use-page-title';
+import { useReturnAfterSignIn } from './use-return-after-sign-in';
+
+export function SignupPage() {
+  usePageTitle(paths.signup.title);
+  const location = useLocation();
+  const done = useReturnAfterSignIn('Succusfully SignUp');
+  const google = useReturnAfterSignIn('Succusfully SignIn');
+  return (
+    <div className="page auth-page">
+      <section className="auth-card" aria-labelledby="signup-heading">
+        <h1 id="signup-heading">Sign Up</h1>
+        <SignupForm onSignedUp={done} />
+        <p className="auth-card__switch">
+          Already have an account?{' '}
+          <Link to={paths.login.href()} state={location.state as unknown}>
+            Please Login
+          </Link>
+        </p>
+        <Divider plain>OR</Divider>
+        <GoogleButton onSignedIn={google} />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { Button } from 'antd';
+import { Link, NavLink } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { useSession, useSignOut } from '@/lib/session';
+
+const links = [
+  { to: paths.home.href(), label: 'Home' },
+  { to: paths.allProducts.href(), label: 'All Products' },
+  { to: paths.dashboard.root.href(), label: 'Dashboard' },
+  { to: paths.blogs.href(), label: 'Blogs' },
+];
+
+export function Navbar() {
+  const session = useSession();
+  const signOut = useSignOut();
+  return (
+    <header className="navbar">
+      <div className="navbar__inner">
+        <Link to={paths.home.href()} className="navbar__brand" aria-label="TV Shop home">
+          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <span>TV Shop</span>
+        </Link>
+        <nav aria-label="Main" className="navbar__links">
+          {links.map((link) => (
+            <NavLink key={link.to} to={link.to} end={link.to === '/'} className="navbar__link">
+              {link.label}
+            </NavLink>
+          ))}
+          {session.status === 'signed-in' ? (
+            <Button type="primary" ghost size="small" onClick={signOut} className="navbar__logout">
+              Log Out
+            </Button>
+          ) : (
+            <NavLink to={paths.login.href()} className="navbar__link">
+              Login
+            </NavLink>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

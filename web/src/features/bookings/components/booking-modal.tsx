@@ -1,0 +1,99 @@
+import { Alert, Form, Input, Modal } from 'antd';
+import type { Product } from '@tv-shop/contracts';
+import { useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
+import { errorMessage } from '@/lib/api-client';
+import { formatTk } from '@/lib/format';
+import { useSessionUser } from '@/lib/session';
+import { placeBooking } from '../api/place-booking';
+
+interface BookingValues {
+  phone_number: string;
+  meeting_location: string;
+}
+
+/**
+ * Opens on Book Now with the chosen TV. Item, price, name and email are read-only; the buyer
+ * gives a phone number and where to meet. Lists need no refresh afterwards: pushes keep them.
+ */
+export function BookingModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
+  const user = useSessionUser();
+  const [form] = Form.useForm<BookingValues>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (product) {
+      form.resetFields();
+      setError(null);
+    }
+  }, [product, form]);
+
+  const submit = async (values: BookingValues) => {
+    if (!product || !user) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await placeBooking({
+        product_id: product._id,
+        ...values,
+        porduct_name: product.porduct_name,
+        price: product.resale_price,
+        username: user.name,
+        email: user.email,
+        productImage: product.productImage,
+      });
+      toast.success('Booking successfully');
+      onClose();
+    } catch (failure) {
+      console.error(failure);
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={!!product}
+      title={product ? `Book ${product.porduct_name}` : 'Book'}
+      okText="Submit"
+      onOk={() => form.submit()}
+      confirmLoading={busy}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      {product && user ? (
+        <Form<BookingValues> form={form} name="booking" layout="vertical" onFinish={submit} requiredMark={false}>
+          <Form.Item label="Item Name" htmlFor="booking_item">
+            <Input id="booking_item" value={product.porduct_name} readOnly />
+          </Form.Item>
+          <Form.Item label="Price" htmlFor="booking_price">
+            <Input id="booking_price" value={formatTk(product.resale_price)} readOnly />
+          </Form.Item>
+          <Form.Item label="Your Name" htmlFor="booking_username">
+            <Input id="booking_username" value={user.name} readOnly />
+          </Form.Item>
+          <Form.Item label="Your Email" htmlFor="booking_email">
+            <Input id="booking_email" value={user.email} readOnly />
+          </Form.Item>
+          <Form.Item
+            label="Phone Number"
+            name="phone_number"
+            rules={[{ required: true, whitespace: true, message: 'Please enter your phone number' }]}
+          >
+            <Input type="tel" autoComplete="tel" autoFocus />
+          </Form.Item>
+          <Form.Item
+            label="Meeting Location"
+            name="meeting_location"
+            rules={[{ required: true, whitespace: true, message: 'Please enter where to meet' }]}
+          >
+            <Input />
+          </Form.Item>
+          {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+        </Form>
+      ) : null}
+    </Modal>
+  );
+}

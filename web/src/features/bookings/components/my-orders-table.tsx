@@ -1,0 +1,42 @@
+import { Button, Table, Tag } from 'antd';
+import type { Booking } from '@tv-shop/contracts';
+import { useNavigate } from 'react-router-dom';
+import { EmptyText } from '@/components/ui/empty-text';
+import { RowAvatar } from '@/components/ui/row-avatar';
+import { paths } from '@/config/paths';
+import { formatTk } from '@/lib/format';
+
+export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
+  const navigate = useNavigate();
+  if (bookings.length === 0) return <EmptyText>No Order Available</EmptyText>;
+  return (
+    <Table<Booking>
+      rowKey="_id"
+      dataSource={bookings}
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      columns={[
+        { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
+        { title: 'Name', dataIndex: 'username' },
+        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} /> },
+        { title: 'Items', dataIndex: 'porduct_name' },
+        { title: 'Meeting Location', dataIndex: 'meeting_location' },
+        { title: 'Price (TK)', key: 'price', render: (_, row) => formatTk(row.price) },
+        {
+          title: 'Payment',
+          key: 'payment',
+          render: (_, row) =>
+            row.paid ? (
+              <Tag color="green" className="paid-label">
+                Paid
+              </Tag>
+            ) : (
+              <Button type="primary" size="small" onClick={() => void navigate(paths.dashboard.payment.href(row._id))}>
+                Pay
+              </Button>
+            ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,92 @@
+import { Card, Typography } from 'antd';
+import type { Booking, PaymentIntentAnswer, WriteAnswer } from '@tv-shop/contracts';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { createPaymentIntent } from '../api/create-payment-intent';
+import { recordPayment } from '../api/record-payment';
+import type { CardOutcome } from '../types';
+import { SandboxCardForm } from './sandbox-card-form';
+
+const StripeCardForm = lazy(() => import('./stripe-card-form'));
+
+interface PaymentFormProps {
+  booking: Booking;
+  payer: { name: string; email: string };
+  onPaid: (answer: WriteAnswer, transactionId: string) => void;
+}
+
+/**
+ * 'Payment With Stripe': asks the server for a payment intent, lets the card form confirm it,
+ * then records the payment. Card errors show in red under the form.
+ */
+export function PaymentForm({ booking, payer, onPaid }: PaymentFormProps) {
+  const [intent, setIntent] = useState<PaymentIntentAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [transactionId, setTransactionId] = useState<string | null>(null);
+
+  useEffect(() => {
+    let alive = true;
+    createPaymentIntent(booking._id).then(
+      (answer) => alive && setIntent(answer),
+      (failure: unknown) => {
+        console.error(failure);
+        if (alive) setError(errorMessage(failure));
+      },
+    );
+    return () => {
+      alive = false;
+    };
+  }, [booking._id]);
+
+  const onOutcome = async (outcome: CardOutcome) => {
+    if ('error' in outcome) {
+      setError(outcome.error);
+      return;
+    }
+    setError(null);
+    try {
+      const answer = await recordPayment({
+        bookingId: booking._id,
+        transationId: outcome.paymentIntentId,
+        username: booking.username,
+        price: booking.price,
+        email: booking.email,
+        product_id: booking.product_id,
+      });
+      setTransactionId(outcome.paymentIntentId);
+      onPaid(answer, outcome.paymentIntentId);
+    } catch (failure) {
+      // The same payment recorded twice (say by Stripe's webhook first) answers 200, so a 409
+      // here is a real refusal — e.g. the TV was sold to someone else meanwhile — and is shown.
+      console.error(failure);
+      setError(errorMessage(failure));
+    }
+  };
+
+  const cardProps = { clientSecret: intent?.clientSecret ?? null, billing: payer, onOutcome };
+
+  return (
+    <Card title="Payment With Stripe" className="payment-card">
+      {transactionId ? (
+        <div className="payment-success" role="status">
+          <Typography.Title level={4}>Payment success</Typography.Title>
+          <p>
+            Your transaction id: <code className="transaction-id">{transactionId}</code>
+          </p>
+        </div>
+      ) : intent?.provider === 'stripe' && intent.publishableKey ? (
+        <Suspense fallback={<Spinner />}>
+          <StripeCardForm {...cardProps} publishableKey={intent.publishableKey} />
+        </Suspense>
+      ) : (
+        <SandboxCardForm {...cardProps} />
+      )}
+      {error ? (
+        <p className="card-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,50 @@
+import { Button } from 'antd';
+import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
+import { loadStripe } from '@stripe/stripe-js';
+import { useMemo, useState, type FormEvent } from 'react';
+import type { CardFormProps } from '../types';
+
+/** Stripe Elements, used only when the server has a publishable key; loaded lazily. */
+export default function StripeCardForm({ publishableKey, ...props }: CardFormProps & { publishableKey: string }) {
+  const stripe = useMemo(() => loadStripe(publishableKey), [publishableKey]);
+  return (
+    <Elements stripe={stripe}>
+      <StripeCard {...props} />
+    </Elements>
+  );
+}
+
+function StripeCard({ clientSecret, billing, onOutcome }: CardFormProps) {
+  const stripe = useStripe();
+  const elements = useElements();
+  const [ready, setReady] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const pay = async (event: FormEvent) => {
+    event.preventDefault();
+    const card = elements?.getElement(CardElement);
+    // As the spec says: without the card element or the library, nothing happens.
+    if (!stripe || !card || !clientSecret) return;
+    setBusy(true);
+    try {
+      const { error, paymentIntent } = await stripe.confirmCardPayment(clientSecret, {
+        payment_method: { card, billing_details: billing },
+      });
+      if (error) await onOutcome({ error: error.message ?? 'The payment did not go through.' });
+      else if (paymentIntent.status === 'succeeded') await onOutcome({ paymentIntentId: paymentIntent.id });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={pay} className="card-form">
+      <label className="stripe-card" aria-label="Card details">
+        <CardElement onReady={() => setReady(true)} options={{ hidePostalCode: true }} />
+      </label>
+      <Button type="primary" htmlType="submit" disabled={!stripe || !ready || !clientSecret || busy} loading={busy}>
+        Pay
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,8 @@
+/** What a card form reports back: the succeeded intent's id, or the provider's message. */
+export type CardOutcome = { paymentIntentId: string } | { error: string };
+
+export interface CardFormProps {
+  clientSecret: string | null;
+  billing: { name: string; email: string };
+  onOutcome: (outcome: CardOutcome) => Promise<void>;
+}

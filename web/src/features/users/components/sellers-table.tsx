@@ -1,0 +1,56 @@
+import { Button, Table, Tag } from 'antd';
+import type { User } from '@tv-shop/contracts';
+import { EmptyText } from '@/components/ui/empty-text';
+import { RowAvatar } from '@/components/ui/row-avatar';
+import { useDeleteUser } from '../api/delete-user';
+import { useVerifySeller } from '../api/verify-seller';
+import { DeleteUserButton } from './delete-user-button';
+
+/** Approve shows only for pending sellers; afterwards the cell reads 'Approved'. */
+export function SellersTable({ sellers }: { sellers: User[] }) {
+  const verify = useVerifySeller();
+  const remove = useDeleteUser();
+  if (sellers.length === 0) return <EmptyText>No Seller Available</EmptyText>;
+  return (
+    <Table<User>
+      rowKey="_id"
+      dataSource={sellers}
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      columns={[
+        { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
+        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.photoURL} alt={row.name} /> },
+        { title: 'Name', dataIndex: 'name' },
+        { title: 'Email', dataIndex: 'email' },
+        {
+          title: 'Approve',
+          key: 'approve',
+          render: (_, row) =>
+            row.verified ? (
+              <span className="approved-text">Approved</span>
+            ) : (
+              <Button
+                size="small"
+                type="primary"
+                aria-label={`Verify ${row.name}`}
+                onClick={() => void verify.run(row._id)}
+                loading={verify.pendingId === row._id}
+              >
+                Verify
+              </Button>
+            ),
+        },
+        {
+          title: 'Status',
+          key: 'status',
+          render: (_, row) => (row.verified ? <Tag color="green">Verified</Tag> : <Tag color="gold">Pending...</Tag>),
+        },
+        {
+          title: 'Action',
+          key: 'action',
+          render: (_, row) => <DeleteUserButton user={row} busy={remove.pendingId === row._id} onDelete={() => void remove.run(row._id)} />,
+        },
+      ]}
+    />
+  );
+}
