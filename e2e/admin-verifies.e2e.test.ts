@@ -1,23 +1,15 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { launchBrowser, openPage, snap } from './support/browser';
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
 import { ADMIN, card, expectToast, logInFromHome, sellerWithProduct } from './support/shop';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const newPage = useBrowser(baseUrl);
 
 test('when the admin verifies a seller, then a green check shows on their cards', async () => {
   const sellerName = `Verified Vision ${Date.now()}`;
   const productName = `Xiaomi Mi TV 4A ${Date.now()}`;
   await sellerWithProduct(baseUrl, sellerName, productName);
-  const page = await openPage(browser, baseUrl);
+  const page = await newPage();
   await logInFromHome(page, ADMIN.email, ADMIN.password);
 
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();

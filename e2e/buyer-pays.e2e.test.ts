@@ -1,17 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { launchBrowser, openPage, snap } from './support/browser';
+import type { Page } from 'playwright-core';
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
 import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const newPage = useBrowser(baseUrl);
 
 async function book(page: Page, productName: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
@@ -50,7 +43,7 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Nadia Buyer', email, 'Buyer');
 
-  const page = await openPage(browser, baseUrl);
+  const page = await newPage();
   await logInFromHome(page, email, PASSWORD);
 
   await book(page, first);

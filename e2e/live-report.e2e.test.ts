@@ -1,17 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { launchBrowser, openPage, snap } from './support/browser';
+import type { Page } from 'playwright-core';
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
 import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const newPage = useBrowser(baseUrl);
 
 /** A mark that a reload would wipe: proves the page changed by push, not by reloading. */
 async function markNoReload(page: Page) {
@@ -30,8 +23,8 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Live Buyer', email, 'Buyer');
 
-  const buyer = await openPage(browser, baseUrl);
-  const admin = await openPage(browser, baseUrl);
+  const buyer = await newPage();
+  const admin = await newPage();
   await logInFromHome(buyer, email, PASSWORD);
   await logInFromHome(admin, ADMIN.email, ADMIN.password);
 

@@ -1,20 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { launchBrowser, openPage, PHONE, snap, snapAsIs } from './support/browser';
+import { expect, inject, test } from 'vitest';
+import { useBrowser, PHONE, snap, snapAsIs } from './support/browser';
 import { api, logIn, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const newPage = useBrowser(baseUrl);
 
 test('when a path does not exist, then the 404 page shows', async () => {
-  const page = await openPage(browser, baseUrl);
+  const page = await newPage();
   await page.goto('/no/such/channel');
   await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
   expect(await page.title()).toBe('Page Not Found -- TV Shop');
@@ -25,7 +17,7 @@ test('when a path does not exist, then the 404 page shows', async () => {
 test('when a signed-out visitor opens a guarded page, then login sends them back to it', async () => {
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Guarded Buyer', email, 'Buyer');
-  const page = await openPage(browser, baseUrl);
+  const page = await newPage();
 
   await page.goto('/dashboard/my_order');
   await page.waitForURL('**/login');

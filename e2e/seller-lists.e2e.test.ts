@@ -1,21 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { launchBrowser, openPage, snap } from './support/browser';
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
 import { pngFile } from './support/png';
 import { card, choose, expectToast, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const newPage = useBrowser(baseUrl);
 
 test('when a seller lists an advertised TV, then it is on the home page until it is sold', async () => {
-  const page = await openPage(browser, baseUrl);
+  const page = await newPage();
   const productName = `Sony Bravia 55" ${Date.now()}`;
 
   await page.goto('/signup');

@@ -1,21 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, test } from 'vitest';
-import { launchBrowser, openPage, snap } from './support/browser';
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
 import { card, choose, expectToast, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const newPage = useBrowser(baseUrl);
 
 test('when a visitor clicks Book Now, then they sign up as a buyer and come back to the products', async () => {
   await sellerWithProduct(baseUrl, 'Rahim Electronics', 'Samsung 43" Crystal UHD');
-  const page = await openPage(browser, baseUrl);
+  const page = await newPage();
 
   await page.goto('/');
   await page.getByText('Providing Services since 2018').first().waitFor();

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 export const DESKTOP = { width: 1280, height: 800 };
@@ -48,4 +49,16 @@ export async function snapAsIs(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.waitForTimeout(500);
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png` });
+}
+
+/** Chromium for one test file: launched before its tests, closed after; returns a page opener. */
+export function useBrowser(baseURL: string): () => Promise<Page> {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => openPage(browser!, baseURL);
 }

@@ -32,3 +32,4 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
     },
   };
 }
+export { deciderSpec } from './decider-spec';

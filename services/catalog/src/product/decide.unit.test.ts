@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { fold } from '@tv-shop/platform';
+import { describe, it } from 'vitest';
+import { deciderSpec } from '@tv-shop/platform/testing';
 import type { ProductListing } from '@tv-shop/contracts';
-import { productDecider, type ProductCommand } from './decide';
+import { productDecider } from './decide';
 import type { ProductEvent } from './product';
 
 const listing: ProductListing = {
@@ -24,15 +24,7 @@ const listing: ProductListing = {
 };
 const listed: ProductEvent = { type: 'ProductListed', data: listing };
 const sold: ProductEvent = { type: 'ProductMarkedSold', data: { productId: 'p1' } };
-const given = (...events: ProductEvent[]) => ({
-  when: (command: ProductCommand) => {
-    const run = () => productDecider.decide(command, fold(productDecider, events));
-    return {
-      then: (expected: ProductEvent[]) => expect(run()).toEqual(expected),
-      thenThrows: (m: object) => expect(run).toThrow(expect.objectContaining(m)),
-    };
-  },
-});
+const given = deciderSpec(productDecider);
 const seller = { actorId: 's1' };
 
 describe('product decider', () => {

@@ -1,17 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { fold } from '@tv-shop/platform';
-import { userDecider, type UserCommand } from './decide';
+import { describe, it } from 'vitest';
+import { deciderSpec } from '@tv-shop/platform/testing';
+import { userDecider } from './decide';
 import type { UserEvent } from './user';
 
-const given = (...events: UserEvent[]) => ({
-  when: (command: UserCommand) => {
-    const run = () => userDecider.decide(command, fold(userDecider, events));
-    return {
-      then: (expected: UserEvent[]) => expect(run()).toEqual(expected),
-      thenThrows: (match: object) => expect(run).toThrow(expect.objectContaining(match)),
-    };
-  },
-});
+const given = deciderSpec(userDecider);
 const registered = (role: 'Buyer' | 'Seller' | 'Admin' = 'Seller'): UserEvent => ({
   type: 'UserRegistered',
   data: { userId: 'u1', name: 'Rahim', email: 'rahim@example.com', role, photoURL: '', passwordHash: 'h', via: 'password' },

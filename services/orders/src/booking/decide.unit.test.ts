@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { fold } from '@tv-shop/platform';
+import { describe, it } from 'vitest';
+import { deciderSpec } from '@tv-shop/platform/testing';
 import { bookingDecider, type BookingCommand, type ConfirmedIntent, type ProductFacts } from './decide';
 import type { BookingEvent } from './booking';
 
@@ -45,15 +45,7 @@ const pay = (over: Partial<ConfirmedIntent> = {}, facts: Partial<ProductFacts> =
   type: 'PayBooking',
   data: { buyerId: 'u1', intent: { ...intent, ...over }, product: { ...product, ...facts } },
 });
-const given = (...events: BookingEvent[]) => ({
-  when: (command: BookingCommand) => {
-    const run = () => bookingDecider.decide(command, fold(bookingDecider, events));
-    return {
-      then: (expected: BookingEvent[]) => expect(run()).toEqual(expected),
-      thenThrows: (m: object) => expect(run).toThrow(expect.objectContaining(m)),
-    };
-  },
-});
+const given = deciderSpec(bookingDecider);
 
 describe('booking decider', () => {
   it('given an available product, when a buyer books it, then BookingPlaced', () =>

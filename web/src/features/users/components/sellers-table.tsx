@@ -1,10 +1,9 @@
 import { Button, Table, Tag } from 'antd';
 import type { User } from '@tv-shop/contracts';
 import { EmptyText } from '@/components/ui/empty-text';
-import { RowAvatar } from '@/components/ui/row-avatar';
 import { useDeleteUser } from '../api/delete-user';
 import { useVerifySeller } from '../api/verify-seller';
-import { DeleteUserButton } from './delete-user-button';
+import { deleteColumn, identityColumns } from './user-columns';
 
 /** Approve shows only for pending sellers; afterwards the cell reads 'Approved'. */
 export function SellersTable({ sellers }: { sellers: User[] }) {
@@ -18,10 +17,7 @@ export function SellersTable({ sellers }: { sellers: User[] }) {
       pagination={false}
       scroll={{ x: 'max-content' }}
       columns={[
-        { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
-        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.photoURL} alt={row.name} /> },
-        { title: 'Name', dataIndex: 'name' },
-        { title: 'Email', dataIndex: 'email' },
+        ...identityColumns,
         {
           title: 'Approve',
           key: 'approve',
@@ -45,11 +41,7 @@ export function SellersTable({ sellers }: { sellers: User[] }) {
           key: 'status',
           render: (_, row) => (row.verified ? <Tag color="green">Verified</Tag> : <Tag color="gold">Pending...</Tag>),
         },
-        {
-          title: 'Action',
-          key: 'action',
-          render: (_, row) => <DeleteUserButton user={row} busy={remove.pendingId === row._id} onDelete={() => void remove.run(row._id)} />,
-        },
+        deleteColumn(remove),
       ]}
     />
   );
