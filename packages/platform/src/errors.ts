@@ -13,7 +13,8 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'not_configured'
-  | 'payment_required';
+  | 'payment_required'
+  | 'unavailable';
 
 const STATUS: Record<ErrorKind, number> = {
   validation: 400,
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorKind, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   not_configured: 501,
+  unavailable: 503,
 };
 
 export interface FieldError {

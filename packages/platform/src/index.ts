@@ -14,5 +14,6 @@ export { projectionMigrations } from './projections/migrations';
 export * from './commands/decider';
 export * from './commands/handler';
 export * from './commands/transport';
+export * from './commands/http-transport';
 export * from './policies';
 export * from './service-host';

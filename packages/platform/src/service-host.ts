@@ -1,16 +1,77 @@
-import type { CommandBus, EventStore } from './index';
+import type pg from 'pg';
+import { serveCommands } from './commands/http-transport';
+import { InProcessCommandBus, type CommandBus } from './commands/transport';
+import { openDatabase } from './db/database';
+import { PostgresEventStore } from './event-store/postgres';
+import type { EventStore } from './event-store/types';
 import { createLogger } from './log';
+import { migrate } from './db/migrate';
+import { projectionMigrations } from './projections/migrations';
+
+export interface ServiceDeps {
+  store: EventStore;
+  bus: CommandBus;
+  pool: pg.Pool;
+}
+
+export interface ServiceHostOptions {
+  name: 'identity' | 'catalog' | 'orders';
+  databaseUrl: string;
+  port: number;
+  host?: string;
+  token?: string | undefined;
+  start: (deps: ServiceDeps) => Promise<{ stop(): Promise<void> }>;
+}
 
 /**
- * A domain service started as its own process. That needs a command transport between
- * processes (Kafka); until its adapter lands, say so plainly instead of starting a service
- * that would never receive a command.
+ * One domain service in its own process: its own pool on the shared PostgreSQL, its command
+ * handlers served over HTTP (the gateway's HttpCommandBus calls them), its policies running as
+ * subscriptions.
  */
-export async function runServiceAlone(name: string, _start: (deps: { store: EventStore; bus: CommandBus }) => unknown): Promise<never> {
+export async function startServiceHost(opts: ServiceHostOptions) {
+  const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: '' });
+  await PostgresEventStore.migrate(db.pool);
+  await migrate(db.pool, 'projections', projectionMigrations);
+  const store = new PostgresEventStore(db.pool);
+  const bus = new InProcessCommandBus();
+  const service = await opts.start({ store, bus, pool: db.pool });
+  const server = await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token });
+  return {
+    url: server.url,
+    async stop() {
+      await server.close();
+      await service.stop();
+      await store.close();
+      await db.close();
+    },
+  };
+}
+
+/** `main.ts` of a service: configuration from the environment, clean stop on SIGINT/SIGTERM. */
+export async function runServiceMain(
+  name: ServiceHostOptions['name'],
+  defaultPort: number,
+  start: ServiceHostOptions['start'],
+): Promise<void> {
   const log = createLogger(name);
-  log.error(
-    `${name} cannot run as its own process yet: the Kafka command transport is not built (see docs/adr/0004-one-process-first.md). ` +
-      'Run every service in one process with `npm start`.',
-  );
-  process.exit(2);
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    log.error(`${name} on its own needs DATABASE_URL (the PostgreSQL it shares with the gateway and projector)`);
+    process.exit(2);
+  }
+  const host = await startServiceHost({
+    name,
+    databaseUrl,
+    port: Number(process.env.PORT ?? defaultPort),
+    host: process.env.HOST ?? '127.0.0.1',
+    token: process.env.COMMAND_TOKEN,
+    start,
+  });
+  log.info(`${name} takes commands at ${host.url}/commands`);
+  const stop = async () => {
+    await host.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
 }

@@ -1,4 +1,5 @@
-import { runServiceAlone } from '@tv-shop/platform';
+import { runServiceMain } from '@tv-shop/platform';
+import { startCatalog } from './module';
 
-// Alone, this service needs a command transport between processes: see docs/adr/0004-one-process-first.md.
-await runServiceAlone('catalog', () => undefined);
+// Catalog in its own process: DATABASE_URL, PORT (4002), COMMAND_TOKEN. The gateway reaches it with CATALOG_URL.
+await runServiceMain('catalog', 4002, (deps) => startCatalog(deps));

@@ -4,6 +4,7 @@ import { startCatalog } from '@tv-shop/catalog';
 import { startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, StripePaymentProvider, startOrders } from '@tv-shop/orders';
 import {
+  HttpCommandBus,
   InProcessChangeFeed,
   InProcessCommandBus,
   PostgresEventStore,
@@ -76,7 +77,8 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const store = new PostgresEventStore(db.pool, { pollIntervalMs: 1000 });
     stack.push(() => store.close());
     const feed = new InProcessChangeFeed();
-    const bus = new InProcessCommandBus();
+    const remote = config.remoteServices;
+    const bus = Object.keys(remote).length > 0 ? new HttpCommandBus(remote, config.commandToken) : new InProcessCommandBus();
     const positions = new PositionTracker(
       feed,
       projections.map((p) => p.name),
@@ -91,12 +93,10 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const sandbox = stripe ? null : new SandboxPaymentProvider(db.pool);
     const payments = stripe ?? sandbox!;
 
-    const identity = startIdentity({ store, bus });
-    stack.push(() => identity.stop());
-    const catalog = await startCatalog({ store, bus, pool: db.pool });
-    stack.push(() => catalog.stop());
-    const orders = await startOrders({ store, bus, pool: db.pool, payments });
-    stack.push(() => orders.stop());
+    // Each domain service runs here unless it runs as its own process (IDENTITY_URL, ...).
+    if (!remote.identity) stack.push(startIdentity({ store, bus }).stop);
+    if (!remote.catalog) stack.push((await startCatalog({ store, bus, pool: db.pool })).stop);
+    if (!remote.orders) stack.push((await startOrders({ store, bus, pool: db.pool, payments })).stop);
 
     await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword));
     const images = new LocalImageStore(path.join(config.dataDir, 'images'));

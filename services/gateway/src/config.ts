@@ -17,6 +17,10 @@ const Env = z.object({
   STRIPE_WEBHOOK_SECRET: optional,
   SEED_DEMO: z.enum(['0', '1']).default('0'),
   WEB_DIST: optional,
+  IDENTITY_URL: optional,
+  CATALOG_URL: optional,
+  ORDERS_URL: optional,
+  COMMAND_TOKEN: optional,
 });
 
 export interface GatewayConfig {
@@ -30,6 +34,9 @@ export interface GatewayConfig {
   stripe: { secretKey: string; publishableKey: string | null; webhookSecret: string | null } | null;
   seedDemo: boolean;
   webDist: string;
+  /** Services running as their own processes, reached over HTTP; the rest run in this process. */
+  remoteServices: Partial<Record<'identity' | 'catalog' | 'orders', string>>;
+  commandToken: string | undefined;
 }
 
 /** Reads and checks the environment once at start; a bad value stops the start with its name. */
@@ -53,6 +60,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : null,
     seedDemo: e.SEED_DEMO === '1',
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
+    remoteServices: Object.fromEntries(
+      Object.entries({ identity: e.IDENTITY_URL, catalog: e.CATALOG_URL, orders: e.ORDERS_URL }).filter(([, url]) => url),
+    ),
+    commandToken: e.COMMAND_TOKEN,
   };
   return { ...base, ...overrides };
 }

@@ -1,5 +1,5 @@
-import { runServiceAlone } from '@tv-shop/platform';
+import { runServiceMain } from '@tv-shop/platform';
 import { startIdentity } from './module';
 
-// Run alone: needs DATABASE_URL and a remote command transport (Kafka), see docs/adr/0004.
-await runServiceAlone('identity', (deps) => startIdentity(deps));
+// Identity in its own process: DATABASE_URL, PORT (4001), COMMAND_TOKEN. The gateway reaches it with IDENTITY_URL.
+await runServiceMain('identity', 4001, async ({ store, bus }) => startIdentity({ store, bus }));

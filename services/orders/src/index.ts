@@ -3,3 +3,4 @@ export { bookingDecider } from './booking/decide';
 export type { PaymentProvider, PaymentIntent } from './payments/provider';
 export { SandboxPaymentProvider, luhnValid, type CardInput } from './payments/sandbox';
 export { StripePaymentProvider } from './payments/stripe';
+export { paymentProviderFromEnv } from './payments/from-env';

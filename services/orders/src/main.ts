@@ -1,4 +1,11 @@
-import { runServiceAlone } from '@tv-shop/platform';
+import { migrate, runServiceMain } from '@tv-shop/platform';
+import { startOrders } from './module';
+import { paymentProviderFromEnv } from './payments/from-env';
+import { SandboxPaymentProvider } from './payments/sandbox';
 
-// Alone, this service needs a command transport between processes: see docs/adr/0004-one-process-first.md.
-await runServiceAlone('orders', () => undefined);
+// Orders in its own process: DATABASE_URL, PORT (4003), COMMAND_TOKEN, STRIPE_* (else the sandbox).
+// The gateway reaches it with ORDERS_URL.
+await runServiceMain('orders', 4003, async (deps) => {
+  await migrate(deps.pool, 'payment-sandbox', [SandboxPaymentProvider.migration]);
+  return startOrders({ ...deps, payments: paymentProviderFromEnv(deps.pool, process.env).payments });
+});

@@ -15,6 +15,7 @@ const TITLES: Record<number, string> = {
   429: 'Too many requests',
   500: 'Internal error',
   501: 'Not configured',
+  503: 'Service unavailable',
 };
 
 /** The one place errors become answers: application/problem+json with the field at fault. */

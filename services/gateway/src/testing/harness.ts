@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { AuthAnswer, Product } from '@tv-shop/contracts';
-import { createTestDatabase } from '@tv-shop/platform/testing';
+import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startAll, type Running } from '../all-in-one';
 
 export const ADMIN = { email: 'admin@tvshop.test', password: 'admin-password-1' };
@@ -14,8 +14,8 @@ export interface Call {
 }
 
 /** A whole TV Shop on a fresh database and a free port, driven through real HTTP. */
-export async function startTestShop(env: NodeJS.ProcessEnv = {}) {
-  const db = await createTestDatabase('api');
+export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: TestDatabase) {
+  const db = existing ?? (await createTestDatabase('api'));
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'tvshop-api-'));
   const running: Running = await startAll({
     port: 0,

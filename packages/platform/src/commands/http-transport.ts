@@ -1,0 +1,94 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AppError, type ErrorKind } from '../errors';
+import { createLogger } from '../log';
+import { InProcessCommandBus, type CommandBus, type CommandEnvelope, type CommandHandlerFn, type CommandReply } from './transport';
+
+type Service = CommandEnvelope['service'];
+const log = createLogger('command-http');
+const MAX_BODY = 1024 * 1024;
+
+/**
+ * The command-transport port over HTTP: services in their own processes on one machine or a
+ * private network. Commands for a service with an endpoint go there; the rest are handled by
+ * handlers registered in this process. Typed errors cross the wire as their JSON form.
+ */
+export class HttpCommandBus implements CommandBus {
+  private readonly local = new InProcessCommandBus();
+  constructor(
+    private readonly endpoints: Partial<Record<Service, string>>,
+    private readonly token: string | undefined = undefined,
+  ) {}
+
+  register(service: Service, handler: CommandHandlerFn): void {
+    this.local.register(service, handler);
+  }
+
+  async send(envelope: CommandEnvelope): Promise<CommandReply> {
+    const base = this.endpoints[envelope.service];
+    if (!base) return this.local.send(envelope);
+    let res: Response;
+    try {
+      res = await fetch(`${base.replace(/\/$/, '')}/commands`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) },
+        body: JSON.stringify(envelope),
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch (err) {
+      log.error(`${envelope.service} is unreachable`, err);
+      throw new AppError('unavailable', `The ${envelope.service} service is unavailable; try again`);
+    }
+    const body = (await res.json().catch(() => null)) as
+      CommandReply | { error: { kind: ErrorKind; message: string; field?: string } } | null;
+    if (res.ok && body && 'position' in body) return body;
+    if (body && 'error' in body) throw AppError.fromJSON(body.error);
+    throw new AppError('unavailable', `The ${envelope.service} service answered ${res.status}`);
+  }
+}
+
+/** Serves the handlers registered on `bus` at POST /commands (and GET /health). */
+export async function serveCommands(
+  bus: CommandBus,
+  opts: { port: number; host?: string; token?: string | undefined },
+): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && req.url === '/health') return answer(200, { status: 'ok' });
+    if (req.method !== 'POST' || req.url !== '/commands') return answer(404, { error: { kind: 'not_found', message: 'No such route' } });
+    if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
+      return answer(401, { error: { kind: 'unauthorized', message: 'Commands need the service token' } });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('end', () => {
+      void (async () => {
+        try {
+          const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CommandEnvelope;
+          answer(200, await bus.send(envelope));
+        } catch (err) {
+          if (err instanceof AppError) return answer(err.status, { error: err.toJSON() });
+          if (err instanceof SyntaxError) return answer(400, { error: { kind: 'validation', message: 'The command is not JSON' } });
+          log.error('command failed', err);
+          answer(500, { error: { kind: 'unavailable', message: 'The command failed' } });
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host ?? '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${opts.host ?? '127.0.0.1'}:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
