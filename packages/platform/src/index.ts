@@ -17,3 +17,4 @@ export * from './commands/transport';
 export * from './commands/http-transport';
 export * from './policies';
 export * from './service-host';
+export { RedisChangeFeed, type RedisChangeFeedOptions } from './change-feed/redis';

@@ -88,7 +88,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const projector = await startProjector({ pool: db.pool, store, feed });
     stack.push(() => projector.stop());
     const stripe = config.stripe
-      ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret)
+      ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret, config.stripe.apiBase)
       : null;
     const sandbox = stripe ? null : new SandboxPaymentProvider(db.pool);
     const payments = stripe ?? sandbox!;

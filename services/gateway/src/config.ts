@@ -15,6 +15,7 @@ const Env = z.object({
   STRIPE_SECRET_KEY: optional,
   STRIPE_PUBLISHABLE_KEY: optional,
   STRIPE_WEBHOOK_SECRET: optional,
+  STRIPE_API_BASE: z.string().url().optional().catch(undefined),
   SEED_DEMO: z.enum(['0', '1']).default('0'),
   WEB_DIST: optional,
   IDENTITY_URL: optional,
@@ -31,7 +32,7 @@ export interface GatewayConfig {
   adminEmail: string;
   adminPassword: string;
   google: { clientId: string; jwksUrl: string; issuers: string[] } | null;
-  stripe: { secretKey: string; publishableKey: string | null; webhookSecret: string | null } | null;
+  stripe: { secretKey: string; publishableKey: string | null; webhookSecret: string | null; apiBase: string | null } | null;
   seedDemo: boolean;
   webDist: string;
   /** Services running as their own processes, reached over HTTP; the rest run in this process. */
@@ -56,7 +57,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminPassword: e.ADMIN_PASSWORD,
     google: e.GOOGLE_CLIENT_ID ? { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL, issuers: e.GOOGLE_ISSUER.split(',') } : null,
     stripe: e.STRIPE_SECRET_KEY
-      ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null }
+      ? {
+          secretKey: e.STRIPE_SECRET_KEY,
+          publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
+          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+          apiBase: e.STRIPE_API_BASE ?? null,
+        }
       : null,
     seedDemo: e.SEED_DEMO === '1',
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),

@@ -7,7 +7,12 @@ import { StripePaymentProvider } from './stripe';
 export function paymentProviderFromEnv(pool: pg.Pool, env: NodeJS.ProcessEnv) {
   const key = env.STRIPE_SECRET_KEY?.trim();
   const stripe = key
-    ? new StripePaymentProvider(key, env.STRIPE_PUBLISHABLE_KEY?.trim() || null, env.STRIPE_WEBHOOK_SECRET?.trim() || null)
+    ? new StripePaymentProvider(
+        key,
+        env.STRIPE_PUBLISHABLE_KEY?.trim() || null,
+        env.STRIPE_WEBHOOK_SECRET?.trim() || null,
+        env.STRIPE_API_BASE?.trim() || null,
+      )
     : null;
   const sandbox = stripe ? null : new SandboxPaymentProvider(pool);
   const payments: PaymentProvider = stripe ?? sandbox!;

@@ -12,9 +12,21 @@ export class StripePaymentProvider implements PaymentProvider {
     secretKey: string,
     readonly publishableKey: string | null,
     private readonly webhookSecret: string | null = null,
-    opts: { host?: string; port?: number; protocol?: 'http' | 'https' } = {},
+    /** Another API base (stripe-mock's convention: STRIPE_API_BASE); unset means api.stripe.com. */
+    apiBase: string | null = null,
   ) {
-    this.stripe = new Stripe(secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...opts });
+    const base = apiBase ? new URL(apiBase) : null;
+    this.stripe = new Stripe(secretKey, {
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+      ...(base
+        ? {
+            host: base.hostname,
+            port: Number(base.port || (base.protocol === 'http:' ? 80 : 443)),
+            protocol: base.protocol === 'http:' ? 'http' : 'https',
+          }
+        : {}),
+    });
   }
 
   async createIntent(input: { amount: number; currency: 'bdt'; bookingId: string; idempotencyKey: string }): Promise<PaymentIntent> {

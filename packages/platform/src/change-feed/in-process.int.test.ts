@@ -1,0 +1,4 @@
+import { InProcessChangeFeed } from '../change-feed';
+import { changeFeedContract } from '../testing/change-feed-contract';
+
+changeFeedContract('in-process', async () => ({ feed: new InProcessChangeFeed(), dispose: async () => {} }));

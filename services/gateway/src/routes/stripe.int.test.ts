@@ -1,0 +1,180 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestShop, type TestShop } from '../testing/harness';
+
+/**
+ * Stripe's servers are unreachable here, so the real `stripe` SDK is pointed (STRIPE_API_BASE,
+ * stripe-mock's convention) at this small stand-in for the two calls the adapter makes:
+ * create and retrieve a PaymentIntent. Webhook signatures are real: made and checked with the
+ * SDK's own HMAC code.
+ */
+function fakeStripeApi() {
+  const intents = new Map<string, Record<string, unknown>>();
+  const byKey = new Map<string, string>();
+  const seen: { method: string; path: string; body: string; idempotencyKey?: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const key = req.headers['idempotency-key'] as string | undefined;
+      seen.push({ method: req.method!, path: req.url!, body, ...(key ? { idempotencyKey: key } : {}) });
+      const send = (status: number, obj: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(obj));
+      if (req.method === 'POST' && req.url === '/v1/payment_intents') {
+        if (key && byKey.has(key)) return send(200, intents.get(byKey.get(key)!));
+        const form = new URLSearchParams(body);
+        const id = `pi_fake_${intents.size + 1}`;
+        const pi = {
+          id,
+          object: 'payment_intent',
+          amount: Number(form.get('amount')),
+          currency: form.get('currency'),
+          status: 'requires_payment_method',
+          client_secret: `${id}_secret_x`,
+          metadata: { bookingId: form.get('metadata[bookingId]') },
+        };
+        intents.set(id, pi);
+        if (key) byKey.set(key, id);
+        return send(200, pi);
+      }
+      const m = /^\/v1\/payment_intents\/([\w]+)$/.exec(req.url ?? '');
+      if (req.method === 'GET' && m) {
+        const pi = intents.get(m[1]!);
+        return pi ? send(200, pi) : send(404, { error: { type: 'invalid_request_error', message: 'No such payment_intent' } });
+      }
+      send(404, { error: { type: 'invalid_request_error', message: 'unknown route' } });
+    });
+  });
+  return { server, intents, seen };
+}
+
+describe('payments through the Stripe adapter', () => {
+  let shop: TestShop;
+  const api = fakeStripeApi();
+  const webhookSecret = 'whsec_test_secret';
+  const stripe = new Stripe('sk_test_unused');
+  beforeAll(async () => {
+    await new Promise<void>((r) => api.server.listen(0, '127.0.0.1', r));
+    const { port } = api.server.address() as AddressInfo;
+    shop = await startTestShop({
+      STRIPE_SECRET_KEY: 'sk_test_local',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_local',
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_BASE: `http://127.0.0.1:${port}`,
+    });
+  });
+  afterAll(async () => {
+    await shop.stop();
+    api.server.close();
+  });
+
+  const signed = (event: object, secret = webhookSecret) => {
+    const payload = JSON.stringify(event);
+    return { raw: payload, headers: { 'Stripe-Signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) } };
+  };
+  const succeeded = (pi: Record<string, unknown>) => ({
+    id: `evt_${pi.id as string}`,
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    data: { object: { ...pi, status: 'succeeded' } },
+  });
+
+  it('when a buyer pays with Stripe, then the intent is in BDT poisha with the booking id, and the signed webhook records the payment once', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token, { resale_price: 1500.25 });
+    const bookingId = (
+      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
+    ).body.insertedId;
+    expect((await shop.call('GET', '/config')).body.stripePublishableKey).toBe('pk_test_local');
+
+    const intent = await shop.call('POST', '/create-payment-intent', {
+      token: buyer.token,
+      body: { bookingId, price: 1 },
+      headers: { 'Idempotency-Key': 'pay-1' },
+    });
+    expect(intent.body).toMatchObject({
+      provider: 'stripe',
+      amount: 150025,
+      currency: 'bdt',
+      publishableKey: 'pk_test_local',
+      clientSecret: expect.stringContaining('_secret_'),
+    });
+    const call = api.seen.find((s) => s.method === 'POST')!;
+    expect(new URLSearchParams(call.body).get('amount')).toBe('150025');
+    expect(new URLSearchParams(call.body).get('metadata[bookingId]')).toBe(bookingId);
+    expect(call.idempotencyKey).toBeTruthy();
+    const retry = await shop.call('POST', '/create-payment-intent', {
+      token: buyer.token,
+      body: { bookingId },
+      headers: { 'Idempotency-Key': 'pay-1' },
+    });
+    expect(retry.body.paymentIntentId).toBe(intent.body.paymentIntentId);
+    expect(api.intents.size).toBe(1);
+
+    expect(
+      (
+        await shop.call('POST', '/payment-sandbox/confirm', {
+          body: { clientSecret: intent.body.clientSecret, card: { number: '4242424242424242', exp_month: 1, exp_year: 2040, cvc: '123' } },
+        })
+      ).status,
+    ).toBe(404);
+
+    // Not yet succeeded at Stripe: the browser's claim is refused.
+    expect(
+      (await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent.body.paymentIntentId } })).status,
+    ).toBe(402);
+
+    const pi = api.intents.get(intent.body.paymentIntentId)!;
+    pi.status = 'succeeded';
+    const forged = await shop.call('POST', '/stripe/webhook', signed(succeeded(pi), 'whsec_someone_else'));
+    expect(forged.status).toBe(400);
+    expect(forged.body.field).toBe('Stripe-Signature');
+    expect((await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body.paid).toBe(false);
+
+    const hook = await shop.call('POST', '/stripe/webhook', signed(succeeded(pi)));
+    expect(hook.body).toEqual({ received: true });
+    await expect.poll(async () => (await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body.paid).toBe(true);
+    expect((await shop.call('POST', '/stripe/webhook', signed(succeeded(pi)))).status).toBe(200);
+    const browser = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: pi.id } });
+    expect(browser.status).toBe(200);
+    expect(browser.body.modifiedCount).toBe(1);
+    const bookings = await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token });
+    expect(bookings.body.filter((b: { paid: boolean }) => b.paid)).toHaveLength(1);
+  });
+
+  it('when a succeeded intent does not match the booking amount, then it is not recorded', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token, { resale_price: 700 });
+    const bookingId = (
+      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
+    ).body.insertedId;
+    const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
+    const pi = api.intents.get(intent.paymentIntentId)!;
+    Object.assign(pi, { status: 'succeeded', amount: 100 });
+    const res = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: pi.id } });
+    expect(res.status).toBe(400);
+    expect(res.body.field).toBe('transationId');
+  });
+});
+
+// Against Stripe itself, only when a test-mode key is given (this machine cannot reach Stripe).
+describe.skipIf(!process.env.STRIPE_TEST_SECRET_KEY?.startsWith('sk_test_'))('Stripe adapter contract against api.stripe.com', () => {
+  it('when an intent is created and confirmed with a test card, then retrieve reports it succeeded for that booking and amount', async () => {
+    const { StripePaymentProvider } = await import('@tv-shop/orders');
+    const key = process.env.STRIPE_TEST_SECRET_KEY!;
+    const provider = new StripePaymentProvider(key, null);
+    const created = await provider.createIntent({
+      amount: 150000,
+      currency: 'bdt',
+      bookingId: 'contract-booking',
+      idempotencyKey: `contract-${Date.now()}`,
+    });
+    expect(created).toMatchObject({ amount: 150000, currency: 'bdt', status: 'requires_payment_method', bookingId: 'contract-booking' });
+    await new Stripe(key).paymentIntents.confirm(created.id, { payment_method: 'pm_card_visa' });
+    expect(await provider.retrieveIntent(created.id)).toMatchObject({ id: created.id, status: 'succeeded', amount: 150000 });
+    expect(await provider.retrieveIntent('pi_does_not_exist')).toBeNull();
+  });
+});
