@@ -85,6 +85,23 @@ describe('projection runner', () => {
     await runner.stop();
   });
 
+  it('when two runners host the same projection, then one leads, the other stands by and takes over when the leader stops', async () => {
+    const first = new ProjectionRunner(db.pool, store, feed, tally('shared'), { standbyRetryMs: 50 });
+    const second = new ProjectionRunner(db.pool, store, feed, tally('shared'), { standbyRetryMs: 50 });
+    await first.start();
+    await second.start();
+    expect((await first.status()).role).toBe('leader');
+    expect((await second.status()).role).toBe('standby');
+    await first.caughtUp();
+    await first.stop();
+    await expect.poll(async () => (await second.status()).role, { timeout: 5000 }).toBe('leader');
+    const { position } = await store.append(`tally-${randomUUID()}`, [ev('Counted', { n: 1 })], 'no_stream');
+    await expect.poll(async () => (await second.status()).position, { timeout: 5000 }).toBeGreaterThanOrEqual(position);
+    const counted = (await store.readAll(0, 10_000)).filter((e) => e.type === 'Counted').length;
+    expect((await rows('rm_shared')).reduce((n, r) => n + r.events, 0)).toBe(counted);
+    await second.stop();
+  });
+
   it('when a projection is rebuilt from position 0, then fresh tables are swapped in with the same rows while it keeps running', async () => {
     const runner = new ProjectionRunner(db.pool, store, feed, tally('rebuilt'), { batchSize: 13 });
     await runner.start();

@@ -1,10 +1,11 @@
-import type pg from 'pg';
+import pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import type { Projection } from './types';
 
 export interface RunnerOptions {
   batchSize?: number;
+  standbyRetryMs?: number;
   log?: (msg: string, extra?: unknown) => void;
 }
 
@@ -13,6 +14,8 @@ export interface ProjectionStatus {
   position: number;
   lag: number;
   error: string | null;
+  /** Only one runner per projection applies events; the others stand by to take over. */
+  role: 'leader' | 'standby' | 'stopped';
 }
 
 const ident = (s: string) => {
@@ -30,6 +33,9 @@ export class ProjectionRunner {
   private current = 0;
   private lastError: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  private lock: pg.Client | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private role: ProjectionStatus['role'] = 'stopped';
 
   constructor(
     private readonly pool: pg.Pool,
@@ -46,7 +52,38 @@ export class ProjectionRunner {
     return this.current;
   }
 
+  /**
+   * Becomes the projection's leader (a session advisory lock on its own connection) and runs,
+   * or stands by and tries again every `standbyRetryMs`: several processes may host the
+   * projector, one applies. If the lock's connection drops, PostgreSQL releases the lock and a
+   * standby takes over; the guarded checkpoint keeps the old leader from applying anything more.
+   */
   async start(): Promise<void> {
+    this.lock = new pg.Client(this.pool.options);
+    this.lock.on('error', (err) => {
+      this.opts.log?.(`projection ${this.name} lost its leader connection`, err);
+      void this.stop()
+        .then(() => this.start())
+        .catch(() => {});
+    });
+    await this.lock.connect();
+    this.role = 'standby';
+    await this.tryToLead();
+  }
+
+  private async tryToLead(): Promise<void> {
+    if (!this.lock) return;
+    const { rows } = await this.lock.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [`projection:${this.name}`]);
+    if (!rows[0]?.ok) {
+      this.retry = setTimeout(() => void this.tryToLead().catch(() => {}), this.opts.standbyRetryMs ?? 2000);
+      this.retry.unref();
+      return;
+    }
+    this.role = 'leader';
+    await this.run();
+  }
+
+  private async run(): Promise<void> {
     const { name, schema } = this.projection;
     const exists = await this.pool.query('select 1 from pg_namespace where nspname = $1', [schema]);
     if (exists.rowCount === 0) {
@@ -75,23 +112,36 @@ export class ProjectionRunner {
   }
 
   async stop(): Promise<void> {
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
     await this.sub?.stop();
     this.sub = null;
     await this.queue.catch(() => {});
+    const lock = this.lock;
+    this.lock = null;
+    this.role = 'stopped';
+    await lock?.end().catch(() => {});
   }
 
   /** Resolves once the projection has applied everything stored when it was called. */
   async caughtUp(): Promise<void> {
     const head = await this.store.headPosition();
     while (this.current < head) {
-      if (!this.sub) throw new Error(`projection ${this.name} is not running`);
+      if (!this.sub) throw new Error(`projection ${this.name} is not leading here`);
       await this.sub.caughtUp();
     }
   }
 
   async status(head?: number): Promise<ProjectionStatus> {
     const h = head ?? (await this.store.headPosition());
-    return { name: this.name, position: this.current, lag: Math.max(0, h - this.current), error: this.lastError };
+    let position = this.current;
+    if (this.role !== 'leader') {
+      const { rows } = await this.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
+        this.name,
+      ]);
+      position = Number(rows[0]?.position ?? 0);
+    }
+    return { name: this.name, position, lag: Math.max(0, h - position), error: this.lastError, role: this.role };
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
