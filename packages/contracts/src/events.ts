@@ -80,6 +80,10 @@ export type OrdersEvent =
   | {
       type: 'BookingCancelled';
       data: { bookingId: string; productId: string; reason: 'product-sold' | 'product-removed' | 'buyer-deleted' };
+    }
+  | {
+      type: 'PaymentRefunded';
+      data: { bookingId: string; paymentIntentId: string; amountPoisha: number; reason: 'product-unavailable' };
     };
 
 export type DomainEvent = IdentityEvent | CatalogEvent | OrdersEvent;

@@ -41,7 +41,8 @@ export async function startCatalog({ store, bus, pool, now = () => new Date() }:
     return { position: out.position, result: { productId: env.aggregateId, changed: out.events.length > 0 } };
   });
 
-  // Policies: a paid booking sells the product; a deleted seller's unsold listings are withdrawn.
+  // Policy: a deleted seller's unsold listings are withdrawn. (A sale is not a policy: orders
+  // sends RecordSale before it records a payment, so the product's stream decides who bought it.)
   const system = (cause: RecordedEvent, key: string) => ({
     commandId: uuidFromName(`catalog-policy:${cause.eventId}:${key}`),
     actor: { id: 'system', role: 'System' },
@@ -54,10 +55,6 @@ export async function startCatalog({ store, bus, pool, now = () => new Date() }:
     store,
     log,
     handlers: {
-      BookingPaid: async (e) => {
-        const { productId, bookingId } = (e as RecordedEvent<'BookingPaid', EventOf<'BookingPaid'>['data']>).data;
-        await run(productId, { type: 'RecordSale', data: { bookingId } }, system(e, productId));
-      },
       UserDeleted: async (e) => {
         const { userId, role } = (e as RecordedEvent<'UserDeleted', EventOf<'UserDeleted'>['data']>).data;
         if (role !== 'Seller') return;

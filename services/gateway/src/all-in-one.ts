@@ -72,7 +72,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     stack.push(() => db.close());
     await PostgresEventStore.migrate(db.pool);
     await migrate(db.pool, 'projections', projectionMigrations);
-    await migrate(db.pool, 'payment-sandbox', [SandboxPaymentProvider.migration]);
+    await migrate(db.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
 
     const store = new PostgresEventStore(db.pool, { pollIntervalMs: 1000 });
     stack.push(() => store.close());

@@ -162,8 +162,8 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
       'ProductListed',
       'BookingPlaced',
       'PaymentIntentCreated',
-      'BookingPaid',
       'ProductMarkedSold',
+      'BookingPaid',
       'ProductListed',
       'ProductReported',
       'ProductRemoved',
@@ -176,7 +176,9 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     expect(actor('ProductReported')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
     expect(actor('ProductRemoved')).toMatchObject({ actorId: admin.user._id, actorRole: 'Admin' });
     const sold = events.find((e) => e.type === 'ProductMarkedSold')!;
-    expect(sold.metadata).toMatchObject({ actorId: 'system', causationId: events.find((e) => e.type === 'BookingPaid')!.eventId });
+    // The sale is the buyer's payment deciding on the product's stream, in the same correlation.
+    expect(sold.metadata).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
+    expect(sold.data).toMatchObject({ bookingId });
     expect(sold.metadata.correlationId).toBe(events.find((e) => e.type === 'BookingPaid')!.metadata.correlationId);
     for (const e of events) expect(e.metadata.at).toMatch(/^\d{4}-\d\d-\d\dT/);
   });

@@ -20,7 +20,7 @@ describe('services in their own processes, reached over the HTTP command transpo
     hosts.push(await host('catalog', (d) => startCatalog(d)));
     hosts.push(
       await host('orders', async (d) => {
-        await migrate(d.pool, 'payment-sandbox', [SandboxPaymentProvider.migration]);
+        await migrate(d.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
         return startOrders({ ...d, payments: new SandboxPaymentProvider(d.pool) });
       }),
     );

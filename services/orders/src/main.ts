@@ -6,6 +6,6 @@ import { SandboxPaymentProvider } from './payments/sandbox';
 // Orders in its own process: DATABASE_URL, PORT (4003), COMMAND_TOKEN, STRIPE_* (else the sandbox).
 // The gateway reaches it with ORDERS_URL.
 await runServiceMain('orders', 4003, async (deps) => {
-  await migrate(deps.pool, 'payment-sandbox', [SandboxPaymentProvider.migration]);
+  await migrate(deps.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
   return startOrders({ ...deps, payments: paymentProviderFromEnv(deps.pool, process.env).payments });
 });

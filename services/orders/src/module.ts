@@ -2,17 +2,21 @@ import { streams, type EventOf } from '@tv-shop/contracts';
 import {
   AppError,
   createLogger,
+  fold,
   handleCommand,
+  illegalState,
   notFound,
   startPolicy,
   uuidFromName,
+  waitForCheckpoint,
   type CommandBus,
   type CommandEnvelope,
   type EventStore,
   type RecordedEvent,
 } from '@tv-shop/platform';
 import type pg from 'pg';
-import { bookingDecider, type BookingCommand } from './booking/decide';
+import type { BookingEvent } from './booking/booking';
+import { bookingDecider, type BookingCommand, type ConfirmedIntent } from './booking/decide';
 import { loadProductFacts } from './booking/product-facts';
 import type { PaymentProvider } from './payments/provider';
 
@@ -31,11 +35,66 @@ export interface PlaceBookingData {
   buyer: { id: string; name: string; email: string };
 }
 
+type Meta = Omit<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'>;
+
 /** Orders: bookings, payment intents and payments; cancels bookings that can no longer be paid. */
 export async function startOrders({ store, bus, pool, payments, now = () => new Date() }: OrdersDeps) {
   const log = createLogger('orders');
-  const run = (bookingId: string, command: BookingCommand, meta: Omit<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'>) =>
+  const run = (bookingId: string, command: BookingCommand, meta: Meta & { causationId?: string }) =>
     handleCommand(store, bookingDecider, streams.booking(bookingId), command, { ...meta, now });
+  const loadBooking = async (bookingId: string) => {
+    const history = await store.readStream(streams.booking(bookingId));
+    return { history, state: fold(bookingDecider, history.map((e) => ({ type: e.type, data: e.data }) as BookingEvent)) };
+  };
+
+  /** Gives the money back for a payment whose product went to someone else, and records that. */
+  const refund = async (bookingId: string, intent: ConfirmedIntent, reason: 'product-sold' | 'product-removed', meta: Meta) => {
+    await payments.refund(intent.id, `refund:${intent.id}`);
+    await run(bookingId, { type: 'RefundPayment', data: { paymentIntentId: intent.id, reason } }, { ...meta, commandId: uuidFromName(`refund:${intent.id}`) });
+  };
+
+  const payBooking = async (env: CommandEnvelope) => {
+    const bookingId = env.aggregateId;
+    const { buyerId, paymentIntentId } = env.data as { buyerId: string | null; paymentIntentId: string };
+    const found = await payments.retrieveIntent(paymentIntentId);
+    if (!found) throw new AppError('validation', 'transationId is not a known payment', { field: 'transationId' });
+    const intent: ConfirmedIntent = { ...found, provider: payments.name };
+    const command: BookingCommand = { type: 'PayBooking', data: { buyerId, intent } };
+    const { history, state } = await loadBooking(bookingId);
+
+    let decided: BookingEvent[];
+    try {
+      decided = bookingDecider.decide(command, state);
+    } catch (err) {
+      // Paid for a booking that was cancelled meanwhile (its product was sold or removed): refund.
+      if (state.status === 'cancelled' && intent.status === 'succeeded' && state.intents[intent.id] !== undefined && !state.refunded[intent.id]) {
+        await refund(bookingId, intent, 'product-sold', env);
+        throw illegalState('This product is no longer available; your payment was refunded', 'bookingId');
+      }
+      throw err;
+    }
+    if (decided.length === 0) return { position: history[history.length - 1]!.position, result: { bookingId, paid: true } };
+    if (state.status === 'none') throw notFound('Booking', 'bookingId');
+
+    // The product's own stream decides who bought it, so two buyers can never both pay for it.
+    try {
+      await bus.send({
+        service: 'catalog',
+        type: 'RecordSale',
+        aggregateId: state.booking.productId,
+        data: { bookingId },
+        commandId: uuidFromName(`sale:${env.commandId}`),
+        actor: env.actor,
+        correlationId: env.correlationId,
+      });
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      await refund(bookingId, intent, err.kind === 'not_found' ? 'product-removed' : 'product-sold', env);
+      throw illegalState('This product was sold to someone else meanwhile; your payment was refunded', 'bookingId');
+    }
+    const out = await run(bookingId, command, env);
+    return { position: out.position, result: { bookingId, paid: true } };
+  };
 
   bus.register('orders', async (env) => {
     const bookingId = env.aggregateId;
@@ -60,32 +119,24 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
       }
       case 'CreatePaymentIntent': {
         const { buyerId } = env.data as { buyerId: string };
-        const history = await store.readStream(streams.booking(bookingId));
-        const placed = history.find((e) => e.type === 'BookingPlaced')?.data as EventOf<'BookingPlaced'>['data'] | undefined;
-        if (!placed || placed.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
-        const product = await loadProductFacts(store, placed.productId);
-        // The amount is the booking's own price, never one sent by the browser.
+        const { state } = await loadBooking(bookingId);
+        if (state.status === 'none' || state.booking.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
+        const product = await loadProductFacts(store, state.booking.productId);
+        const recordIntent = (paymentIntentId: string, amountPoisha: number, currency: string): BookingCommand => ({
+          type: 'RecordPaymentIntent',
+          data: { buyerId, paymentIntentId, provider: payments.name, amountPoisha, currency, product },
+        });
+        // Refuse before anything is created at the provider (paid, cancelled, product gone).
+        bookingDecider.decide(recordIntent('pi_check', state.booking.pricePoisha, 'bdt'), state);
+        // One intent per booking and price: asking again (a reload, a second tab) gives the same one,
+        // so a booking can never be charged twice. The amount is the booking's own price.
         const intent = await payments.createIntent({
-          amount: placed.pricePoisha,
+          amount: state.booking.pricePoisha,
           currency: 'bdt',
           bookingId,
-          idempotencyKey: env.commandId,
+          idempotencyKey: `intent:${bookingId}:${state.booking.pricePoisha}`,
         });
-        const out = await run(
-          bookingId,
-          {
-            type: 'RecordPaymentIntent',
-            data: {
-              buyerId,
-              paymentIntentId: intent.id,
-              provider: payments.name,
-              amountPoisha: intent.amount,
-              currency: intent.currency,
-              product,
-            },
-          },
-          env,
-        );
+        const out = await run(bookingId, recordIntent(intent.id, intent.amount, intent.currency), env);
         return {
           position: out.position,
           result: {
@@ -97,20 +148,8 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
           },
         };
       }
-      case 'PayBooking': {
-        const { buyerId, paymentIntentId } = env.data as { buyerId: string | null; paymentIntentId: string };
-        const intent = await payments.retrieveIntent(paymentIntentId);
-        if (!intent) throw new AppError('validation', 'transationId is not a known payment', { field: 'transationId' });
-        const history = await store.readStream(streams.booking(bookingId));
-        const placed = history.find((e) => e.type === 'BookingPlaced')?.data as EventOf<'BookingPlaced'>['data'] | undefined;
-        const product = await loadProductFacts(store, placed?.productId ?? '');
-        const out = await run(
-          bookingId,
-          { type: 'PayBooking', data: { buyerId, intent: { ...intent, provider: payments.name }, product } },
-          env,
-        );
-        return { position: out.position, result: { bookingId, paid: true } };
-      }
+      case 'PayBooking':
+        return payBooking(env);
       default:
         throw new AppError('validation', `Unknown orders command ${env.type}`);
     }
@@ -122,17 +161,13 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
     correlationId: e.metadata.correlationId,
     causationId: e.eventId,
   });
-  const cancelUnpaid = async (
-    e: RecordedEvent,
-    where: string,
-    value: string,
-    reason: 'product-sold' | 'product-removed' | 'buyer-deleted',
-  ) => {
-    const { rows } = await pool.query<{ id: string }>(
-      `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled`,
-      [value],
-    );
-    for (const { id } of rows) await run(id, { type: 'CancelBooking', data: { reason } }, cause(e, id));
+  const cancel = (e: RecordedEvent, bookingId: string, reason: 'product-sold' | 'product-removed' | 'buyer-deleted') =>
+    run(bookingId, { type: 'CancelBooking', data: { reason } }, cause(e, bookingId));
+  /** Unpaid bookings from the read model, once it has caught up with the event at hand. */
+  const unpaidBookings = async (e: RecordedEvent, where: 'product_id' | 'buyer_id', value: string) => {
+    await waitForCheckpoint(pool, 'orders', e.position);
+    const { rows } = await pool.query<{ id: string }>(`select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled`, [value]);
+    return rows.map((r) => r.id);
   };
   const policy = await startPolicy({
     name: 'orders',
@@ -140,11 +175,25 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
     store,
     log,
     handlers: {
-      ProductMarkedSold: (e) => cancelUnpaid(e, 'product_id', (e.data as { productId: string }).productId, 'product-sold'),
-      ProductRemoved: (e) => cancelUnpaid(e, 'product_id', (e.data as { productId: string }).productId, 'product-removed'),
+      // A booking that lands just after its product was sold or removed is cancelled at once.
+      BookingPlaced: async (e) => {
+        const d = e.data as EventOf<'BookingPlaced'>['data'];
+        const product = await loadProductFacts(store, d.productId);
+        if (product.removed) await cancel(e, d.bookingId, 'product-removed');
+        else if (product.sold && product.soldTo !== d.bookingId) await cancel(e, d.bookingId, 'product-sold');
+      },
+      ProductMarkedSold: async (e) => {
+        const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
+        for (const id of await unpaidBookings(e, 'product_id', productId)) if (id !== bookingId) await cancel(e, id, 'product-sold');
+      },
+      ProductRemoved: async (e) => {
+        const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
+        for (const id of await unpaidBookings(e, 'product_id', productId)) await cancel(e, id, 'product-removed');
+      },
       UserDeleted: async (e) => {
         const d = e.data as EventOf<'UserDeleted'>['data'];
-        if (d.role === 'Buyer') await cancelUnpaid(e, 'buyer_id', d.userId, 'buyer-deleted');
+        if (d.role !== 'Buyer') return;
+        for (const id of await unpaidBookings(e, 'buyer_id', d.userId)) await cancel(e, id, 'buyer-deleted');
       },
     },
   });

@@ -11,7 +11,7 @@ export type ProductCommand =
   | { type: 'RemoveAdvertising'; data: By }
   | { type: 'ReportProduct'; data: By }
   | { type: 'RemoveProduct'; data: { reason: 'reported' | 'seller-deleted' | 'admin' } }
-  /** From the BookingPaid policy: the sale is a fact, so an already-sold product is fine. */
+  /** Sent by orders before it records a payment: the product's own stream decides who bought it. */
   | { type: 'RecordSale'; data: { bookingId: string } };
 
 type Listed = Extract<ProductState, { status: 'listed' }>;
@@ -60,8 +60,10 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
     case 'RemoveProduct':
       return [{ type: 'ProductRemoved', data: { productId: listed(state).listing.productId, reason: command.data.reason } }];
     case 'RecordSale': {
-      if (state.status !== 'listed' || state.sold) return [];
-      return [{ type: 'ProductMarkedSold', data: { productId: state.listing.productId, bookingId: command.data.bookingId } }];
+      const s = listed(state);
+      if (s.sold && s.soldTo === command.data.bookingId) return [];
+      if (s.sold) throw illegalState('This product has already been sold', 'product_id');
+      return [{ type: 'ProductMarkedSold', data: { productId: s.listing.productId, bookingId: command.data.bookingId } }];
     }
   }
 }

@@ -121,7 +121,12 @@ export function stripeWebhook({ stripe, sender }: GatewayDeps): Router {
           commandId: uuidFromName(`payment:${intent.bookingId}:${intent.id}`),
           data: { buyerId: null, paymentIntentId: intent.id },
         })
-        .catch((err: unknown) => log.warn('stripe webhook not applied', err));
+        .catch((err: unknown) => {
+          // A refusal (already paid, product gone and refunded) is final: tell Stripe it arrived.
+          // Anything else answers 5xx so that Stripe delivers the event again.
+          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          log.info('stripe webhook refused', { intent: intent.id, reason: err.message });
+        });
     }
     res.json({ received: true });
   });

@@ -14,6 +14,7 @@ function fakeStripeApi() {
   const intents = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, string>();
   const seen: { method: string; path: string; body: string; idempotencyKey?: string }[] = [];
+  const refunds: string[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -38,6 +39,11 @@ function fakeStripeApi() {
         if (key) byKey.set(key, id);
         return send(200, pi);
       }
+      if (req.method === 'POST' && req.url === '/v1/refunds') {
+        const form = new URLSearchParams(body);
+        refunds.push(form.get('payment_intent')!);
+        return send(200, { id: `re_${refunds.length}`, object: 'refund', payment_intent: form.get('payment_intent'), status: 'succeeded' });
+      }
       const m = /^\/v1\/payment_intents\/([\w]+)$/.exec(req.url ?? '');
       if (req.method === 'GET' && m) {
         const pi = intents.get(m[1]!);
@@ -46,7 +52,7 @@ function fakeStripeApi() {
       send(404, { error: { type: 'invalid_request_error', message: 'unknown route' } });
     });
   });
-  return { server, intents, seen };
+  return { server, intents, seen, refunds };
 }
 
 describe('payments through the Stripe adapter', () => {
@@ -142,6 +148,23 @@ describe('payments through the Stripe adapter', () => {
     expect(browser.body.modifiedCount).toBe(1);
     const bookings = await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token });
     expect(bookings.body.filter((b: { paid: boolean }) => b.paid)).toHaveLength(1);
+  });
+
+  it('when Stripe reports a payment for a TV its seller sold meanwhile, then the payment is refunded through Stripe', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token, { resale_price: 300 });
+    const bookingId = (
+      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
+    ).body.insertedId;
+    const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
+    await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
+    const pi = api.intents.get(intent.paymentIntentId)!;
+    pi.status = 'succeeded';
+    const hook = await shop.call('POST', '/stripe/webhook', signed(succeeded(pi)));
+    expect(hook.status).toBe(200);
+    expect(api.refunds).toContain(pi.id);
+    await expect.poll(async () => (await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).status).toBe(404);
   });
 
   it('when a succeeded intent does not match the booking amount, then it is not recorded', async () => {

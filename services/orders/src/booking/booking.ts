@@ -1,27 +1,32 @@
 import type { OrdersEvent } from '@tv-shop/contracts';
 
 export type BookingEvent = OrdersEvent;
-type Placed = Extract<BookingEvent, { type: 'BookingPlaced' }>['data'];
+export type Placed = Extract<BookingEvent, { type: 'BookingPlaced' }>['data'];
 
 export type BookingState =
   | { status: 'none' }
-  | { status: 'placed'; booking: Placed; intents: Record<string, number> }
-  | { status: 'paid'; booking: Placed; paymentIntentId: string }
-  | { status: 'cancelled'; booking: Placed };
+  | {
+      status: 'placed' | 'paid' | 'cancelled';
+      booking: Placed;
+      /** Intents created for this booking, with their amounts. */
+      intents: Record<string, number>;
+      refunded: Record<string, true>;
+      paidWith: string | null;
+    };
 
 export const initialState = (): BookingState => ({ status: 'none' });
 
 export function evolve(state: BookingState, event: BookingEvent): BookingState {
+  if (event.type === 'BookingPlaced') return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null };
+  if (state.status === 'none') return state;
   switch (event.type) {
-    case 'BookingPlaced':
-      return { status: 'placed', booking: event.data, intents: {} };
     case 'PaymentIntentCreated':
-      return state.status === 'placed'
-        ? { ...state, intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha } }
-        : state;
+      return { ...state, intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha } };
     case 'BookingPaid':
-      return state.status === 'placed' ? { status: 'paid', booking: state.booking, paymentIntentId: event.data.paymentIntentId } : state;
+      return { ...state, status: 'paid', paidWith: event.data.paymentIntentId };
     case 'BookingCancelled':
-      return state.status === 'placed' ? { status: 'cancelled', booking: state.booking } : state;
+      return state.status === 'placed' ? { ...state, status: 'cancelled' } : state;
+    case 'PaymentRefunded':
+      return { ...state, refunded: { ...state.refunded, [event.data.paymentIntentId]: true } };
   }
 }

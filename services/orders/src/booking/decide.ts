@@ -6,6 +6,8 @@ export interface ProductFacts {
   exists: boolean;
   removed: boolean;
   sold: boolean;
+  /** The booking the product was sold to, if it was sold through one. */
+  soldTo: string | null;
   name: string;
   image: string;
   pricePoisha: number;
@@ -22,21 +24,23 @@ export interface ConfirmedIntent {
   provider: string;
 }
 
-type Placed = Extract<BookingEvent, { type: 'BookingPlaced' }>['data'];
+type Placed = import('./booking').Placed;
 export type BookingCommand =
   | { type: 'PlaceBooking'; data: { booking: Placed; product: ProductFacts } }
   | {
       type: 'RecordPaymentIntent';
       data: { buyerId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string; product: ProductFacts };
     }
-  | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent; product: ProductFacts } }
+  /** The product side (who bought it) is decided first by catalog's RecordSale; see module.ts. */
+  | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent } }
+  | { type: 'RefundPayment'; data: { paymentIntentId: string; reason: 'product-sold' | 'product-removed' } }
   | { type: 'CancelBooking'; data: { reason: 'product-sold' | 'product-removed' | 'buyer-deleted' } };
 
 const productBookable = (p: ProductFacts) => {
   if (!p.exists || p.removed) throw notFound('Product', 'product_id');
   if (p.sold) throw illegalState('This product has already been sold', 'product_id');
 };
-const ownBooking = (s: BookingState, buyerId: string | null) => {
+const ownBooking = (s: BookingState, buyerId: string | null): Exclude<BookingState, { status: 'none' }> => {
   if (s.status === 'none') throw notFound('Booking', 'bookingId');
   if (buyerId !== null && s.booking.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
   return s;
@@ -64,19 +68,19 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
       ];
     }
     case 'PayBooking': {
-      const { intent, product } = command.data;
+      const { intent } = command.data;
       const s = ownBooking(state, command.data.buyerId);
       if (s.status === 'paid') {
-        if (s.paymentIntentId === intent.id) return [];
+        if (s.paidWith === intent.id) return [];
         throw conflict('This booking is already paid', 'bookingId');
       }
-      if (s.status === 'cancelled') throw illegalState('This booking was cancelled', 'bookingId');
       if (intent.bookingId !== s.booking.bookingId || s.intents[intent.id] === undefined)
         throw validation('transationId', 'is not a payment for this booking');
       if (intent.status !== 'succeeded') throw new AppError('payment_required', 'The payment has not succeeded', { field: 'transationId' });
       if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt')
         throw validation('transationId', 'paid a different amount than the booking costs');
-      if (product.sold) throw illegalState('This product was sold to someone else meanwhile', 'bookingId');
+      if (s.refunded[intent.id]) throw illegalState('This payment was refunded', 'transationId');
+      if (s.status === 'cancelled') throw illegalState('This booking was cancelled: the product is no longer available', 'bookingId');
       return [
         {
           type: 'BookingPaid',
@@ -90,6 +94,18 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
           },
         },
       ];
+    }
+    case 'RefundPayment': {
+      const s = ownBooking(state, null);
+      const { paymentIntentId, reason } = command.data;
+      const amountPoisha = s.intents[paymentIntentId];
+      if (amountPoisha === undefined || s.refunded[paymentIntentId] || s.paidWith === paymentIntentId) return [];
+      const refunded: BookingEvent = {
+        type: 'PaymentRefunded',
+        data: { bookingId: s.booking.bookingId, paymentIntentId, amountPoisha, reason: 'product-unavailable' },
+      };
+      if (s.status !== 'placed') return [refunded];
+      return [refunded, { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason } }];
     }
     case 'CancelBooking': {
       if (state.status !== 'placed') return [];

@@ -7,6 +7,7 @@ const product: ProductFacts = {
   exists: true,
   removed: false,
   sold: false,
+  soldTo: null,
   name: 'LG 32"',
   image: '/api/images/a',
   pricePoisha: 1_200_000,
@@ -41,10 +42,11 @@ const paid: BookingEvent = {
   type: 'BookingPaid',
   data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' },
 };
-const pay = (over: Partial<ConfirmedIntent> = {}, facts: Partial<ProductFacts> = {}): BookingCommand => ({
+const pay = (over: Partial<ConfirmedIntent> = {}): BookingCommand => ({
   type: 'PayBooking',
-  data: { buyerId: 'u1', intent: { ...intent, ...over }, product: { ...product, ...facts } },
+  data: { buyerId: 'u1', intent: { ...intent, ...over } },
 });
+const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
 const given = deciderSpec(bookingDecider);
 
 describe('booking decider', () => {
@@ -80,13 +82,31 @@ describe('booking decider', () => {
       .thenThrows({ kind: 'validation' });
     given(placed).when(pay()).thenThrows({ kind: 'validation' });
     given(placed, intentCreated)
-      .when({ type: 'PayBooking', data: { buyerId: 'u2', intent, product } })
+      .when({ type: 'PayBooking', data: { buyerId: 'u2', intent } })
       .thenThrows({ kind: 'not_found' });
   });
-  it('given the product was sold meanwhile, when paying, then refused', () =>
+  it('given a booking cancelled because its product went, when its payment arrives, then refused (the module refunds it)', () =>
+    given(placed, intentCreated, cancelled).when(pay()).thenThrows({ kind: 'illegal_state', field: 'bookingId' }));
+  it('given a succeeded payment for an unavailable product, when refunded, then PaymentRefunded and the booking cancelled; once only', () => {
+    const refunded: BookingEvent = {
+      type: 'PaymentRefunded',
+      data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable' },
+    };
     given(placed, intentCreated)
-      .when(pay({}, { sold: true }))
-      .thenThrows({ kind: 'illegal_state' }));
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .then([refunded, cancelled]);
+    given(placed, intentCreated, cancelled)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .then([refunded]);
+    given(placed, intentCreated, refunded, cancelled)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .then([]);
+    given(placed, intentCreated, refunded, cancelled).when(pay()).thenThrows({ kind: 'illegal_state', field: 'transationId' });
+  });
+  it('given a paid booking, when asked to refund the payment that bought it, then nothing', () =>
+    given(placed, intentCreated, paid)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .then([]));
   it('given a placed booking, when cancelled, then BookingCancelled; a paid one stays paid', () => {
     given(placed)
       .when({ type: 'CancelBooking', data: { reason: 'product-sold' } })

@@ -13,4 +13,6 @@ export interface PaymentProvider {
   readonly publishableKey: string | null;
   createIntent(input: { amount: number; currency: 'bdt'; bookingId: string; idempotencyKey: string }): Promise<PaymentIntent>;
   retrieveIntent(id: string): Promise<PaymentIntent | null>;
+  /** Gives a succeeded payment back in full; the same key never refunds twice. */
+  refund(intentId: string, idempotencyKey: string): Promise<void>;
 }

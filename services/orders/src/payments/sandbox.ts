@@ -38,7 +38,7 @@ export type ConfirmResult =
 interface Row {
   id: string;
   client_secret: string;
-  amount: number;
+  amount: number | string;
   currency: string;
   status: PaymentIntent['status'];
   booking_id: string | null;
@@ -46,7 +46,7 @@ interface Row {
 const toIntent = (r: Row): PaymentIntent => ({
   id: r.id,
   clientSecret: r.client_secret,
-  amount: r.amount,
+  amount: Number(r.amount),
   currency: r.currency,
   status: r.status,
   bookingId: r.booking_id,
@@ -64,13 +64,19 @@ export class SandboxPaymentProvider implements PaymentProvider {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  static readonly migration = {
-    id: '0001-sandbox-intents',
-    sql: `create schema if not exists payment_sandbox;
-      create table payment_sandbox.intents (
-        id text primary key, client_secret text not null unique, amount integer not null, currency text not null,
-        status text not null, booking_id text, idempotency_key text unique, created_at timestamptz not null default now());`,
-  };
+  static readonly migrations = [
+    {
+      id: '0001-sandbox-intents',
+      sql: `create schema if not exists payment_sandbox;
+        create table payment_sandbox.intents (
+          id text primary key, client_secret text not null unique, amount integer not null, currency text not null,
+          status text not null, booking_id text, idempotency_key text unique, created_at timestamptz not null default now());`,
+    },
+    {
+      id: '0002-sandbox-refunds',
+      sql: `alter table payment_sandbox.intents alter column amount type bigint, add column refunded_at timestamptz;`,
+    },
+  ];
 
   async createIntent(input: { amount: number; currency: 'bdt'; bookingId: string; idempotencyKey: string }): Promise<PaymentIntent> {
     const id = `pi_${randomBytes(12).toString('hex')}`;
@@ -88,6 +94,16 @@ export class SandboxPaymentProvider implements PaymentProvider {
   async retrieveIntent(id: string): Promise<PaymentIntent | null> {
     const { rows } = await this.pool.query<Row>('select * from payment_sandbox.intents where id = $1', [id]);
     return rows[0] ? toIntent(rows[0]) : null;
+  }
+
+  async refund(intentId: string): Promise<void> {
+    await this.pool.query(`update payment_sandbox.intents set refunded_at = coalesce(refunded_at, now()) where id = $1 and status = 'succeeded'`, [intentId]);
+  }
+
+  /** Whether a payment was given back (for tests and the audit). */
+  async refundedAt(intentId: string): Promise<Date | null> {
+    const { rows } = await this.pool.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [intentId]);
+    return rows[0]?.refunded_at ?? null;
   }
 
   /** What Stripe.js's confirmCardPayment does against Stripe, here against the sandbox. */

@@ -46,6 +46,10 @@ export class StripePaymentProvider implements PaymentProvider {
     }
   }
 
+  async refund(intentId: string, idempotencyKey: string): Promise<void> {
+    await this.stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey });
+  }
+
   /** Checks the Stripe-Signature header; throws when it does not match the raw body. */
   verifyWebhook(rawBody: Buffer, signature: string): Stripe.Event {
     if (!this.webhookSecret) throw new Error('STRIPE_WEBHOOK_SECRET is not set');

@@ -1,0 +1,104 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '@tv-shop/contracts';
+import { startTestShop, type TestShop } from '../testing/harness';
+
+/** The interleavings a marketplace must survive: two buyers, one TV; a product gone mid-payment. */
+describe('payment races', () => {
+  let shop: TestShop;
+  let db: pg.Pool;
+  beforeAll(async () => {
+    shop = await startTestShop();
+    db = new pg.Pool({ connectionString: shop.dbUrl, max: 2 });
+  });
+  afterAll(async () => {
+    await db.end();
+    await shop.stop();
+  });
+
+  const book = async (token: string, productId: string) =>
+    (await shop.call('POST', '/bookings', { token, body: { product_id: productId, phone_number: '1', meeting_location: 'x' } })).body
+      .insertedId as string;
+  const confirmCard = async (token: string, bookingId: string) => {
+    const intent = (await shop.call('POST', '/create-payment-intent', { token, body: { bookingId } })).body;
+    const card = { number: '4242424242424242', exp_month: 1, exp_year: 2040, cvc: '123' };
+    const confirm = (await shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret: intent.clientSecret, card } })).body;
+    expect(confirm.paymentIntent.status).toBe('succeeded');
+    return confirm.paymentIntent.id as string;
+  };
+  const refunded = async (intentId: string) =>
+    (await db.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [intentId])).rows[0]
+      ?.refunded_at ?? null;
+
+  it('when two buyers pay for one TV at the same moment, then exactly one gets it and the other is refunded', async () => {
+    for (let round = 0; round < 5; round++) {
+      const seller = await shop.signup('Seller');
+      const a = await shop.signup('Buyer');
+      const b = await shop.signup('Buyer');
+      const p = await shop.addProduct(seller.token, { resale_price: 1000 });
+      const [ba, bb] = [await book(a.token, p._id), await book(b.token, p._id)];
+      const [ia, ib] = [await confirmCard(a.token, ba), await confirmCard(b.token, bb)];
+      const results = await Promise.all([
+        shop.call('POST', '/payments', { token: a.token, body: { bookingId: ba, transationId: ia } }),
+        shop.call('POST', '/payments', { token: b.token, body: { bookingId: bb, transationId: ib } }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+      const loser = results[0]!.status === 409 ? { res: results[0]!, intent: ia, buyer: a } : { res: results[1]!, intent: ib, buyer: b };
+      expect(loser.res.body.detail).toMatch(/refunded/);
+      expect(await refunded(loser.intent)).not.toBeNull();
+      expect(await refunded(loser.intent === ia ? ib : ia)).toBeNull();
+      const sold = ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id);
+      expect(sold?.sold).toBe(true);
+      await expect
+        .poll(async () => (await shop.call('GET', `/bookings?email=${loser.buyer.user.email}`, { token: loser.buyer.token })).body.length)
+        .toBe(0);
+    }
+  });
+
+  it('when the seller marks the TV sold while a buyer is paying, then the payment is refunded, not kept', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token);
+    const bookingId = await book(buyer.token, p._id);
+    const intent = await confirmCard(buyer.token, bookingId);
+    await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
+    const res = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } });
+    expect(res.status).toBe(409);
+    expect(res.body.detail).toMatch(/refunded/);
+    expect(await refunded(intent)).not.toBeNull();
+    const again = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } });
+    expect(again.status).toBe(409);
+  });
+
+  it('when a buyer asks for a payment intent twice, then it is the same intent: one booking is never charged twice', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const bookingId = await book(buyer.token, (await shop.addProduct(seller.token))._id);
+    const first = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
+    const second = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
+    expect(second.paymentIntentId).toBe(first.paymentIntentId);
+    const intent = await confirmCard(buyer.token, bookingId);
+    expect(intent).toBe(first.paymentIntentId);
+    await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } });
+    const afterPaid = await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } });
+    expect(afterPaid.status).toBe(409);
+  });
+
+  it('when a booking and the removal of its TV race, then the booking never survives the TV', async () => {
+    const admin = await shop.admin();
+    for (let round = 0; round < 8; round++) {
+      const seller = await shop.signup('Seller');
+      const buyer = await shop.signup('Buyer');
+      const p = await shop.addProduct(seller.token);
+      await Promise.all([
+        shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } }),
+        shop.call('DELETE', `/product/${p._id}`, { token: admin.token }),
+      ]);
+      await expect
+        .poll(async () => (await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token })).body.length, {
+          timeout: 5000,
+        })
+        .toBe(0);
+    }
+  });
+});
