@@ -10,7 +10,7 @@ export const tk = z.coerce
   .number({ error: 'must be a number' })
   .refine(Number.isFinite, 'must be a number')
   .refine((n) => n >= 0, 'must not be negative')
-  .refine((n) => n <= 100_000_000, 'is too large')
+  .refine((n) => n <= 10_000_000, 'must be at most 10,000,000 TK')
   .refine((n) => Math.round(n * 100) === Math.round(n * 100 * 1000) / 1000, 'has more than two decimals');
 const url = z
   .string()

@@ -14,7 +14,8 @@ export type ErrorKind =
   | 'unsupported_media_type'
   | 'not_configured'
   | 'payment_required'
-  | 'unavailable';
+  | 'unavailable'
+  | 'too_many_requests';
 
 const STATUS: Record<ErrorKind, number> = {
   validation: 400,
@@ -29,6 +30,7 @@ const STATUS: Record<ErrorKind, number> = {
   unsupported_media_type: 415,
   not_configured: 501,
   unavailable: 503,
+  too_many_requests: 429,
 };
 
 export interface FieldError {

@@ -49,7 +49,9 @@ export async function startPolicy(opts: {
 export async function waitForCheckpoint(pool: pg.Pool, projection: string, position: number, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const { rows } = await pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [projection]);
+    const { rows } = await pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
+      projection,
+    ]);
     if (Number(rows[0]?.position ?? 0) >= position) return;
     if (Date.now() > until) throw new Error(`projection ${projection} did not reach ${position} in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { serveCommands } from './commands/http-transport';
-import { InProcessCommandBus, type CommandBus } from './commands/transport';
+import { HttpCommandBus } from './commands/http-transport';
+import type { CommandBus, CommandEnvelope } from './commands/transport';
 import { openDatabase } from './db/database';
 import { PostgresEventStore } from './event-store/postgres';
 import type { EventStore } from './event-store/types';
@@ -20,6 +21,8 @@ export interface ServiceHostOptions {
   port: number;
   host?: string;
   token?: string | undefined;
+  /** Where the other services take commands (orders asks catalog to record a sale). */
+  endpoints?: Partial<Record<CommandEnvelope['service'], string>>;
   start: (deps: ServiceDeps) => Promise<{ stop(): Promise<void> }>;
 }
 
@@ -33,7 +36,7 @@ export async function startServiceHost(opts: ServiceHostOptions) {
   await PostgresEventStore.migrate(db.pool);
   await migrate(db.pool, 'projections', projectionMigrations);
   const store = new PostgresEventStore(db.pool);
-  const bus = new InProcessCommandBus();
+  const bus = new HttpCommandBus(opts.endpoints ?? {}, opts.token);
   const service = await opts.start({ store, bus, pool: db.pool });
   const server = await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token });
   return {
@@ -65,6 +68,11 @@ export async function runServiceMain(
     port: Number(process.env.PORT ?? defaultPort),
     host: process.env.HOST ?? '127.0.0.1',
     token: process.env.COMMAND_TOKEN,
+    endpoints: Object.fromEntries(
+      Object.entries({ identity: process.env.IDENTITY_URL, catalog: process.env.CATALOG_URL, orders: process.env.ORDERS_URL }).filter(
+        ([service, url]) => url && service !== name,
+      ),
+    ),
     start,
   });
   log.info(`${name} takes commands at ${host.url}/commands`);

@@ -111,7 +111,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       databaseMode: db.mode,
       store,
       reads,
-      sender: new CommandSender(bus, positions),
+      sender: new CommandSender(bus, positions, { pool: db.pool, store }, tokens.fingerprintKey),
       tokens,
       verifyGoogle: googleVerifier(config.google),
       payments,

@@ -3,7 +3,9 @@ import path from 'node:path';
 import express from 'express';
 import { authenticate } from './auth/middleware';
 import type { GatewayDeps } from './deps';
+import { AppError } from '@tv-shop/platform';
 import { notFoundHandler, problemHandler } from './http/problem';
+import { unreadableText } from './http/validate';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { imageRoutes } from './routes/images';
@@ -24,6 +26,16 @@ export function createApp(deps: GatewayDeps): express.Express {
   const api = express.Router();
   api.use(stripeWebhook(deps));
   api.use(express.json({ limit: '100kb', strict: true }));
+  api.use((req, _res, next) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(req.path);
+    } catch {
+      return next(new AppError('validation', 'The request path cannot be decoded', { field: 'path' }));
+    }
+    const bad = unreadableText(path, 'path') ?? unreadableText(req.query, 'query') ?? unreadableText(req.body);
+    next(bad ? new AppError('validation', `${bad} contains characters that cannot be stored`, { field: bad }) : undefined);
+  });
   api.use(authenticate(deps.tokens, deps.reads));
   api.use(systemRoutes(deps), authRoutes(deps), userRoutes(deps), catalogRoutes(deps), orderRoutes(deps), imageRoutes(deps));
   api.use(notFoundHandler);

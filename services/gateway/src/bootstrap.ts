@@ -25,7 +25,12 @@ export async function ensureAdmin(store: EventStore, bus: CommandBus, email: str
   }
   let current: string | null = null;
   for (const e of history) {
-    const d = e.data as { passwordHash?: string | null };
+    const d = e.data as { passwordHash?: string | null; role?: string };
+    if (e.type === 'UserRegistered' && d.role !== 'Admin') {
+      throw new Error(`ADMIN_EMAIL ${email} belongs to a ${d.role} account; choose another address for the admin`);
+    }
+    if (e.type === 'UserDeleted')
+      throw new Error(`ADMIN_EMAIL ${email} belongs to a deleted account; choose another address for the admin`);
     if (e.type === 'UserRegistered' || e.type === 'PasswordChanged') current = d.passwordHash ?? null;
   }
   if (await checkPassword(current, password)) return history[history.length - 1]!.position;

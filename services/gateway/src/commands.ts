@@ -1,20 +1,34 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { WriteAnswer } from '@tv-shop/contracts';
-import { AppError, createLogger, uuidFromName, type CommandBus, type CommandEnvelope, type CommandReply } from '@tv-shop/platform';
+import type pg from 'pg';
+import {
+  AppError,
+  createLogger,
+  uuidFromName,
+  waitForCheckpoint,
+  type CommandBus,
+  type CommandEnvelope,
+  type CommandReply,
+  type EventStore,
+} from '@tv-shop/platform';
 import type { PositionTracker } from './positions';
 
 const log = createLogger('gateway');
 
 /**
- * Turns an HTTP write into a command. The command id comes from the Idempotency-Key header
- * (scoped to the caller and route) so a retried request lands once; the answer waits until the
- * read models reached the command's position.
+ * Turns an HTTP write into a command. The command id comes from the Idempotency-Key header,
+ * scoped to the caller, the route and the request body (a key reused for a different request is
+ * a different command), so a retried request lands once; the answer waits until the read models
+ * reached the command's position.
  */
 export class CommandSender {
   constructor(
     private readonly bus: CommandBus,
     private readonly positions: PositionTracker,
+    private readonly db: { pool: pg.Pool; store: EventStore },
+    /** Server secret for the body fingerprint, so ids derived from a signup body reveal nothing. */
+    private readonly fingerprintKey: string,
   ) {}
 
   commandId(req: Request, scope = ''): string {
@@ -22,12 +36,20 @@ export class CommandSender {
     if (key === undefined) return randomUUID();
     if (!/^[\x21-\x7e]{1,200}$/.test(key))
       throw new AppError('validation', 'Idempotency-Key must be 1-200 visible characters', { field: 'Idempotency-Key' });
-    return uuidFromName(`${req.user?._id ?? 'anonymous'}:${req.method}:${req.baseUrl}${req.path}:${scope}:${key}`);
+    const body = createHmac('sha256', this.fingerprintKey)
+      .update(JSON.stringify(req.body ?? null))
+      .digest('hex');
+    return uuidFromName(`${req.user?._id ?? 'anonymous'}:${req.method}:${req.baseUrl}${req.path}:${scope}:${key}:${body}`);
   }
 
+  /**
+   * `settle` names policies whose reactions belong to this write (a deleted seller's listings
+   * are withdrawn): the answer then also waits for them and for the read models after them.
+   */
   async send(
     req: Request,
     cmd: Pick<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'> & { commandId?: string },
+    opts: { settle?: string[] } = {},
   ): Promise<CommandReply> {
     const commandId = cmd.commandId ?? this.commandId(req);
     const reply = await this.bus.send({
@@ -36,9 +58,13 @@ export class CommandSender {
       actor: { id: req.user?._id ?? 'anonymous', role: req.user?.role ?? 'Visitor' },
       correlationId: req.get('X-Correlation-Id')?.slice(0, 100) ?? commandId,
     });
-    if (!(await this.positions.waitFor(reply.position)))
-      log.warn('read models did not reach the write in time', { position: reply.position });
-    return reply;
+    let position = reply.position;
+    if (opts.settle?.length) {
+      await Promise.all(opts.settle.map((p) => waitForCheckpoint(this.db.pool, `policy:${p}`, reply.position)));
+      position = await this.db.store.headPosition();
+    }
+    if (!(await this.positions.waitFor(position))) log.warn('read models did not reach the write in time', { position });
+    return { ...reply, position };
   }
 
   /** The spec's write answer. */

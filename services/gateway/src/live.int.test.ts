@@ -118,6 +118,18 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     expect(new Set(answers.map((a) => JSON.stringify(a.body))).size).toBe(1);
     const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
     expect(mine.body.filter((x: { porduct_name: string }) => x.porduct_name === 'Only once')).toHaveLength(1);
+    const booked = async (productId: string) =>
+      shop.call('POST', '/bookings', {
+        token: buyer.token,
+        body: { product_id: productId, phone_number: '1', meeting_location: 'x' },
+        headers: { 'Idempotency-Key': 'same-key' },
+      });
+    const buyer = await shop.signup('Buyer');
+    const [p1, p2] = [await shop.addProduct(seller.token), await shop.addProduct(seller.token)];
+    const [b1, b2] = [await booked(p1._id), await booked(p2._id)];
+    expect([b1.status, b2.status]).toEqual([201, 201]);
+    expect(b2.body.insertedId).not.toBe(b1.body.insertedId);
+    expect((await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token })).body).toHaveLength(2);
     const other = await shop.call('POST', '/products', {
       token: seller.token,
       body,

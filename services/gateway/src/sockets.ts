@@ -29,10 +29,15 @@ export function attachSockets(server: HttpServer, deps: { feed: ChangeFeed; toke
     socket.data.user = null;
     if (typeof token !== 'string' || token === '') return next();
     const claims = deps.tokens.verify(token);
-    const user = claims ? await deps.reads.userById(claims.sub) : null;
-    if (!user) return next(new Error('unauthorized'));
-    socket.data.user = user;
-    next();
+    try {
+      const user = claims ? await deps.reads.userById(claims.sub) : null;
+      if (!user) return next(new Error('unauthorized'));
+      socket.data.user = user;
+      next();
+    } catch {
+      // Socket.IO ignores a rejected middleware promise; an unhandled rejection would end the process.
+      next(new Error('unavailable'));
+    }
   });
 
   io.on('connection', (socket) => {

@@ -14,15 +14,19 @@ describe('services in their own processes, reached over the HTTP command transpo
   const token = 'shared-command-token';
   beforeAll(async () => {
     const db = await createTestDatabase('split');
-    const host = (name: 'identity' | 'catalog' | 'orders', start: Parameters<typeof startServiceHost>[0]['start']) =>
-      startServiceHost({ name, databaseUrl: db.url, port: 0, token, start });
+    const host = (name: 'identity' | 'catalog' | 'orders', start: Parameters<typeof startServiceHost>[0]['start'], catalog?: string) =>
+      startServiceHost({ name, databaseUrl: db.url, port: 0, token, start, endpoints: catalog ? { catalog } : {} });
     hosts.push(await host('identity', async (d) => startIdentity(d)));
     hosts.push(await host('catalog', (d) => startCatalog(d)));
     hosts.push(
-      await host('orders', async (d) => {
-        await migrate(d.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
-        return startOrders({ ...d, payments: new SandboxPaymentProvider(d.pool) });
-      }),
+      await host(
+        'orders',
+        async (d) => {
+          await migrate(d.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
+          return startOrders({ ...d, payments: new SandboxPaymentProvider(d.pool) });
+        },
+        hosts[1]!.url,
+      ),
     );
     const [identity, catalog, orders] = hosts.map((h) => h.url);
     shop = await startTestShop({ IDENTITY_URL: identity, CATALOG_URL: catalog, ORDERS_URL: orders, COMMAND_TOKEN: token }, db);
@@ -32,7 +36,7 @@ describe('services in their own processes, reached over the HTTP command transpo
     for (const h of hosts) await h.stop();
   });
 
-  it('when a seller lists and a buyer books and pays, then every step crosses HTTP and the sale policy runs in catalog', async () => {
+  it('when a seller lists and a buyer books and pays, then every step crosses HTTP, orders asking catalog to record the sale', async () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');
     const p = await shop.addProduct(seller.token, { resale_price: 900 });

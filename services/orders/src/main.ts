@@ -3,7 +3,8 @@ import { startOrders } from './module';
 import { paymentProviderFromEnv } from './payments/from-env';
 import { SandboxPaymentProvider } from './payments/sandbox';
 
-// Orders in its own process: DATABASE_URL, PORT (4003), COMMAND_TOKEN, STRIPE_* (else the sandbox).
+// Orders in its own process: DATABASE_URL, PORT (4003), COMMAND_TOKEN, CATALOG_URL (it asks catalog to
+// record each sale), STRIPE_* (else the sandbox).
 // The gateway reaches it with ORDERS_URL.
 await runServiceMain('orders', 4003, async (deps) => {
   await migrate(deps.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);

@@ -44,13 +44,23 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
     handleCommand(store, bookingDecider, streams.booking(bookingId), command, { ...meta, now });
   const loadBooking = async (bookingId: string) => {
     const history = await store.readStream(streams.booking(bookingId));
-    return { history, state: fold(bookingDecider, history.map((e) => ({ type: e.type, data: e.data }) as BookingEvent)) };
+    return {
+      history,
+      state: fold(
+        bookingDecider,
+        history.map((e) => ({ type: e.type, data: e.data }) as BookingEvent),
+      ),
+    };
   };
 
   /** Gives the money back for a payment whose product went to someone else, and records that. */
   const refund = async (bookingId: string, intent: ConfirmedIntent, reason: 'product-sold' | 'product-removed', meta: Meta) => {
     await payments.refund(intent.id, `refund:${intent.id}`);
-    await run(bookingId, { type: 'RefundPayment', data: { paymentIntentId: intent.id, reason } }, { ...meta, commandId: uuidFromName(`refund:${intent.id}`) });
+    await run(
+      bookingId,
+      { type: 'RefundPayment', data: { paymentIntentId: intent.id, reason } },
+      { ...meta, commandId: uuidFromName(`refund:${intent.id}`) },
+    );
   };
 
   const payBooking = async (env: CommandEnvelope) => {
@@ -67,7 +77,12 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
       decided = bookingDecider.decide(command, state);
     } catch (err) {
       // Paid for a booking that was cancelled meanwhile (its product was sold or removed): refund.
-      if (state.status === 'cancelled' && intent.status === 'succeeded' && state.intents[intent.id] !== undefined && !state.refunded[intent.id]) {
+      if (
+        state.status === 'cancelled' &&
+        intent.status === 'succeeded' &&
+        state.intents[intent.id] !== undefined &&
+        !state.refunded[intent.id]
+      ) {
         await refund(bookingId, intent, 'product-sold', env);
         throw illegalState('This product is no longer available; your payment was refunded', 'bookingId');
       }
@@ -166,7 +181,10 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
   /** Unpaid bookings from the read model, once it has caught up with the event at hand. */
   const unpaidBookings = async (e: RecordedEvent, where: 'product_id' | 'buyer_id', value: string) => {
     await waitForCheckpoint(pool, 'orders', e.position);
-    const { rows } = await pool.query<{ id: string }>(`select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled`, [value]);
+    const { rows } = await pool.query<{ id: string }>(
+      `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled`,
+      [value],
+    );
     return rows.map((r) => r.id);
   };
   const policy = await startPolicy({

@@ -1,4 +1,4 @@
-import { ConcurrencyError, DuplicateEventError } from '../errors';
+import { AppError, ConcurrencyError, DuplicateEventError } from '../errors';
 import { eventIdFor } from '../ids';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/types';
 import { fold, type Decider } from './decider';
@@ -97,6 +97,9 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
 async function findOutcome(store: EventStore, streamId: string, commandId: string): Promise<CommandOutcome | null> {
   const first = await store.findEvent(eventIdFor(commandId, 0));
   if (!first) return null;
+  if (first.streamId !== streamId) {
+    throw new AppError('conflict', 'This command id (Idempotency-Key) was already used for another request', { field: 'Idempotency-Key' });
+  }
   const events = (await store.readStream(first.streamId, { fromVersion: first.version })).filter((e) => e.metadata.commandId === commandId);
-  return { streamId: first.streamId ?? streamId, position: events[events.length - 1]!.position, events, alreadyDone: true };
+  return { streamId, position: events[events.length - 1]!.position, events, alreadyDone: true };
 }

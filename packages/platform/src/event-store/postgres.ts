@@ -170,24 +170,38 @@ export class PostgresEventStore implements EventStore {
     return sub;
   }
 
-  /** One LISTEN connection per store wakes every live subscription; polling covers lost notices. */
-  private listen(): Promise<void> {
+  /**
+   * One LISTEN connection per store wakes every live subscription; polling covers the gaps.
+   * A lost connection is ended and opened again with backoff, so notifications come back.
+   */
+  private listen(attempt = 0): Promise<void> {
     this.listening ??= (async () => {
       const client = new pg.Client(this.pool.options);
       client.on('notification', () => this.wakers.forEach((w) => w()));
       client.on('error', () => {
-        // The poll keeps subscriptions moving; try to listen again on the next subscribe.
-        this.listener = null;
+        if (this.listener === client) this.listener = null;
         this.listening = null;
+        void client.end().catch(() => {});
+        this.relisten(attempt + 1);
       });
       await client.connect();
       await client.query(`listen ${CHANNEL}`);
       if (this.closed) await client.end();
-      else this.listener = client;
+      else {
+        this.listener = client;
+        // Wake everyone once: something may have been appended while nobody was listening.
+        this.wakers.forEach((w) => w());
+      }
     })().catch(() => {
       this.listening = null;
+      this.relisten(attempt + 1);
     });
     return this.listening;
+  }
+
+  private relisten(attempt: number): void {
+    if (this.closed || this.subscriptions.size === 0) return;
+    setTimeout(() => void this.listen(attempt), Math.min(30_000, 100 * 2 ** Math.min(attempt, 8))).unref();
   }
 
   async close(): Promise<void> {

@@ -164,7 +164,15 @@ export class ProjectionRunner {
         'update public.projection_checkpoints set position = $2, updated_at = now() where name = $1 and position = $3',
         [this.name, to, this.current],
       );
-      if (moved.rowCount !== 1) throw new Error(`projection ${this.name}: checkpoint moved under us; another runner is active`);
+      if (moved.rowCount !== 1) {
+        // Someone else moved the checkpoint (an offline rebuild, say): continue from theirs.
+        await client.query('rollback');
+        const { rows } = await client.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
+          this.name,
+        ]);
+        this.current = Number(rows[0]?.position ?? this.current);
+        throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`);
+      }
       await client.query('commit');
     } catch (err) {
       await client.query('rollback').catch(() => {});

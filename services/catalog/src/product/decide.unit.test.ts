@@ -72,14 +72,20 @@ describe('product decider', () => {
   });
   it('given an available product, when a booking buys it, then ProductMarkedSold to that booking; the same sale again changes nothing', () => {
     const soldToB1: ProductEvent = { type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'b1' } };
-    given(listed).when({ type: 'RecordSale', data: { bookingId: 'b1' } }).then([soldToB1]);
-    given(listed, soldToB1).when({ type: 'RecordSale', data: { bookingId: 'b1' } }).then([]);
+    given(listed)
+      .when({ type: 'RecordSale', data: { bookingId: 'b1' } })
+      .then([soldToB1]);
+    given(listed, soldToB1)
+      .when({ type: 'RecordSale', data: { bookingId: 'b1' } })
+      .then([]);
   });
   it('given a product sold to one booking or by its seller, when another booking buys it, then refused', () => {
     given(listed, { type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'b1' } })
       .when({ type: 'RecordSale', data: { bookingId: 'b2' } })
       .thenThrows({ kind: 'illegal_state' });
-    given(listed, sold).when({ type: 'RecordSale', data: { bookingId: 'b2' } }).thenThrows({ kind: 'illegal_state' });
+    given(listed, sold)
+      .when({ type: 'RecordSale', data: { bookingId: 'b2' } })
+      .thenThrows({ kind: 'illegal_state' });
     given(listed, { type: 'ProductRemoved', data: { productId: 'p1', reason: 'admin' } })
       .when({ type: 'RecordSale', data: { bookingId: 'b2' } })
       .thenThrows({ kind: 'not_found' });

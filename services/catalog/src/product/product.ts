@@ -10,7 +10,8 @@ export type ProductState =
 export const initialState = (): ProductState => ({ status: 'none' });
 
 export function evolve(state: ProductState, event: ProductEvent): ProductState {
-  if (event.type === 'ProductListed') return { status: 'listed', listing: event.data, sold: false, soldTo: null, advertised: false, reported: false };
+  if (event.type === 'ProductListed')
+    return { status: 'listed', listing: event.data, sold: false, soldTo: null, advertised: false, reported: false };
   if (state.status !== 'listed') return state;
   switch (event.type) {
     case 'ProductMarkedSold':

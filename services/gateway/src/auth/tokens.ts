@@ -14,6 +14,11 @@ export interface TokenClaims {
 export class Tokens {
   constructor(private readonly secret: string) {}
 
+  /** A key derived from the secret for fingerprints that must not be guessable (HMAC). */
+  get fingerprintKey(): string {
+    return `fingerprint:${this.secret}`;
+  }
+
   /** The secret from JWT_SECRET, else one generated once and kept under the data dir. */
   static async fromConfig(secret: string | undefined, dataDir: string): Promise<Tokens> {
     if (secret) return new Tokens(secret);

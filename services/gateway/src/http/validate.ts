@@ -25,3 +25,16 @@ export function idParam(value: string | undefined, what: string): string {
   if (!value || !/^[A-Za-z0-9-]{1,64}$/.test(value)) throw new AppError('not_found', `${what} not found`, { field: 'id' });
   return value;
 }
+
+/** NUL and unpaired surrogates cannot be stored in PostgreSQL text; refuse them at the door. */
+export function unreadableText(value: unknown, path = 'body', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') || !value.isWellFormed() ? path : null;
+  if (depth > 20 || value === null || typeof value !== 'object') return null;
+  for (const [k, v] of Object.entries(value)) {
+    const bad =
+      unreadableText(k, path, depth + 1) ??
+      unreadableText(v, Array.isArray(value) ? `${path}[${k}]` : path === 'body' || path === 'query' ? k : `${path}.${k}`, depth + 1);
+    if (bad) return bad;
+  }
+  return null;
+}

@@ -76,6 +76,7 @@ describe('catalog API', () => {
       [{ product_condition: 'Broken' }, 'product_condition'],
       [{ phone_number: undefined }, 'phone_number'],
       [{ productImage: 'ftp://x' }, 'productImage'],
+      [{ resale_price: 30_000_000 }, 'resale_price'],
     ];
     for (const [over, field] of cases) {
       const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody(over) });
@@ -162,6 +163,22 @@ describe('catalog API', () => {
     const res = await shop.call('GET', '/nope');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/problem\+json/);
+    for (const [path, field] of [
+      ['/users_by_seller?seller=%00', 'seller'],
+      ['/products/a%00b', 'path'],
+    ]) {
+      const res = await shop.call('GET', path!);
+      expect(res.status, path).toBe(400);
+      expect(res.body.field).toBe(field);
+    }
+    const nul = await shop.call('POST', '/auth/signup', {
+      raw: '{"name":"a\\u0000b","email":"n@x.co","password":"secret-pass","role":"Buyer"}',
+    });
+    expect(nul.body).toMatchObject({ status: 400, field: 'name' });
+    const lone = await shop.call('POST', '/auth/signup', {
+      raw: '{"name":"a\\ud800","email":"n@x.co","password":"secret-pass","role":"Buyer"}',
+    });
+    expect(lone.body).toMatchObject({ status: 400, field: 'name' });
     const undecodable = await shop.call('GET', '/products/%E0%A4%A');
     expect(undecodable.status).toBe(400);
     expect(undecodable.body.field).toBe('path');

@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import multer from 'multer';
 import { AppError, notFound } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
+import { rateLimit } from '../http/rate-limit';
 import { sniffImage } from '../images/image-store';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -20,7 +21,9 @@ export function imageRoutes({ images }: GatewayDeps): Router {
       next(code.startsWith('LIMIT_') ? err : new AppError('validation', 'The upload is not a readable multipart form', { field: 'image' }));
     });
 
-  r.post('/images', receive, async (req, res) => {
+  // Uploads are open to visitors (signup needs a photo before the account exists), so they are limited.
+  const limit = rateLimit({ windowMs: 10 * 60_000, max: 60 });
+  r.post('/images', limit, receive, async (req, res) => {
     if (!req.file) throw new AppError('validation', 'Send an image file in the field named image', { field: 'image' });
     const type = sniffImage(req.file.buffer);
     if (!type) throw new AppError('unsupported_media_type', 'The file is not a PNG, JPEG, GIF or WebP image', { field: 'image' });

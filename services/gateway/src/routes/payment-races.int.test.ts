@@ -43,7 +43,7 @@ describe('payment races', () => {
         shop.call('POST', '/payments', { token: b.token, body: { bookingId: bb, transationId: ib } }),
       ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-      const loser = results[0]!.status === 409 ? { res: results[0]!, intent: ia, buyer: a } : { res: results[1]!, intent: ib, buyer: b };
+      const loser = results[0].status === 409 ? { res: results[0], intent: ia, buyer: a } : { res: results[1], intent: ib, buyer: b };
       expect(loser.res.body.detail).toMatch(/refunded/);
       expect(await refunded(loser.intent)).not.toBeNull();
       expect(await refunded(loser.intent === ia ? ib : ia)).toBeNull();

@@ -4,7 +4,16 @@ import type { ProductFacts } from './decide';
 
 /** Folds the product's own stream (the catalog's published events) into what a booking needs. */
 export async function loadProductFacts(store: EventStore, productId: string): Promise<ProductFacts> {
-  const facts: ProductFacts = { exists: false, removed: false, sold: false, soldTo: null, name: '', image: '', pricePoisha: 0, sellerId: '' };
+  const facts: ProductFacts = {
+    exists: false,
+    removed: false,
+    sold: false,
+    soldTo: null,
+    name: '',
+    image: '',
+    pricePoisha: 0,
+    sellerId: '',
+  };
   if (!/^[A-Za-z0-9-]{1,64}$/.test(productId)) return facts;
   for (const e of await store.readStream(streams.product(productId))) {
     if (e.type === 'ProductListed') {
@@ -16,8 +25,7 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
     } else if (e.type === 'ProductMarkedAvailable') {
       facts.sold = false;
       facts.soldTo = null;
-    }
-    else if (e.type === 'ProductRemoved') facts.removed = true;
+    } else if (e.type === 'ProductRemoved') facts.removed = true;
   }
   return facts;
 }

@@ -97,12 +97,17 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async refund(intentId: string): Promise<void> {
-    await this.pool.query(`update payment_sandbox.intents set refunded_at = coalesce(refunded_at, now()) where id = $1 and status = 'succeeded'`, [intentId]);
+    await this.pool.query(
+      `update payment_sandbox.intents set refunded_at = coalesce(refunded_at, now()) where id = $1 and status = 'succeeded'`,
+      [intentId],
+    );
   }
 
   /** Whether a payment was given back (for tests and the audit). */
   async refundedAt(intentId: string): Promise<Date | null> {
-    const { rows } = await this.pool.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [intentId]);
+    const { rows } = await this.pool.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [
+      intentId,
+    ]);
     return rows[0]?.refunded_at ?? null;
   }
 
