@@ -7,6 +7,7 @@ import {
   HttpCommandBus,
   InProcessChangeFeed,
   InProcessCommandBus,
+  RedisChangeFeed,
   PostgresEventStore,
   createLogger,
   migrate,
@@ -76,17 +77,23 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
 
     const store = new PostgresEventStore(db.pool, { pollIntervalMs: 1000 });
     stack.push(() => store.close());
-    const feed = new InProcessChangeFeed();
+    const feed = config.redisUrl
+      ? await RedisChangeFeed.connect({ url: config.redisUrl, channel: config.redisChannel })
+      : new InProcessChangeFeed();
+    stack.push(() => feed.close());
     const remote = config.remoteServices;
     const bus = Object.keys(remote).length > 0 ? new HttpCommandBus(remote, config.commandToken) : new InProcessCommandBus();
+    const reads = new ReadModels(db.pool);
     const positions = new PositionTracker(
       feed,
       projections.map((p) => p.name),
+      () => reads.projectionPositions(),
     );
     stack.push(async () => positions.close());
 
-    const projector = await startProjector({ pool: db.pool, store, feed });
-    stack.push(() => projector.stop());
+    // PROJECTOR=external: another process runs it and its notices arrive over Redis.
+    if (config.projector === 'in-process') stack.push((await startProjector({ pool: db.pool, store, feed })).stop);
+    await positions.refresh();
     const stripe = config.stripe
       ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret, config.stripe.apiBase)
       : null;
@@ -103,7 +110,6 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     if (config.seedDemo) await positions.waitFor(await seedDemo(store, bus, images));
     await positions.waitFor(await store.headPosition());
 
-    const reads = new ReadModels(db.pool);
     const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
     const app = createApp({
       config,
@@ -118,7 +124,6 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       sandbox,
       stripe,
       images,
-      projector,
     });
     const server = http.createServer(app);
     const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position });

@@ -22,6 +22,9 @@ const Env = z.object({
   CATALOG_URL: optional,
   ORDERS_URL: optional,
   COMMAND_TOKEN: optional,
+  REDIS_URL: optional,
+  REDIS_CHANNEL: z.string().min(1).default('tvshop:changes'),
+  PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
 });
 
 export interface GatewayConfig {
@@ -38,6 +41,11 @@ export interface GatewayConfig {
   /** Services running as their own processes, reached over HTTP; the rest run in this process. */
   remoteServices: Partial<Record<'identity' | 'catalog' | 'orders', string>>;
   commandToken: string | undefined;
+  /** Change notices across processes (several gateways, a projector of its own). */
+  redisUrl: string | undefined;
+  redisChannel: string;
+  /** `external`: another process runs the projector (`npm run projector -- run`). */
+  projector: 'in-process' | 'external';
 }
 
 /** Reads and checks the environment once at start; a bad value stops the start with its name. */
@@ -70,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       Object.entries({ identity: e.IDENTITY_URL, catalog: e.CATALOG_URL, orders: e.ORDERS_URL }).filter(([, url]) => url),
     ),
     commandToken: e.COMMAND_TOKEN,
+    redisUrl: e.REDIS_URL,
+    redisChannel: e.REDIS_CHANNEL,
+    projector: e.PROJECTOR,
   };
   return { ...base, ...overrides };
 }

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import type { EventStore } from '@tv-shop/platform';
 import type { PaymentProvider, SandboxPaymentProvider, StripePaymentProvider } from '@tv-shop/orders';
-import type { Projector } from '@tv-shop/projector';
 import type { CommandSender } from './commands';
 import type { GoogleIdentity } from './auth/google';
 import type { Tokens } from './auth/tokens';
@@ -23,5 +22,4 @@ export interface GatewayDeps {
   sandbox: SandboxPaymentProvider | null;
   stripe: StripePaymentProvider | null;
   images: ImageStore;
-  projector: Projector;
 }

@@ -1,24 +1,41 @@
 import type { ChangeFeed } from '@tv-shop/platform';
 
 /**
- * Knows how far each projection has got (from the change feed) and lets a write's answer wait
- * until every read model has reached that write's position: read-your-writes.
+ * Knows how far each projection has got and lets a write's answer wait until every read model
+ * has reached that write's position: read-your-writes. Checkpoint notices arrive on the change
+ * feed; while someone waits, the checkpoints are also read from the database now and then, since
+ * a feed across processes (Redis pub/sub) may drop a message.
  */
 export class PositionTracker {
   private readonly reached = new Map<string, number>();
   private waiters: { position: number; resolve: (ok: boolean) => void }[] = [];
   private readonly off: () => void;
+  private polling: NodeJS.Timeout | null = null;
 
   constructor(
     feed: ChangeFeed,
     private readonly projections: string[],
+    private readonly load: () => Promise<Record<string, number>> = async () => ({}),
+    private readonly pollMs = 250,
   ) {
     this.off = feed.subscribe((n) => {
-      if (n.kind !== 'checkpoint') return;
-      this.reached.set(n.projection, Math.max(n.position, this.reached.get(n.projection) ?? 0));
-      const now = this.position;
-      this.waiters = this.waiters.filter((w) => (w.position <= now ? (w.resolve(true), false) : true));
+      if (n.kind === 'checkpoint') this.advance(n.projection, n.position);
     });
+  }
+
+  /** Reads the stored checkpoints (at start, and as the fallback while waiting). */
+  async refresh(): Promise<void> {
+    for (const [name, position] of Object.entries(await this.load())) this.advance(name, position);
+  }
+
+  private advance(projection: string, position: number): void {
+    this.reached.set(projection, Math.max(position, this.reached.get(projection) ?? 0));
+    const now = this.position;
+    this.waiters = this.waiters.filter((w) => (w.position <= now ? (w.resolve(true), false) : true));
+    if (this.waiters.length === 0 && this.polling) {
+      clearInterval(this.polling);
+      this.polling = null;
+    }
   }
 
   /** The position every read model has reached. */
@@ -31,17 +48,27 @@ export class PositionTracker {
   waitFor(position: number, timeoutMs = 10_000): Promise<boolean> {
     if (this.position >= position) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const w = { position, resolve };
-      this.waiters.push(w);
-      setTimeout(() => {
+      const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((x) => x !== w);
         resolve(false);
-      }, timeoutMs).unref();
+      }, timeoutMs);
+      timer.unref();
+      const w = {
+        position,
+        resolve: (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+      };
+      this.waiters.push(w);
+      this.polling ??= setInterval(() => void this.refresh().catch(() => {}), this.pollMs);
+      this.polling.unref();
     });
   }
 
   close(): void {
     this.off();
+    if (this.polling) clearInterval(this.polling);
     this.waiters.forEach((w) => w.resolve(false));
     this.waiters = [];
   }

@@ -74,4 +74,12 @@ export class ReadModels {
     const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1 and not cancelled', [id]);
     return rows[0] ? { ...toBooking(rows[0]), buyerId: rows[0].buyer_id } : null;
   }
+
+  /** Each read-model projection's checkpoint (policies keep theirs in the same table). */
+  async projectionPositions(): Promise<Record<string, number>> {
+    const { rows } = await this.pool.query<{ name: string; position: string }>(
+      `select name, position from public.projection_checkpoints where name not like 'policy:%'`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, Number(r.position)]));
+  }
 }

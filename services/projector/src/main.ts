@@ -1,10 +1,20 @@
 // Operator tool for the read models and the log:
+//   npm run projector -- run               keep the read models up to date, announcing changes on
+//                                          REDIS_URL to the gateways started with PROJECTOR=external
 //   npm run projector -- status            each projection's position and lag
 //   npm run projector -- rebuild catalog   replay the log into fresh tables and swap them in
 //   npm run projector -- audit [--stream product-<id>] [--from 0] [--limit 100]
 // Uses DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (./data) — stop `npm start` first.
 import path from 'node:path';
-import { InProcessChangeFeed, PostgresEventStore, migrate, openDatabase, projectionMigrations } from '@tv-shop/platform';
+import {
+  InProcessChangeFeed,
+  PostgresEventStore,
+  RedisChangeFeed,
+  createLogger,
+  migrate,
+  openDatabase,
+  projectionMigrations,
+} from '@tv-shop/platform';
 import { startProjector } from './module';
 
 const [command = 'status', ...rest] = process.argv.slice(2);
@@ -18,7 +28,21 @@ const store = new PostgresEventStore(db.pool);
 try {
   await PostgresEventStore.migrate(db.pool);
   await migrate(db.pool, 'projections', projectionMigrations);
-  if (command === 'audit') {
+  if (command === 'run') {
+    const log = createLogger('projector');
+    if (!process.env.REDIS_URL) log.warn('REDIS_URL is not set: no gateway will hear about changes');
+    const feed = process.env.REDIS_URL
+      ? await RedisChangeFeed.connect({ url: process.env.REDIS_URL, channel: process.env.REDIS_CHANNEL ?? 'tvshop:changes' })
+      : new InProcessChangeFeed();
+    const projector = await startProjector({ pool: db.pool, store, feed });
+    log.info('projecting', { projections: (await projector.status()).map((p) => `${p.name}:${p.role}`).join(' ') });
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await projector.stop();
+    await feed.close();
+  } else if (command === 'audit') {
     const stream = flag('stream');
     const events = stream ? await store.readStream(stream) : await store.readAll(Number(flag('from') ?? 0), Number(flag('limit') ?? 100));
     for (const e of events) {
@@ -40,7 +64,7 @@ try {
       console.log(`${s.name.padEnd(10)} position ${s.position}  lag ${s.lag}${s.error ? `  error: ${s.error}` : ''}`);
     await projector.stop();
   } else {
-    console.error(`unknown command ${command}: use status, rebuild <name> or audit`);
+    console.error(`unknown command ${command}: use run, status, rebuild <name> or audit`);
     process.exitCode = 2;
   }
 } finally {

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Health, PublicConfig } from '@tv-shop/contracts';
 import type { GatewayDeps } from '../deps';
 
-export function systemRoutes({ pool, databaseMode, store, projector, config, payments }: GatewayDeps): Router {
+export function systemRoutes({ pool, databaseMode, store, reads, config, payments }: GatewayDeps): Router {
   const r = Router();
   r.get('/health', async (_req, res) => {
     let ok = true;
@@ -11,7 +11,9 @@ export function systemRoutes({ pool, databaseMode, store, projector, config, pay
     try {
       await pool.query('select 1');
       head = await store.headPosition();
-      projections = (await projector.status()).map(({ name, position, lag }) => ({ name, position, lag }));
+      // From the database, so every gateway reports the same whether or not it hosts the projector.
+      const positions = await reads.projectionPositions();
+      projections = Object.entries(positions).map(([name, position]) => ({ name, position, lag: Math.max(0, head - position) }));
     } catch {
       ok = false;
     }

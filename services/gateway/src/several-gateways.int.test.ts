@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { io as connect } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChangePush } from '@tv-shop/contracts';
+import { PostgresEventStore, RedisChangeFeed, createPool, migrate, projectionMigrations } from '@tv-shop/platform';
+import { createTestDatabase } from '@tv-shop/platform/testing';
+import { startProjector } from '@tv-shop/projector';
+import { startTestShop, type TestShop } from './testing/harness';
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUp = await RedisChangeFeed.connect({ url: redisUrl, channel: 'tvshop:probe' }).then(
+  (f) => f.close().then(() => true),
+  () => false,
+);
+if (!redisUp) console.warn(`Redis at ${redisUrl} is not reachable: the several-gateways test is skipped`);
+
+/** The projector in its own process and two gateways with PROJECTOR=external, joined by Redis. */
+describe.skipIf(!redisUp)('several gateways and a separate projector over Redis', () => {
+  let a: TestShop;
+  let b: TestShop;
+  const stops: (() => Promise<unknown>)[] = [];
+  beforeAll(async () => {
+    const db = await createTestDatabase('gateways');
+    const channel = `tvshop:test:${randomUUID()}`;
+    // Gateways side by side share the token secret (else each generates its own under its data dir).
+    const env = { REDIS_URL: redisUrl, REDIS_CHANNEL: channel, PROJECTOR: 'external', JWT_SECRET: randomUUID() };
+    const pool = createPool(db.url, 5);
+    const store = new PostgresEventStore(pool);
+    await PostgresEventStore.migrate(pool);
+    // Stand-in for `npm run projector -- run`, publishing on a channel of this run only.
+    const feed = await RedisChangeFeed.connect({ url: redisUrl, channel });
+    await migrate(pool, 'projections', projectionMigrations);
+    const projector = await startProjector({ pool, store, feed });
+    stops.push(
+      () => projector.stop(),
+      () => feed.close(),
+      () => store.close(),
+      () => pool.end(),
+    );
+    a = await startTestShop(env, db);
+    b = await startTestShop(env, { ...db, drop: async () => {} });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+    for (const s of stops.reverse()) await s();
+  });
+
+  it('when a seller writes through one gateway, then a socket on the other hears it and reads there see it at once', async () => {
+    const seller = await a.signup('Seller');
+    const socket = connect(b.url, { path: '/socket.io', transports: ['websocket'], reconnection: false });
+    const pushes: ChangePush[] = [];
+    socket.on('change', (p) => pushes.push(p));
+    await new Promise((r) => socket.once('connect', () => r(null)));
+    const p = await a.addProduct(seller.token);
+    await expect.poll(() => pushes.some((x) => x.entity === 'product' && x.id === p._id), { timeout: 2000 }).toBe(true);
+    socket.disconnect();
+
+    const res = await b.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
+    expect(res.status).toBe(200);
+    const seen = await b.call('GET', '/all_products');
+    expect(seen.body.find((x: { _id: string }) => x._id === p._id).sold).toBe(true);
+    const health = (await b.call('GET', '/health')).body;
+    expect(health.projections.map((x: { name: string }) => x.name).sort()).toEqual(['catalog', 'orders', 'users']);
+  });
+});
