@@ -92,7 +92,10 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     stack.push(async () => positions.close());
 
     // PROJECTOR=external: another process runs it and its notices arrive over Redis.
-    if (config.projector === 'in-process') stack.push((await startProjector({ pool: db.pool, store, feed })).stop);
+    if (config.projector === 'in-process') {
+      const projector = await startProjector({ pool: db.pool, store, feed });
+      stack.push(() => projector.stop());
+    }
     await positions.refresh();
     const stripe = config.stripe
       ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret, config.stripe.apiBase)
