@@ -23,6 +23,7 @@ import { ensureAdmin } from './bootstrap';
 import { CommandSender } from './commands';
 import { loadConfig, type GatewayConfig } from './config';
 import { seedDemo } from './demo-seed';
+import { ListCache } from './http/list-cache';
 import { LocalImageStore } from './images/image-store';
 import { PositionTracker } from './positions';
 import { ReadModels } from './read-models';
@@ -127,6 +128,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       sandbox,
       stripe,
       images,
+      lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
     });
     const server = http.createServer(app);
     const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position });

@@ -5,6 +5,7 @@ import type { CommandSender } from './commands';
 import type { GoogleIdentity } from './auth/google';
 import type { Tokens } from './auth/tokens';
 import type { GatewayConfig } from './config';
+import type { ListCache } from './http/list-cache';
 import type { ImageStore } from './images/image-store';
 import type { ReadModels } from './read-models';
 
@@ -22,4 +23,6 @@ export interface GatewayDeps {
   sandbox: SandboxPaymentProvider | null;
   stripe: StripePaymentProvider | null;
   images: ImageStore;
+  /** Serialized public lists, keyed by the catalog projection's position. */
+  lists: { cache: ListCache; version: () => number };
 }

@@ -38,6 +38,11 @@ export class PositionTracker {
     }
   }
 
+  /** How far one projection has got, as far as this process knows. */
+  reachedBy(projection: string): number {
+    return this.reached.get(projection) ?? 0;
+  }
+
   /** The position every read model has reached. */
   get position(): number {
     if (this.projections.some((p) => !this.reached.has(p))) return 0;

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { AddProductBody, type ProductListing } from '@tv-shop/contracts';
 import { notFound, uuidFromName } from '@tv-shop/platform';
 import { selfOrAdmin, withRole } from '../auth/middleware';
@@ -10,17 +10,34 @@ const poisha = (tk: number) => Math.round(tk * 100);
 /** d-m-yyyy without padding, as the spec shows post dates. */
 export const postDate = (d: Date) => `${d.getUTCDate()}-${d.getUTCMonth() + 1}-${d.getUTCFullYear()}`;
 
-export function catalogRoutes({ reads, sender }: GatewayDeps): Router {
+export function catalogRoutes({ reads, sender, lists }: GatewayDeps): Router {
   const r = Router();
+  const cached = (key: string, load: () => Promise<unknown>) => lists.cache.get(key, lists.version(), load);
 
-  r.get('/categories', async (_req, res) => void res.json(await reads.categories()));
-  r.get('/blogs', async (_req, res) => void res.json(await reads.blogs()));
-  r.get('/all_products', async (_req, res) => void res.json(await reads.allProducts()));
-  r.get('/advertise_products', async (_req, res) => void res.json(await reads.advertisedProducts()));
+  // The public lists are the busiest reads and change only when the catalog projection moves.
+  const sendList = (key: string, load: () => Promise<unknown>) => async (_req: Request, res: Response) =>
+    void res.type('json').send(await cached(key, load));
+  r.get(
+    '/categories',
+    sendList('categories', () => reads.categories()),
+  );
+  r.get(
+    '/blogs',
+    sendList('blogs', () => reads.blogs()),
+  );
+  r.get(
+    '/all_products',
+    sendList('all', () => reads.allProducts()),
+  );
+  r.get(
+    '/advertise_products',
+    sendList('advertised', () => reads.advertisedProducts()),
+  );
   r.get('/products/:categoryId', async (req, res) => {
     const id = idParam(req.params.categoryId, 'Category');
-    if (!(await reads.categoryExists(id))) throw notFound('Category', 'categoryId');
-    res.json(await reads.productsOfCategory(id));
+    const list = await cached(`category:${id}`, async () => ((await reads.categoryExists(id)) ? reads.productsOfCategory(id) : null));
+    if (list === 'null') throw notFound('Category', 'categoryId');
+    res.type('json').send(list);
   });
 
   // Seller name, email and verified mark come from the account; the category name from the catalog.

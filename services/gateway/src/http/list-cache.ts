@@ -1,0 +1,27 @@
+/**
+ * Serialized answers of public lists, valid while the projection they come from has not moved.
+ * The version is read before the query runs, so an entry is never older than its version; a
+ * checkpoint notice moves the version and the next read queries again. A read after a write
+ * therefore always sees that write: its answer waited for the version to pass it.
+ */
+export class ListCache {
+  private readonly entries = new Map<string, { version: number; at: number; json: Promise<string> }>();
+
+  /** `maxAgeMs` bounds staleness if a checkpoint notice is lost (Redis pub/sub between processes). */
+  constructor(
+    private readonly maxAgeMs = 2000,
+    private readonly maxEntries = 200,
+  ) {}
+
+  get(key: string, version: number, load: () => Promise<unknown>): Promise<string> {
+    const hit = this.entries.get(key);
+    const now = Date.now();
+    if (hit && hit.version === version && now - hit.at < this.maxAgeMs) return hit.json;
+    // One query per key and version, however many readers arrive at once.
+    const json = load().then((v) => JSON.stringify(v));
+    json.catch(() => this.entries.delete(key));
+    if (this.entries.size >= this.maxEntries && !hit) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, { version, at: now, json });
+    return json;
+  }
+}
