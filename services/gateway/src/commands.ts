@@ -63,7 +63,11 @@ export class CommandSender {
       await Promise.all(opts.settle.map((p) => waitForCheckpoint(this.db.pool, `policy:${p}`, reply.position)));
       position = await this.db.store.headPosition();
     }
-    if (!(await this.positions.waitFor(position))) log.warn('read models did not reach the write in time', { position });
+    if (!(await this.positions.waitFor(position))) {
+      // The write is stored; only the read models lag. Say so rather than pretend or fail it.
+      log.warn('read models did not reach the write in time', { position });
+      req.res?.setHeader('X-Read-Models', 'behind');
+    }
     return { ...reply, position };
   }
 

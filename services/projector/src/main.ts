@@ -53,7 +53,8 @@ try {
     }
   } else if (command === 'status' || command === 'rebuild') {
     const projector = await startProjector({ pool: db.pool, store, feed: new InProcessChangeFeed() });
-    await projector.caughtUp();
+    // Bounded: a projection that keeps failing a batch (or leads elsewhere) must not hang the tool.
+    await Promise.race([projector.caughtUp().catch(() => {}), new Promise((r) => setTimeout(r, 60_000).unref())]);
     if (command === 'rebuild') {
       const name = rest[0] ?? '';
       const t0 = Date.now();
