@@ -1,64 +1,9 @@
-import { deflateSync } from 'node:zlib';
 import { uuidFromName, type CommandBus, type EventStore } from '@tv-shop/platform';
 import { hashPassword } from './auth/passwords';
 import type { ImageStore } from './images/image-store';
+import { drawTv } from './images/png';
 import { postDate } from './routes/catalog';
 import { userIdFor } from './routes/auth';
-
-const CRC = new Int32Array(256).map((_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c;
-});
-const crc32 = (b: Buffer) => {
-  let c = -1;
-  for (const x of b) c = CRC[(c ^ x) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-};
-const chunk = (type: string, data: Buffer) => {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-};
-
-/** A small PNG of a TV set with a coloured picture, drawn here so the demo needs no files. */
-export function drawTv(hue: number, w = 320, h = 220): Buffer {
-  const rows: Buffer[] = [];
-  const rgb = (hh: number, l: number): [number, number, number] => {
-    const f = (n: number) => {
-      const k = (n + hh / 30) % 12;
-      return Math.round(255 * (l - 0.5 * Math.min(l, 1 - l) * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
-    };
-    return [f(0), f(8), f(4)];
-  };
-  for (let y = 0; y < h; y++) {
-    const row = Buffer.alloc(1 + w * 3);
-    for (let x = 0; x < w; x++) {
-      let px: [number, number, number] = [245, 246, 248];
-      const inBody = x >= 20 && x < w - 20 && y >= 10 && y < 180;
-      const inScreen = x >= 30 && x < w - 30 && y >= 20 && y < 170;
-      const inStand =
-        (x >= w / 2 - 10 && x < w / 2 + 10 && y >= 180 && y < 200) || (x >= w / 2 - 50 && x < w / 2 + 50 && y >= 200 && y < 208);
-      if (inBody || inStand) px = [32, 34, 40];
-      if (inScreen) px = rgb((hue + (x / w) * 60) % 360, 0.35 + 0.35 * (1 - (y - 20) / 150));
-      row.set(px, 1 + x * 3);
-    }
-    rows.push(row);
-  }
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const sellers = [
   { name: 'Karim Electronics', email: 'karim@demo.tvshop.local', verified: true },

@@ -1,2 +1,3 @@
 export { startAll, type StartOptions, type Running } from './all-in-one';
 export { createApp } from './app';
+export { drawTv, encodePng } from './images/png';

@@ -144,9 +144,7 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const buyer = await shop.signup('Buyer');
     const admin = await shop.admin();
     const p = await shop.addProduct(seller.token);
-    const bookingId = (
-      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
-    ).body.insertedId;
+    const bookingId = await shop.book(buyer.token, p._id);
     const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
     const confirm = (
       await shop.call('POST', '/payment-sandbox/confirm', {

@@ -40,9 +40,7 @@ describe('services in their own processes, reached over the HTTP command transpo
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');
     const p = await shop.addProduct(seller.token, { resale_price: 900 });
-    const bookingId = (
-      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
-    ).body.insertedId;
+    const bookingId = await shop.book(buyer.token, p._id);
     const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
     expect(intent.amount).toBe(90000);
     const card = { number: '4242424242424242', exp_month: 1, exp_year: 2040, cvc: '123' };

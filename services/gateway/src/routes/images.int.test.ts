@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawTv } from '../demo-seed';
+import { drawTv } from '../images/png';
 import { startTestShop, type TestShop } from '../testing/harness';
 
 describe('images API', () => {

@@ -11,15 +11,7 @@ describe('bookings and payments API', () => {
 
   const book = (token: string, product_id: string, over: Record<string, unknown> = {}) =>
     shop.call('POST', '/bookings', { token, body: { product_id, phone_number: '01800000000', meeting_location: 'Mirpur 10', ...over } });
-  const card = (number: string) => ({ number, exp_month: 12, exp_year: 2034, cvc: '123' });
-  const payWith = async (token: string, bookingId: string, number: string) => {
-    const intent = await shop.call('POST', '/create-payment-intent', { token, body: { bookingId, price: 1 } });
-    expect(intent.status).toBe(200);
-    const confirm = await shop.call('POST', '/payment-sandbox/confirm', {
-      body: { clientSecret: intent.body.clientSecret, card: card(number), billing_details: { name: 'N', email: 'n@x.co' } },
-    });
-    return { intent: intent.body, confirm };
-  };
+  const payWith = (token: string, bookingId: string, number: string) => shop.confirmCard(token, bookingId, number);
 
   it('when a buyer books, pays with 4242 and records it, then the booking is Paid and the product Sold', async () => {
     const seller = await shop.signup('Seller');

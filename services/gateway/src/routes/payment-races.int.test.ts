@@ -16,15 +16,11 @@ describe('payment races', () => {
     await shop.stop();
   });
 
-  const book = async (token: string, productId: string) =>
-    (await shop.call('POST', '/bookings', { token, body: { product_id: productId, phone_number: '1', meeting_location: 'x' } })).body
-      .insertedId as string;
+  const book = (token: string, productId: string) => shop.book(token, productId);
   const confirmCard = async (token: string, bookingId: string) => {
-    const intent = (await shop.call('POST', '/create-payment-intent', { token, body: { bookingId } })).body;
-    const card = { number: '4242424242424242', exp_month: 1, exp_year: 2040, cvc: '123' };
-    const confirm = (await shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret: intent.clientSecret, card } })).body;
-    expect(confirm.paymentIntent.status).toBe('succeeded');
-    return confirm.paymentIntent.id as string;
+    const { confirm } = await shop.confirmCard(token, bookingId);
+    expect(confirm.body.paymentIntent.status).toBe('succeeded');
+    return confirm.body.paymentIntent.id as string;
   };
   const refunded = async (intentId: string) =>
     (await db.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [intentId])).rows[0]

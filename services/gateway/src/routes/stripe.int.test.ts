@@ -90,9 +90,7 @@ describe('payments through the Stripe adapter', () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');
     const p = await shop.addProduct(seller.token, { resale_price: 1500.25 });
-    const bookingId = (
-      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
-    ).body.insertedId;
+    const bookingId = await shop.book(buyer.token, p._id);
     expect((await shop.call('GET', '/config')).body.stripePublishableKey).toBe('pk_test_local');
 
     const intent = await shop.call('POST', '/create-payment-intent', {
@@ -154,9 +152,7 @@ describe('payments through the Stripe adapter', () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');
     const p = await shop.addProduct(seller.token, { resale_price: 300 });
-    const bookingId = (
-      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
-    ).body.insertedId;
+    const bookingId = await shop.book(buyer.token, p._id);
     const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
     await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
     const pi = api.intents.get(intent.paymentIntentId)!;
@@ -171,9 +167,7 @@ describe('payments through the Stripe adapter', () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');
     const p = await shop.addProduct(seller.token, { resale_price: 700 });
-    const bookingId = (
-      await shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } })
-    ).body.insertedId;
+    const bookingId = await shop.book(buyer.token, p._id);
     const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
     const pi = api.intents.get(intent.paymentIntentId)!;
     Object.assign(pi, { status: 'succeeded', amount: 100 });

@@ -85,6 +85,26 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
     return (all.body as Product[]).find((p) => p._id === res.body.insertedId)!;
   };
 
+  /** Books a product as a buyer and answers the booking id. */
+  const book = async (token: string, productId: string, over: Record<string, unknown> = {}): Promise<string> => {
+    const res = await call('POST', '/bookings', {
+      token,
+      body: { product_id: productId, phone_number: '01800000000', meeting_location: 'Mirpur 10', ...over },
+    });
+    if (res.status !== 201) throw new Error(`booking failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.insertedId as string;
+  };
+  /** Creates (or reuses) the booking's intent and confirms a card in the sandbox, as Stripe.js would. */
+  const confirmCard = async (token: string, bookingId: string, number = '4242424242424242') => {
+    const intent = await call('POST', '/create-payment-intent', { token, body: { bookingId } });
+    if (intent.status !== 200) throw new Error(`intent failed: ${intent.status} ${JSON.stringify(intent.body)}`);
+    const card = { number, exp_month: 12, exp_year: 2040, cvc: '123' };
+    const confirm = await call('POST', '/payment-sandbox/confirm', {
+      body: { clientSecret: intent.body.clientSecret, card, billing_details: { name: 'N', email: 'n@x.co' } },
+    });
+    return { intent: intent.body, confirm };
+  };
+
   return {
     url: running.url,
     base,
@@ -94,6 +114,8 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
     login,
     productBody,
     addProduct,
+    book,
+    confirmCard,
     admin: () => login(ADMIN.email, ADMIN.password),
     async stop() {
       await running.stop();
