@@ -1,3 +1,9 @@
 /** Page routes of the spec (section 2), defined once for the router and the links. */
 export const TOKEN_STORAGE_KEY = 'TV_Shop_Token';
 export const API_PREFIX = '/api';
+/**
+ * Every API read answers this header: the log position all read models had reached before the
+ * read ran, so the answer reflects at least that position. A client starts its push stream there
+ * (`catch_up` after a reconnect) and ignores pushes for a row at or below it.
+ */
+export const POSITION_HEADER = 'X-Position';

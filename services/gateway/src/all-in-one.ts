@@ -129,6 +129,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       stripe,
       images,
       lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
+      position: () => positions.position,
     });
     const server = http.createServer(app);
     const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import express from 'express';
 import { authenticate } from './auth/middleware';
 import type { GatewayDeps } from './deps';
+import { POSITION_HEADER } from '@tv-shop/contracts';
 import { AppError } from '@tv-shop/platform';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { unreadableText } from './http/validate';
@@ -35,6 +36,11 @@ export function createApp(deps: GatewayDeps): express.Express {
     }
     const bad = unreadableText(path, 'path') ?? unreadableText(req.query, 'query') ?? unreadableText(req.body);
     next(bad ? new AppError('validation', `${bad} contains characters that cannot be stored`, { field: bad }) : undefined);
+  });
+  api.use((req, res, next) => {
+    // Read before the query runs, so the answer is at least this fresh.
+    if (req.method === 'GET') res.setHeader(POSITION_HEADER, String(deps.position()));
+    next();
   });
   api.use(authenticate(deps.tokens, deps.reads));
   api.use(systemRoutes(deps), authRoutes(deps), userRoutes(deps), catalogRoutes(deps), orderRoutes(deps), imageRoutes(deps));

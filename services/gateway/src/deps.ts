@@ -23,6 +23,8 @@ export interface GatewayDeps {
   sandbox: SandboxPaymentProvider | null;
   stripe: StripePaymentProvider | null;
   images: ImageStore;
+  /** The log position every read model has reached (read-your-writes, X-Position). */
+  position: () => number;
   /** Serialized public lists, keyed by the catalog projection's position. */
   lists: { cache: ListCache; version: () => number };
 }

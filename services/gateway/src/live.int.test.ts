@@ -74,6 +74,17 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     expect(sa.pushes.some((x) => x.entity === 'user')).toBe(false);
   });
 
+  it('when a list is read, then it says the log position it reflects, and a new socket is told where its stream starts', async () => {
+    const seller = await shop.signup('Seller');
+    const res = await shop.call('PUT', `/product/get_advertise/${(await shop.addProduct(seller.token))._id}`, { token: seller.token });
+    const list = await shop.call('GET', '/advertise_products');
+    expect(Number(list.headers.get('x-position'))).toBeGreaterThanOrEqual(res.body.position);
+    const s: Client = connect(shop.url, { path: '/socket.io', transports: ['websocket'], reconnection: false });
+    sockets.push(s);
+    const synced = await new Promise<{ position: number }>((resolve) => s.once('synced', resolve));
+    expect(synced.position).toBeGreaterThanOrEqual(res.body.position);
+  });
+
   it('when a socket was away, then catch_up returns what it missed, only what it may see', async () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');

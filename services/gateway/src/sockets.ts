@@ -47,6 +47,8 @@ export function attachSockets(server: HttpServer, deps: { feed: ChangeFeed; toke
       void socket.join(rooms.user(user._id));
       if (user.role === 'Admin') void socket.join(rooms.admins);
     }
+    // Where this socket's stream starts: a client that has had no push yet catches up from here.
+    socket.emit('synced', { position: deps.position() });
     socket.on('catch_up', (since, ack) => {
       if (typeof ack !== 'function') return;
       const from = Number(since);
