@@ -1,7 +1,8 @@
 export * from './errors';
 export * from './ids';
 export * from './log';
-export * from './change-feed';
+export * from './change-feed/port';
+export { InProcessChangeFeed } from './change-feed/in-process';
 export * from './event-store/types';
 export { PostgresEventStore, isUniqueViolation } from './event-store/postgres';
 export { CatchUpSubscription } from './event-store/subscription';

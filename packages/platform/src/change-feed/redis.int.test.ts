@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeNotice } from '../change-feed';
+import type { ChangeNotice } from './port';
 import { changeFeedContract } from '../testing/change-feed-contract';
 import { RedisChangeFeed } from './redis';
 

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { ChangeFeed, ChangeNotice } from '../change-feed';
+import type { ChangeFeed, ChangeNotice } from './port';
 import { createLogger } from '../log';
 
 const log = createLogger('change-feed.redis');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessChangeFeed, type ChangeNotice } from '../change-feed';
+import { InProcessChangeFeed } from '../change-feed/in-process';
+import type { ChangeNotice } from '../change-feed/port';
 import { PostgresEventStore } from '../event-store/postgres';
 import { migrate } from '../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../testing';

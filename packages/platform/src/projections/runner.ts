@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ChangeFeed, ChangeNotice } from '../change-feed';
+import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import type { Projection } from './types';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangePush } from '@tv-shop/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeFeed, ChangeNotice } from '../change-feed';
+import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 
 const product = (id: string, position: number): ChangePush => ({
   entity: 'product',

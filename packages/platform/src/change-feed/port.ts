@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { ChangePush } from '@tv-shop/contracts';
 
 /**
@@ -13,18 +12,4 @@ export interface ChangeFeed {
   publish(notices: ChangeNotice[]): Promise<void>;
   subscribe(listener: (notice: ChangeNotice) => void): () => void;
   close(): Promise<void>;
-}
-
-export class InProcessChangeFeed implements ChangeFeed {
-  private readonly emitter = new EventEmitter().setMaxListeners(0);
-  async publish(notices: ChangeNotice[]): Promise<void> {
-    for (const n of notices) this.emitter.emit('notice', n);
-  }
-  subscribe(listener: (notice: ChangeNotice) => void): () => void {
-    this.emitter.on('notice', listener);
-    return () => this.emitter.off('notice', listener);
-  }
-  async close(): Promise<void> {
-    this.emitter.removeAllListeners();
-  }
 }
