@@ -1,22 +1,27 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
+import { markNoReload, stillSamePage, waitLive } from './support/live';
 import { ADMIN, card, expectToast, logInFromHome, sellerWithProduct } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-test('when the admin verifies a seller, then a green check shows on their cards', async () => {
+test('when the admin verifies a seller, then a green check shows live on their cards', async () => {
   const sellerName = `Verified Vision ${Date.now()}`;
   const productName = `Xiaomi Mi TV 4A ${Date.now()}`;
   await sellerWithProduct(baseUrl, sellerName, productName);
-  const page = await newPage();
-  await logInFromHome(page, ADMIN.email, ADMIN.password);
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
-  const productCard = card(page, productName);
+  // A shopper has All Products open the whole time; it must change without leaving the page.
+  const shopper = await newPage();
+  await shopper.goto('/all_products');
+  const productCard = card(shopper, productName);
   await productCard.waitFor();
   expect(await productCard.getByRole('img', { name: 'verified seller' }).count()).toBe(0);
+  await waitLive(shopper);
+  await markNoReload(shopper);
 
+  const page = await newPage();
+  await logInFromHome(page, ADMIN.email, ADMIN.password);
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
   await page.getByText('Welcome, Admin').waitFor();
   await snap(page, '4-profile-admin');
@@ -30,11 +35,12 @@ test('when the admin verifies a seller, then a green check shows on their cards'
   await row.getByText('Verified', { exact: true }).waitFor();
   await snap(page, '4-all-sellers-verified');
 
+  await productCard.getByRole('img', { name: 'verified seller' }).waitFor();
+  expect(await stillSamePage(shopper)).toBe(true);
+  expect(new URL(shopper.url()).pathname).toBe('/all_products');
+  await snap(shopper, '4-all-products-verified');
+
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'All Buyers' }).click();
   await page.getByRole('columnheader', { name: 'Email' }).or(page.getByText('No Buyer Available')).first().waitFor();
   await snap(page, '4-all-buyers');
-
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
-  await productCard.getByRole('img', { name: 'verified seller' }).waitFor();
-  await snap(page, '4-all-products-verified');
 });

@@ -6,13 +6,17 @@ import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uni
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-async function book(page: Page, productName: string) {
+/** Books through the modal: focus starts in Phone Number, and Enter submits as the button does. */
+async function book(page: Page, productName: string, submitWith: 'enter' | 'click') {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
   await card(page, productName).getByRole('button', { name: 'Book Now' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Phone Number').fill('01922222222');
+  const phoneId = await dialog.getByLabel('Phone Number').getAttribute('id');
+  await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe(phoneId);
+  await page.keyboard.type('01922222222');
   await dialog.getByLabel('Meeting Location').fill('Banani Road 11');
-  await dialog.getByRole('button', { name: 'Submit' }).click();
+  if (submitWith === 'enter') await dialog.getByLabel('Meeting Location').press('Enter');
+  else await dialog.getByRole('button', { name: 'Submit' }).click();
   await expectToast(page, 'Booking successfully');
   await dialog.waitFor({ state: 'hidden' });
 }
@@ -46,7 +50,7 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   const page = await newPage();
   await logInFromHome(page, email, PASSWORD);
 
-  await book(page, first);
+  await book(page, first, 'enter');
   const row = await openPayment(page, first);
   expect(await page.getByText('Hello, Nadia Buyer').count()).toBe(1);
   expect(await page.getByText('18,500 TK').count()).toBeGreaterThan(0);
@@ -61,7 +65,7 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   await row.getByText('Paid', { exact: true }).waitFor();
   await snap(page, '3-my-orders-paid');
 
-  await book(page, second);
+  await book(page, second, 'click');
   await openPayment(page, second);
   await payWith(page, '4000 0000 0000 0002');
   const error = page.locator('.card-error');

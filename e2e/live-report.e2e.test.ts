@@ -1,21 +1,10 @@
-import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
+import { markNoReload, stillSamePage, waitLive } from './support/live';
 import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
-
-/** A mark that a reload would wipe: proves the page changed by push, not by reloading. */
-async function markNoReload(page: Page) {
-  await page.evaluate('window.__noReload = true');
-}
-async function stillSamePage(page: Page) {
-  return page.evaluate('window.__noReload === true');
-}
-async function waitLive(page: Page) {
-  await page.locator('html[data-live="connected"]').waitFor({ state: 'attached' });
-}
 
 test('when a buyer reports a TV, then the admin sees it live; when the admin removes it, it leaves the buyer page', async () => {
   const productName = `Panasonic Viera ${Date.now()}`;

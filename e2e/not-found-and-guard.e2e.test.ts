@@ -1,6 +1,6 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, PHONE, snap, snapAsIs } from './support/browser';
-import { api, logIn, PASSWORD, uniqueEmail } from './support/shop';
+import { api, expectToast, logIn, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -48,8 +48,27 @@ test('when a signed-out visitor opens a guarded page, then login sends them back
   await drawer.getByRole('link', { name: 'Profile' }).click();
   await page.getByText('Welcome, Buyer').waitFor();
   await drawer.waitFor({ state: 'hidden' });
+  // Closing the drawer must not pull focus back from the new page's heading to the toggle.
+  await page.waitForTimeout(500);
+  expect(await page.evaluate('document.activeElement?.textContent')).toBe('Guarded Buyer');
 
   await page.getByRole('button', { name: 'Log Out' }).click();
   await page.getByRole('status').filter({ hasText: 'Sign-out successful.' }).waitFor();
   await page.waitForURL('**/login');
+});
+
+test('when a signed-in buyer opens a seller page, then they land on their profile and are told why', async () => {
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Curious Buyer', email, 'Buyer');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+
+  await page.goto('/dashboard/add_product');
+  await expectToast(page, 'That page is for Sellers only.');
+  await page.waitForURL('**/dashboard');
+  await page.getByText('Welcome, Buyer').waitFor();
+  expect(await page.getByRole('heading', { name: 'Login' }).count()).toBe(0);
+  // The redirect is a route change: focus lands on the profile's heading for screen readers.
+  await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Curious Buyer');
+  await snap(page, '6-wrong-role-profile');
 });

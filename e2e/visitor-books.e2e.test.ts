@@ -18,6 +18,8 @@ test('when a visitor clicks Book Now, then they sign up as a buyer and come back
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
   await page.getByRole('heading', { name: 'All Our Resale Products' }).waitFor();
   expect(await page.title()).toBe('All Products -- TV Shop');
+  // After a route change focus lands on the new page's heading, for screen readers.
+  await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('All Our Resale Products');
   const product = card(page, 'Samsung 43" Crystal UHD');
   await expect.poll(() => product.getByText('18,500 TK').count()).toBe(1);
   await snap(page, '1-all-products-visitor');
@@ -45,5 +47,7 @@ test('when a visitor clicks Book Now, then they sign up as a buyer and come back
   await dialog.waitFor();
   expect(await dialog.getByLabel('Your Name').inputValue()).toBe('Karim Buyer');
   expect(await dialog.getByLabel('Price').inputValue()).toBe('18,500 TK');
+  const phoneId = await dialog.getByLabel('Phone Number').getAttribute('id');
+  await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe(phoneId);
   await snap(page, '1-booking-modal');
 });

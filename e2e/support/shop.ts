@@ -37,6 +37,15 @@ export function api(baseUrl: string) {
     addProduct: (token: string, body: AddProductBody) =>
       call<WriteAnswer>('/products', { method: 'POST', body: JSON.stringify(body), token }),
     allProducts: () => call<Product[]>('/all_products'),
+    markSold: (token: string, productId: string) =>
+      call<WriteAnswer>(`/product/sold_status/${productId}`, { method: 'PUT', body: '{}', token }),
+    book: (token: string, productId: string) =>
+      call<WriteAnswer>('/bookings', {
+        method: 'POST',
+        body: JSON.stringify({ product_id: productId, phone_number: '01933333333', meeting_location: 'Mirpur 10' }),
+        token,
+      }),
+    deleteUser: (token: string, userId: string) => call<WriteAnswer>(`/users/${userId}`, { method: 'DELETE', token }),
   };
 }
 

@@ -113,6 +113,21 @@ export interface WriteAnswer {
   insertedId?: string;
   modifiedCount?: number;
 }
+/** The role checks of spec section 3 (`GET /users_admin|users_buyer|users_seller/{email}`). */
+export interface AdminCheckAnswer {
+  isAdmin: boolean;
+}
+export interface BuyerCheckAnswer {
+  isBuyer: boolean;
+}
+export interface SellerCheckAnswer {
+  isSeller: boolean;
+}
+/** The image host's answer (`POST /images`), as the spec's client reads it. */
+export interface ImageUploadAnswer {
+  success: boolean;
+  data: { url: string };
+}
 export interface AuthAnswer {
   token: string;
   user: import('./entities').User;

@@ -3,6 +3,7 @@ import { RootLayout } from '@/components/layout/root-layout';
 import { paths } from '@/config/paths';
 import { RequireAuth } from './guards/require-auth';
 import { RequireRole } from './guards/require-role';
+import { SessionEnd } from './session-end';
 import { AllProductsPage } from './routes/all-products';
 import { BlogsPage } from './routes/blogs';
 import { CategoryPage } from './routes/category';
@@ -24,7 +25,12 @@ const d = paths.dashboard;
 
 const router = createBrowserRouter([
   {
-    element: <RootLayout />,
+    element: (
+      <>
+        <SessionEnd />
+        <RootLayout />
+      </>
+    ),
     children: [
       { path: paths.home.path, element: <HomePage /> },
       { path: paths.allProducts.path, element: <AllProductsPage /> },

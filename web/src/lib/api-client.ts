@@ -1,4 +1,4 @@
-import type { Problem } from '@tv-shop/contracts';
+import { POSITION_HEADER, type Problem } from '@tv-shop/contracts';
 import { env } from '@/config/env';
 import { tokenStorage } from './token-storage';
 
@@ -21,7 +21,26 @@ interface RequestOptions {
   query?: Record<string, string>;
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** A list read, with the log position the server's read models had reached before it ran. */
+export interface Positioned<T> {
+  data: T;
+  position: number;
+}
+
+let onSessionEnd: () => void = () => undefined;
+
+/**
+ * The app decides what an ended session means (sign out, say so, go to login); the client only
+ * reports a 401 to a call made with the stored token. Answers a function that unregisters.
+ */
+export function onSessionEnded(handler: () => void): () => void {
+  onSessionEnd = handler;
+  return () => {
+    if (onSessionEnd === handler) onSessionEnd = () => undefined;
+  };
+}
+
+async function send(path: string, options: RequestOptions): Promise<{ data: unknown; response: Response }> {
   const { method = 'GET', body, auth = true, query } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = auth ? tokenStorage.get() : null;
@@ -45,8 +64,24 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   const text = await response.text();
   const data: unknown = text ? safeJson(text) : undefined;
-  if (!response.ok) throw new ApiError(toProblem(data, response));
+  if (!response.ok) {
+    // Only the token still stored counts: a late answer to a call from an older session does not.
+    if (response.status === 401 && token && tokenStorage.get() === token) onSessionEnd();
+    throw new ApiError(toProblem(data, response));
+  }
+  return { data, response };
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { data } = await send(path, options);
   return data as T;
+}
+
+/** A GET whose rows go into a live store: the answer's position decides which rows are newer. */
+export async function apiRead<T>(path: string, options: Omit<RequestOptions, 'method' | 'body'> = {}): Promise<Positioned<T>> {
+  const { data, response } = await send(path, options);
+  const position = Number(response.headers.get(POSITION_HEADER));
+  return { data: data as T, position: Number.isFinite(position) ? position : 0 };
 }
 
 function safeJson(text: string): unknown {

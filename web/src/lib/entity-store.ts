@@ -10,8 +10,15 @@ export type EntityChange<T> = { op: 'upsert'; id: string; row: T; position: numb
 export interface EntityState<T> {
   /** Insertion order is display order. */
   rows: ReadonlyMap<string, T>;
-  /** The log position last applied per id, kept after a remove so stale data cannot revive it. */
+  /** The log position each row reflects, kept after a remove so stale data cannot revive it. */
   positions: ReadonlyMap<string, number>;
+}
+
+/** A fetched list: its rows, the log position it reflects (`X-Position`), and which rows it answers for. */
+export interface EntityLoad<T> {
+  rows: T[];
+  position: number;
+  inScope: (row: T) => boolean;
 }
 
 /**
@@ -20,6 +27,8 @@ export interface EntityState<T> {
  */
 export function createEntityStore<T extends Keyed>() {
   const stateAtom = atom<EntityState<T>>({ rows: new Map(), positions: new Map() });
+  /** The last row a change removed (not a list reload), for pages that tell the user why it went. */
+  const lastRemovedAtom = atom<{ row: T; position: number } | null>(null);
 
   const applyAtom = atom(null, (get, set, change: EntityChange<T>) => {
     const state = get(stateAtom);
@@ -28,8 +37,10 @@ export function createEntityStore<T extends Keyed>() {
     positions.set(change.id, change.position);
     let rows: Map<string, T>;
     if (change.op === 'remove') {
+      const removed = state.rows.get(change.id);
       rows = new Map(state.rows);
       rows.delete(change.id);
+      if (removed) set(lastRemovedAtom, { row: removed, position: change.position });
     } else if (state.rows.has(change.id)) {
       rows = new Map(state.rows);
       rows.set(change.id, change.row);
@@ -41,30 +52,37 @@ export function createEntityStore<T extends Keyed>() {
   });
 
   /**
-   * A fetched list answers for every row within `inScope`: rows in scope it does not hold are
-   * gone. Rows a push has already touched are newer than any fetch and are left alone.
+   * A fetched list answers for every row within `inScope` as of `load.position`: its rows replace
+   * ours, and rows in scope it does not hold are gone. A row whose stored position is newer (a
+   * push that arrived while the list was in flight) is left as it is, present or removed.
    */
-  const loadAtom = atom(null, (get, set, load: { rows: T[]; inScope: (row: T) => boolean }) => {
+  const loadAtom = atom(null, (get, set, load: EntityLoad<T>) => {
     const state = get(stateAtom);
+    const newer = (id: string) => (state.positions.get(id) ?? -Infinity) > load.position;
+    const positions = new Map(state.positions);
     // The fetched rows come first, in the server's order; rows outside the scope follow.
     const rows = new Map<string, T>();
     for (const row of load.rows) {
-      if (state.positions.has(row._id)) {
+      if (newer(row._id)) {
         const pushed = state.rows.get(row._id);
         if (pushed) rows.set(row._id, pushed);
       } else {
         rows.set(row._id, row);
+        positions.set(row._id, load.position);
       }
     }
     for (const [id, row] of state.rows) {
       if (rows.has(id)) continue;
-      if (load.inScope(row) && !state.positions.has(id)) continue;
+      if (load.inScope(row) && !newer(id)) {
+        positions.set(id, load.position);
+        continue;
+      }
       rows.set(id, row);
     }
-    set(stateAtom, { rows, positions: state.positions });
+    set(stateAtom, { rows, positions });
   });
 
-  return { stateAtom, applyAtom, loadAtom };
+  return { stateAtom, applyAtom, loadAtom, lastRemovedAtom };
 }
 
 export type EntityStore<T extends Keyed> = ReturnType<typeof createEntityStore<T>>;

@@ -4,30 +4,134 @@ import { env } from '@/config/env';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** Highest log position applied, kept across sockets so a new sign-in also catches up. */
-let lastPosition = 0;
+export interface LiveHandlers {
+  onChange: (push: ChangePush) => void;
+  /** The server no longer keeps the changes this tab missed: every loaded list must be read again. */
+  onResync: () => void;
+  /** Asked when the server closed or refused the socket; false when the session has ended. */
+  sessionStillValid: () => Promise<boolean>;
+}
 
 /**
- * Opens the live connection (signed in or not) and hands every change to `onChange`. After a
- * reconnect it asks for what it missed since the last position it saw.
+ * Where this tab stands in the server's change log, kept across sockets (sign-in, sign-out) so
+ * a new socket catches up too.
+ * - `last`: every change up to here is in our state. It starts at the stream's start (`synced`)
+ *   or at the position of lists read while no stream ran, and moves with pushes and catch-ups.
+ * - `gapFrom`: the lowest position a list was read at that no stream covers yet (read while
+ *   offline, or before the socket's stream began); the next catch-up starts there.
  */
-export function connectLive(token: string | null, onChange: (push: ChangePush) => void): () => void {
+const log = { last: 0, gapFrom: Infinity };
+
+interface Stream {
+  /** Whether this socket is connected and has delivered every change after `position`. */
+  covers(position: number): boolean;
+  catchUp(): void;
+}
+let stream: Stream | null = null;
+
+/** Each list read's `X-Position`: changes after it reach the list by push or by catch-up. */
+export function noteListRead(position: number): void {
+  if (stream?.covers(position)) return;
+  log.gapFrom = Math.min(log.gapFrom, position);
+  log.last = Math.max(log.last, position);
+  stream?.catchUp();
+}
+
+const RETRY_REFUSED_MS = 3000;
+
+/**
+ * Opens the live connection (signed in or not) and hands every change to `onChange`. Each
+ * (re)connect asks `catch_up` for what happened since `log.last`, even if no push came yet.
+ */
+export function connectLive(token: string | null, handlers: LiveHandlers): () => void {
   const socket: LiveSocket = io({ path: env.socketPath, auth: token ? { token } : {} });
+  /** This connection has delivered every change after this position. */
+  let coveredFrom = Infinity;
+  /** Counts connections, so the answer to a catch-up asked before a drop is ignored. */
+  let connection = 0;
+  let asking: number | null = null;
+  let askedThisConnection = false;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+
   const receive = (push: ChangePush) => {
-    lastPosition = Math.max(lastPosition, push.position);
-    onChange(push);
+    log.last = Math.max(log.last, push.position);
+    handlers.onChange(push);
   };
+
+  const catchUp = () => {
+    if (!socket.connected || asking !== null) return;
+    const since = Math.min(log.last, log.gapFrom);
+    const asked = connection;
+    asking = since;
+    askedThisConnection = true;
+    socket.emit('catch_up', since, (answer) => {
+      if (asked !== connection) return;
+      asking = null;
+      answer.changes.forEach(receive);
+      log.last = Math.max(log.last, answer.position);
+      coveredFrom = Math.min(coveredFrom, since);
+      if (answer.resync) handlers.onResync();
+      // A list read while this was asked may predate it; ask again from there.
+      if (log.gapFrom < coveredFrom) catchUp();
+      else log.gapFrom = Infinity;
+    });
+  };
+
+  const recheckSession = async (delayMs: number) => {
+    const valid = await handlers.sessionStillValid();
+    // An ended session signs out, and the sign-out replaces this socket with a visitor's.
+    if (closed || !valid) return;
+    retry = setTimeout(() => socket.connect(), delayMs);
+  };
+
   socket.on('change', receive);
   socket.on('connect', () => {
     document.documentElement.dataset.live = 'connected';
-    if (lastPosition > 0) {
-      socket.emit('catch_up', lastPosition, (answer) => answer.changes.forEach(receive));
-    }
+    connection += 1;
+    asking = null;
+    askedThisConnection = false;
+    if (log.last > 0 || log.gapFrom < Infinity) catchUp();
   });
-  socket.on('disconnect', () => {
+  socket.on('synced', ({ position }) => {
+    // After a catch-up its answer says where we are; otherwise the stream starts here.
+    if (askedThisConnection) return;
+    coveredFrom = Math.min(coveredFrom, position);
+    log.last = Math.max(log.last, position);
+  });
+  socket.on('disconnect', (reason) => {
     document.documentElement.dataset.live = 'disconnected';
+    coveredFrom = Infinity;
+    asking = null;
+    if (log.last > 0) log.gapFrom = Math.min(log.gapFrom, log.last);
+    // The server closes a deleted account's sockets; anything else it closes, we reopen.
+    if (reason === 'io server disconnect') void recheckSession(0);
   });
+  socket.on('connect_error', () => {
+    document.documentElement.dataset.live = 'disconnected';
+    // Network failures are retried by the client itself; a refusal by the server's auth check is not.
+    if (!socket.active) void recheckSession(RETRY_REFUSED_MS);
+  });
+
+  // The browser knows before the socket's heartbeat does that the network went or came back.
+  const offline = () => socket.io.engine?.close();
+  const online = () => {
+    if (socket.connected || closed) return;
+    socket.disconnect();
+    socket.connect();
+  };
+  window.addEventListener('offline', offline);
+  window.addEventListener('online', online);
+
+  const current: Stream = { covers: (position) => socket.connected && position >= coveredFrom, catchUp };
+  stream = current;
+
   return () => {
+    closed = true;
+    clearTimeout(retry);
+    window.removeEventListener('offline', offline);
+    window.removeEventListener('online', online);
+    if (stream === current) stream = null;
     socket.disconnect();
   };
 }

@@ -38,6 +38,19 @@ export function useSignIn() {
   );
 }
 
+const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
+
+/** The server no longer accepts the token (account deleted, token revoked): drop it and say so. */
+export function useEndSession() {
+  const setSession = useSetAtom(sessionAtom);
+  return useCallback(() => {
+    tokenStorage.clear();
+    setSession({ status: 'signed-out' });
+    // Several calls may fail at once; one toast is enough.
+    toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
+  }, [setSession]);
+}
+
 export function useSignOut() {
   const setSession = useSetAtom(sessionAtom);
   return useCallback(() => {

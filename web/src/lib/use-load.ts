@@ -1,20 +1,27 @@
-import { useEffect, useState, type DependencyList } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { errorMessage } from './api-client';
 
 export interface LoadState {
   loading: boolean;
   error: string | null;
+  /** Runs the load again after a failure, showing the spinner meanwhile. */
+  retry: () => void;
 }
 
 /**
- * Runs a fetch when the page mounts (or `deps` change). The data goes into a store by the
- * caller; this only tracks pending and failure for spinners.
+ * Runs `load` when the page mounts and whenever `load` changes (callers keep it stable with
+ * useCallback). The data goes into a store by the caller; this tracks pending and failure.
+ * A new `refreshKey` loads again in the background, keeping what is on screen meanwhile.
  */
-export function useLoad(load: () => Promise<void>, deps: DependencyList): LoadState {
-  const [state, setState] = useState<LoadState>({ loading: true, error: null });
+export function useLoad(load: () => Promise<void>, refreshKey = 0): LoadState {
+  const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: true, error: null });
+  const [attempt, setAttempt] = useState(0);
+  const loaded = useRef<typeof load | null>(null);
+
   useEffect(() => {
     let alive = true;
-    setState({ loading: true, error: null });
+    if (loaded.current !== load) setState({ loading: true, error: null });
+    loaded.current = load;
     load().then(
       () => alive && setState({ loading: false, error: null }),
       (error: unknown) => {
@@ -25,7 +32,11 @@ export function useLoad(load: () => Promise<void>, deps: DependencyList): LoadSt
     return () => {
       alive = false;
     };
-    // The caller names its own dependencies, like useEffect.
-  }, deps);
-  return state;
+  }, [load, attempt, refreshKey]);
+
+  const retry = useCallback(() => {
+    setState({ loading: true, error: null });
+    setAttempt((n) => n + 1);
+  }, []);
+  return { ...state, retry };
 }

@@ -1,4 +1,5 @@
 import { Router, type RequestHandler } from 'express';
+import type { ImageUploadAnswer } from '@tv-shop/contracts';
 import multer from 'multer';
 import { AppError, notFound } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
@@ -28,7 +29,8 @@ export function imageRoutes({ images }: GatewayDeps): Router {
     const type = sniffImage(req.file.buffer);
     if (!type) throw new AppError('unsupported_media_type', 'The file is not a PNG, JPEG, GIF or WebP image', { field: 'image' });
     const id = await images.put(req.file.buffer, type);
-    res.status(201).json({ success: true, data: { url: `/api/images/${id}` } });
+    const answer: ImageUploadAnswer = { success: true, data: { url: `/api/images/${id}` } };
+    res.status(201).json(answer);
   });
 
   r.get('/images/:id', async (req, res) => {

@@ -1,6 +1,7 @@
 import type { Product } from '@tv-shop/contracts';
 import { useState } from 'react';
 import { EmptyText } from '@/components/ui/empty-text';
+import { LoadError } from '@/components/ui/load-error';
 import { PageHeading } from '@/components/ui/page-heading';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -11,13 +12,18 @@ import { usePageTitle } from '@/lib/use-page-title';
 
 export function AllProductsPage() {
   usePageTitle(paths.allProducts.title);
-  const { products, loading } = useAllProducts();
+  const { products, loading, error, retry } = useAllProducts();
   const [booking, setBooking] = useState<Product | null>(null);
 
   if (loading) return <Spinner />;
   return (
     <div className="page">
-      {products.length === 0 ? (
+      {error ? (
+        <>
+          <PageHeading kicker="All PRODUCTS" title="All Our Resale Products" />
+          <LoadError what="products" error={error} onRetry={retry} />
+        </>
+      ) : products.length === 0 ? (
         <EmptyText>No Items Available</EmptyText>
       ) : (
         <>

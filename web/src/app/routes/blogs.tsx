@@ -1,3 +1,4 @@
+import { LoadError } from '@/components/ui/load-error';
 import { PageHeading } from '@/components/ui/page-heading';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
@@ -7,12 +8,14 @@ import { usePageTitle } from '@/lib/use-page-title';
 
 export function BlogsPage() {
   usePageTitle(paths.blogs.title);
-  const { blogs, loading } = useBlogs();
+  const { blogs, loading, error, retry } = useBlogs();
   return (
     <div className="page">
       <PageHeading kicker="BLOGS" title="Read Our Blogs" />
       {loading ? (
         <Spinner />
+      ) : error ? (
+        <LoadError what="blogs" error={error} onRetry={retry} />
       ) : (
         <div className="blog-list">
           {blogs.map((blog) => (

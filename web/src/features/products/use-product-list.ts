@@ -1,18 +1,14 @@
 import type { Product } from '@tv-shop/contracts';
-import { useAtomValue, useSetAtom } from 'jotai';
-import { useMemo, type DependencyList } from 'react';
-import { useLoad } from '@/lib/use-load';
+import type { Positioned } from '@/lib/api-client';
+import { useLiveList } from '@/lib/use-live-list';
 import { productsStore } from './atoms';
 
 /**
- * Loads one server list into the product store once, then shows the store through `scope`,
- * so pushes (sold, advertised, reported, removed) change the page without a refetch.
+ * Loads one server list into the product store, then shows the store through `scope`, so pushes
+ * (sold, advertised, reported, removed) change the page without a refetch. Both arguments must be
+ * stable: module functions, or memoised on what they close over.
  */
-export function useProductList(fetchList: () => Promise<Product[]>, scope: (p: Product) => boolean, deps: DependencyList) {
-  const load = useSetAtom(productsStore.loadAtom);
-  const { loading, error } = useLoad(async () => load({ rows: await fetchList(), inScope: scope }), deps);
-  const { rows } = useAtomValue(productsStore.stateAtom);
-  // `scope` is rebuilt each render; `deps` say when it really changes.
-  const products = useMemo(() => [...rows.values()].filter(scope), [rows, ...deps]);
-  return { products, loading, error };
+export function useProductList(fetchList: () => Promise<Positioned<Product[]>>, scope: (p: Product) => boolean) {
+  const { items, ...state } = useLiveList(productsStore, fetchList, scope);
+  return { products: items, ...state };
 }

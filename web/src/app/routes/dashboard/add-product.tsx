@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import toast from 'react-hot-toast';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useCategories } from '@/features/categories/api/get-categories';
@@ -9,7 +10,7 @@ import { usePageTitle } from '@/lib/use-page-title';
 export function AddProductPage() {
   usePageTitle(paths.dashboard.addProduct.title);
   const navigate = useNavigate();
-  const { categories, loading } = useCategories();
+  const { categories, loading, error, retry } = useCategories();
   const added = () => {
     toast.success('Product Add successfully');
     void navigate(paths.dashboard.myProducts.href());
@@ -19,7 +20,13 @@ export function AddProductPage() {
       <h1 id="add-product-heading" className="dashboard__title">
         Add <span className="animated-logo">Product</span>
       </h1>
-      {loading ? <Spinner /> : <AddProductForm categories={categories} onAdded={added} />}
+      {loading ? (
+        <Spinner />
+      ) : error ? (
+        <LoadError what="categories" error={error} onRetry={retry} />
+      ) : (
+        <AddProductForm categories={categories} onAdded={added} />
+      )}
     </section>
   );
 }

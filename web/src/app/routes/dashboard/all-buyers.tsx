@@ -1,3 +1,4 @@
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useUsersByRole } from '@/features/users/api/get-users-by-role';
@@ -6,13 +7,13 @@ import { usePageTitle } from '@/lib/use-page-title';
 
 export function AllBuyersPage() {
   usePageTitle(paths.dashboard.allBuyers.title);
-  const { users, loading } = useUsersByRole('Buyer');
+  const { users, loading, error, retry } = useUsersByRole('Buyer');
   return (
     <section aria-labelledby="buyers-heading">
       <h1 id="buyers-heading" className="dashboard__title">
         All Buyers
       </h1>
-      {loading ? <Spinner /> : <BuyersTable buyers={users} />}
+      {loading ? <Spinner /> : error ? <LoadError what="buyers" error={error} onRetry={retry} /> : <BuyersTable buyers={users} />}
     </section>
   );
 }

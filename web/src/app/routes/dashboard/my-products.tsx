@@ -1,3 +1,4 @@
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useSellerProducts } from '@/features/products/api/get-seller-products';
@@ -8,13 +9,19 @@ import { usePageTitle } from '@/lib/use-page-title';
 export function MyProductsPage() {
   usePageTitle(paths.dashboard.myProducts.title);
   const user = useSessionUser();
-  const { products, loading } = useSellerProducts(user?.email ?? '');
+  const { products, loading, error, retry } = useSellerProducts(user?.email ?? '');
   return (
     <section aria-labelledby="my-products-heading">
       <h1 id="my-products-heading" className="dashboard__title">
         My Products
       </h1>
-      {loading ? <Spinner /> : <MyProductsTable products={products} />}
+      {loading ? (
+        <Spinner />
+      ) : error ? (
+        <LoadError what="products" error={error} onRetry={retry} />
+      ) : (
+        <MyProductsTable products={products} />
+      )}
     </section>
   );
 }

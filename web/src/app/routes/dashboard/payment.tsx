@@ -1,9 +1,11 @@
-import { Alert, Tag } from 'antd';
+import { Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useBooking } from '@/features/bookings/api/get-booking';
+import { BOOKING_CANCELLED_NOTICE } from '@/features/bookings/cancellation';
 import { useMarkBookingPaid } from '@/features/bookings/use-mark-booking-paid';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { formatTk } from '@/lib/format';
@@ -15,7 +17,7 @@ export function PaymentPage() {
   usePageTitle(paths.dashboard.payment.title);
   const { id = '' } = useParams();
   const user = useSessionUser();
-  const { booking, loading, error } = useBooking(id);
+  const { booking, cancelled, loading, error, retry } = useBooking(id);
   const markPaid = useMarkBookingPaid();
   // Whether it was paid before this visit, fixed on arrival: the push that turns it Paid while
   // the buyer pays here must not swap the form (and its success message) for the label.
@@ -25,7 +27,7 @@ export function PaymentPage() {
   }, [booking, paidOnArrival]);
 
   if ((loading && !booking) || (booking && paidOnArrival === null)) return <Spinner />;
-  if (!booking || !user) return <Alert type="error" showIcon message={error ?? 'Booking not found.'} />;
+  if (!booking || !user) return <LoadError what="booking" error={error ?? 'Booking not found.'} onRetry={retry} />;
   return (
     <section aria-labelledby="payment-heading" className="payment-page">
       <h1 id="payment-heading" className="dashboard__title">
@@ -45,6 +47,7 @@ export function PaymentPage() {
         <PaymentForm
           booking={booking}
           payer={{ name: user.name, email: user.email }}
+          closedReason={cancelled ? BOOKING_CANCELLED_NOTICE : null}
           onPaid={(answer, transactionId) => markPaid(booking._id, answer, transactionId)}
         />
       )}

@@ -1,3 +1,4 @@
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useReportedProducts } from '@/features/products/api/get-reported-products';
@@ -6,13 +7,19 @@ import { usePageTitle } from '@/lib/use-page-title';
 
 export function ReportedItemsPage() {
   usePageTitle(paths.dashboard.reportedItems.title);
-  const { products, loading } = useReportedProducts();
+  const { products, loading, error, retry } = useReportedProducts();
   return (
     <section aria-labelledby="reported-heading">
       <h1 id="reported-heading" className="dashboard__title">
         Reported Items
       </h1>
-      {loading ? <Spinner /> : <ReportedItemsTable products={products} />}
+      {loading ? (
+        <Spinner />
+      ) : error ? (
+        <LoadError what="reported items" error={error} onRetry={retry} />
+      ) : (
+        <ReportedItemsTable products={products} />
+      )}
     </section>
   );
 }

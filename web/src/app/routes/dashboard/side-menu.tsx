@@ -23,7 +23,7 @@ function menuEntries(user: User) {
   return entries;
 }
 
-export function SideMenu({ user, onNavigate }: { user: User; onNavigate?: () => void }) {
+export function SideMenu({ user, onNavigate }: { user: User; onNavigate?: (to: string) => void }) {
   const { pathname } = useLocation();
   return (
     <nav aria-label="Dashboard">
@@ -33,7 +33,7 @@ export function SideMenu({ user, onNavigate }: { user: User; onNavigate?: () => 
         items={menuEntries(user).map((entry) => ({
           key: entry.to,
           label: (
-            <Link to={entry.to} onClick={onNavigate}>
+            <Link to={entry.to} onClick={() => onNavigate?.(entry.to)}>
               {entry.label}
             </Link>
           ),

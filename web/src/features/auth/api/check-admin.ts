@@ -1,4 +1,5 @@
+import type { AdminCheckAnswer } from '@tv-shop/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 export const checkAdmin = (email: string) =>
-  apiRequest<{ isAdmin: boolean }>(`/users_admin/${encodeURIComponent(email)}`).then((a) => a.isAdmin);
+  apiRequest<AdminCheckAnswer>(`/users_admin/${encodeURIComponent(email)}`).then((a) => a.isAdmin);

@@ -1,4 +1,5 @@
+import type { BuyerCheckAnswer } from '@tv-shop/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 export const checkBuyer = (email: string) =>
-  apiRequest<{ isBuyer: boolean }>(`/users_buyer/${encodeURIComponent(email)}`).then((a) => a.isBuyer);
+  apiRequest<BuyerCheckAnswer>(`/users_buyer/${encodeURIComponent(email)}`).then((a) => a.isBuyer);

@@ -1,4 +1,5 @@
+import type { SellerCheckAnswer } from '@tv-shop/contracts';
 import { apiRequest } from '@/lib/api-client';
 
 export const checkSeller = (email: string) =>
-  apiRequest<{ isSeller: boolean }>(`/users_seller/${encodeURIComponent(email)}`).then((a) => a.isSeller);
+  apiRequest<SellerCheckAnswer>(`/users_seller/${encodeURIComponent(email)}`).then((a) => a.isSeller);

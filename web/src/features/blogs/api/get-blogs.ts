@@ -1,5 +1,5 @@
 import type { Blog } from '@tv-shop/contracts';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { apiRequest } from '@/lib/api-client';
 import { useLoad } from '@/lib/use-load';
 
@@ -7,6 +7,6 @@ export const getBlogs = () => apiRequest<Blog[]>('/blogs');
 
 export function useBlogs() {
   const [blogs, setBlogs] = useState<Blog[]>([]);
-  const state = useLoad(async () => setBlogs(await getBlogs()), []);
-  return { blogs, ...state };
+  const load = useCallback(async () => setBlogs(await getBlogs()), []);
+  return { blogs, ...useLoad(load) };
 }

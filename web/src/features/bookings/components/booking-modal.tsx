@@ -1,11 +1,14 @@
-import { Alert, Form, Input, Modal } from 'antd';
+import { Alert, Form, Input, Modal, type InputRef } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { errorMessage } from '@/lib/api-client';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
 import { placeBooking } from '../api/place-booking';
+
+/** The form's id, so the modal's footer button (outside the form) still submits it, Enter too. */
+const FORM_ID = 'booking-form';
 
 interface BookingValues {
   phone_number: string;
@@ -21,6 +24,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
   const [form] = Form.useForm<BookingValues>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const phone = useRef<InputRef>(null);
 
   useEffect(() => {
     if (product) {
@@ -58,13 +62,15 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
       open={!!product}
       title={product ? `Book ${product.porduct_name}` : 'Book'}
       okText="Submit"
-      onOk={() => form.submit()}
+      okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
       confirmLoading={busy}
       onCancel={onClose}
+      // The modal moves focus to itself as it opens; once it has, the first field to fill gets it.
+      afterOpenChange={(open) => open && phone.current?.focus()}
       destroyOnHidden
     >
       {product && user ? (
-        <Form<BookingValues> form={form} name="booking" layout="vertical" onFinish={submit} requiredMark={false}>
+        <Form<BookingValues> form={form} id={FORM_ID} name="booking" layout="vertical" onFinish={submit} requiredMark={false}>
           <Form.Item label="Item Name" htmlFor="booking_item">
             <Input id="booking_item" value={product.porduct_name} readOnly />
           </Form.Item>
@@ -82,7 +88,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
             name="phone_number"
             rules={[{ required: true, whitespace: true, message: 'Please enter your phone number' }]}
           >
-            <Input type="tel" autoComplete="tel" autoFocus />
+            <Input ref={phone} type="tel" autoComplete="tel" />
           </Form.Item>
           <Form.Item
             label="Meeting Location"

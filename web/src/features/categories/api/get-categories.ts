@@ -1,5 +1,7 @@
 import type { Category } from '@tv-shop/contracts';
-import { useAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
+import { useAtomCallback } from 'jotai/utils';
+import { useCallback } from 'react';
 import { apiRequest } from '@/lib/api-client';
 import { useLoad } from '@/lib/use-load';
 import { categoriesAtom } from '../atoms';
@@ -8,9 +10,12 @@ import { categoriesAtom } from '../atoms';
 export const getCategories = () => apiRequest<Category[]>('/categories', { auth: false });
 
 export function useCategories() {
-  const [categories, setCategories] = useAtom(categoriesAtom);
-  const { loading, error } = useLoad(async () => {
-    if (!categories) setCategories(await getCategories());
-  }, []);
-  return { categories: categories ?? [], loading: loading && !categories, error };
+  const categories = useAtomValue(categoriesAtom);
+  const load = useAtomCallback(
+    useCallback(async (get, set) => {
+      if (!get(categoriesAtom)) set(categoriesAtom, await getCategories());
+    }, []),
+  );
+  const { loading, error, retry } = useLoad(load);
+  return { categories: categories ?? [], loading: loading && !categories, error: categories ? null : error, retry };
 }

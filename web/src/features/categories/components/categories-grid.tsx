@@ -1,11 +1,12 @@
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { useCategories } from '../api/get-categories';
 
 /** 1 column on phones, 3 from medium screens (the grid's CSS). */
 export function CategoriesGrid() {
-  const { categories, loading } = useCategories();
+  const { categories, loading, error, retry } = useCategories();
   return (
     <section className="section" aria-labelledby="categories-heading">
       <header className="section-heading">
@@ -14,6 +15,8 @@ export function CategoriesGrid() {
       </header>
       {loading ? (
         <Spinner />
+      ) : error ? (
+        <LoadError what="categories" error={error} onRetry={retry} />
       ) : (
         <ul className="categories-grid">
           {categories.map((category) => (

@@ -13,6 +13,8 @@ const StripeCardForm = lazy(() => import('./stripe-card-form'));
 interface PaymentFormProps {
   booking: Booking;
   payer: { name: string; email: string };
+  /** Why the booking can no longer be paid (it was cancelled meanwhile): said in red, and Pay is off. */
+  closedReason?: string | null;
   onPaid: (answer: WriteAnswer, transactionId: string) => void;
 }
 
@@ -20,8 +22,9 @@ interface PaymentFormProps {
  * 'Payment With Stripe': asks the server for a payment intent, lets the card form confirm it,
  * then records the payment. Card errors show in red under the form.
  */
-export function PaymentForm({ booking, payer, onPaid }: PaymentFormProps) {
+export function PaymentForm({ booking, payer, closedReason = null, onPaid }: PaymentFormProps) {
   const [intent, setIntent] = useState<PaymentIntentAnswer | null>(null);
+  const [intentError, setIntentError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [transactionId, setTransactionId] = useState<string | null>(null);
 
@@ -31,7 +34,7 @@ export function PaymentForm({ booking, payer, onPaid }: PaymentFormProps) {
       (answer) => alive && setIntent(answer),
       (failure: unknown) => {
         console.error(failure);
-        if (alive) setError(errorMessage(failure));
+        if (alive) setIntentError(errorMessage(failure));
       },
     );
     return () => {
@@ -58,13 +61,15 @@ export function PaymentForm({ booking, payer, onPaid }: PaymentFormProps) {
       onPaid(answer, outcome.paymentIntentId);
     } catch (failure) {
       // The same payment recorded twice (say by Stripe's webhook first) answers 200, so a 409
-      // here is a real refusal — e.g. the TV was sold to someone else meanwhile — and is shown.
+      // here is a real refusal: the TV was sold or removed meanwhile and the payment refunded.
       console.error(failure);
       setError(errorMessage(failure));
     }
   };
 
-  const cardProps = { clientSecret: intent?.clientSecret ?? null, billing: payer, onOutcome };
+  const cardProps = { clientSecret: closedReason ? null : (intent?.clientSecret ?? null), billing: payer, onOutcome };
+  // Once the booking is closed, why it closed replaces the intent's own refusal.
+  const messages = [closedReason, closedReason ? null : intentError, error].filter((m): m is string => !!m);
 
   return (
     <Card title="Payment With Stripe" className="payment-card">
@@ -82,11 +87,11 @@ export function PaymentForm({ booking, payer, onPaid }: PaymentFormProps) {
       ) : (
         <SandboxCardForm {...cardProps} />
       )}
-      {error ? (
-        <p className="card-error" role="alert">
-          {error}
+      {messages.map((message) => (
+        <p key={message} className="card-error" role="alert">
+          {message}
         </p>
-      ) : null}
+      ))}
     </Card>
   );
 }

@@ -1,8 +1,8 @@
 import type { Product } from '@tv-shop/contracts';
-import { apiRequest } from '@/lib/api-client';
+import { apiRead } from '@/lib/api-client';
 import { productScopes } from '../atoms';
 import { useProductList } from '../use-product-list';
 
-export const getAdvertisedProducts = () => apiRequest<Product[]>('/advertise_products');
+export const getAdvertisedProducts = () => apiRead<Product[]>('/advertise_products');
 
-export const useAdvertisedProducts = () => useProductList(getAdvertisedProducts, productScopes.advertised, []);
+export const useAdvertisedProducts = () => useProductList(getAdvertisedProducts, productScopes.advertised);

@@ -1,8 +1,8 @@
 import type { Product } from '@tv-shop/contracts';
-import { apiRequest } from '@/lib/api-client';
+import { apiRead } from '@/lib/api-client';
 import { productScopes } from '../atoms';
 import { useProductList } from '../use-product-list';
 
-export const getAllProducts = () => apiRequest<Product[]>('/all_products');
+export const getAllProducts = () => apiRead<Product[]>('/all_products');
 
-export const useAllProducts = () => useProductList(getAllProducts, productScopes.all, []);
+export const useAllProducts = () => useProductList(getAllProducts, productScopes.all);

@@ -1,9 +1,13 @@
 import type { Product } from '@tv-shop/contracts';
-import { apiRequest } from '@/lib/api-client';
+import { useCallback, useMemo } from 'react';
+import { apiRead } from '@/lib/api-client';
 import { productScopes } from '../atoms';
 import { useProductList } from '../use-product-list';
 
-export const getCategoryProducts = (categoryId: string) => apiRequest<Product[]>(`/products/${encodeURIComponent(categoryId)}`);
+export const getCategoryProducts = (categoryId: string) => apiRead<Product[]>(`/products/${encodeURIComponent(categoryId)}`);
 
-export const useCategoryProducts = (categoryId: string) =>
-  useProductList(() => getCategoryProducts(categoryId), productScopes.ofCategory(categoryId), [categoryId]);
+export function useCategoryProducts(categoryId: string) {
+  const fetchList = useCallback(() => getCategoryProducts(categoryId), [categoryId]);
+  const scope = useMemo(() => productScopes.ofCategory(categoryId), [categoryId]);
+  return useProductList(fetchList, scope);
+}

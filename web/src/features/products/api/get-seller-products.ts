@@ -1,8 +1,13 @@
 import type { Product } from '@tv-shop/contracts';
-import { apiRequest } from '@/lib/api-client';
+import { useCallback, useMemo } from 'react';
+import { apiRead } from '@/lib/api-client';
 import { productScopes } from '../atoms';
 import { useProductList } from '../use-product-list';
 
-export const getSellerProducts = (email: string) => apiRequest<Product[]>('/seller_products', { query: { email } });
+export const getSellerProducts = (email: string) => apiRead<Product[]>('/seller_products', { query: { email } });
 
-export const useSellerProducts = (email: string) => useProductList(() => getSellerProducts(email), productScopes.ofSeller(email), [email]);
+export function useSellerProducts(email: string) {
+  const fetchList = useCallback(() => getSellerProducts(email), [email]);
+  const scope = useMemo(() => productScopes.ofSeller(email), [email]);
+  return useProductList(fetchList, scope);
+}

@@ -1,19 +1,17 @@
-import type { User } from '@tv-shop/contracts';
-import { useAtomValue, useSetAtom } from 'jotai';
-import { useMemo } from 'react';
-import { apiRequest } from '@/lib/api-client';
-import { useLoad } from '@/lib/use-load';
+import type { Role, User } from '@tv-shop/contracts';
+import { useCallback, useMemo } from 'react';
+import { apiRead } from '@/lib/api-client';
+import { useLiveList } from '@/lib/use-live-list';
 import { usersStore } from '../atoms';
 
-export type ListedRole = 'Buyer' | 'Seller';
+/** The admin lists buyers and sellers; `GET /users_role` refuses any other role. */
+export type ListedRole = Exclude<Role, 'Admin'>;
 
-export const getUsersByRole = (role: ListedRole) => apiRequest<User[]>('/users_role', { query: { role } });
+export const getUsersByRole = (role: ListedRole) => apiRead<User[]>('/users_role', { query: { role } });
 
 export function useUsersByRole(role: ListedRole) {
-  const load = useSetAtom(usersStore.loadAtom);
-  const ofRole = (u: User) => u.role === role;
-  const state = useLoad(async () => load({ rows: await getUsersByRole(role), inScope: ofRole }), [role]);
-  const { rows } = useAtomValue(usersStore.stateAtom);
-  const users = useMemo(() => [...rows.values()].filter(ofRole), [rows, role]);
-  return { users, ...state };
+  const fetchList = useCallback(() => getUsersByRole(role), [role]);
+  const ofRole = useMemo(() => (u: User) => u.role === role, [role]);
+  const { items, ...state } = useLiveList(usersStore, fetchList, ofRole);
+  return { users: items, ...state };
 }

@@ -1,0 +1,31 @@
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
+import { waitLive } from './support/live';
+import { ADMIN, api, expectToast, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+test('when the admin deletes a signed-in buyer, then the buyer is signed out and sent to login', async () => {
+  const email = uniqueEmail('buyer');
+  const { user } = await api(baseUrl).signup('Doomed Buyer', email, 'Buyer');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await page.getByText('No Order Available').waitFor();
+  await waitLive(page);
+
+  const { token: adminToken } = await api(baseUrl).login(ADMIN.email, ADMIN.password);
+  await api(baseUrl).deleteUser(adminToken, user._id);
+
+  // The server closes the buyer's socket; the app checks the session, hears 401, and signs out.
+  await expectToast(page, 'Your session has ended. Please log in again.');
+  await page.waitForURL('**/login');
+  await page.getByRole('heading', { name: 'Login' }).waitFor();
+  expect(await page.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();
+  expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).count()).toBe(1);
+  // Login would bring them back where they were.
+  expect(await page.evaluate('history.state?.usr?.from?.pathname')).toBe('/dashboard/my_order');
+  await snap(page, '8-account-deleted-login');
+});

@@ -1,0 +1,73 @@
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
+import { markNoReload, stillSamePage, waitLive } from './support/live';
+import { api, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+test('when a booked TV is sold meanwhile, then My Orders and the open payment page say the booking was cancelled', async () => {
+  const kept = `Vision 40" ${Date.now()}`;
+  const lost = `Singer 43" ${Date.now()}`;
+  const keptSeller = await sellerWithProduct(baseUrl, 'Rajshahi TV Mart', kept);
+  const lostSeller = await sellerWithProduct(baseUrl, 'Khulna Screens', lost);
+  const email = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const { token } = await client.signup('Tanvir Buyer', email, 'Buyer');
+  await client.book(token, keptSeller.productId);
+  await client.book(token, lostSeller.productId);
+
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  const keptRow = page.locator('tr').filter({ hasText: kept });
+  const lostRow = page.locator('tr').filter({ hasText: lost });
+  await keptRow.waitFor();
+  await lostRow.waitFor();
+  await waitLive(page);
+  await markNoReload(page);
+
+  // The seller sells the TV elsewhere: the server cancels the unpaid booking and pushes its removal.
+  await client.markSold(lostSeller.token, lostSeller.productId);
+  await expectToast(page, 'A booking was cancelled: the TV is no longer available.');
+  await lostRow.waitFor({ state: 'detached' });
+  expect(await keptRow.count()).toBe(1);
+  expect(await stillSamePage(page)).toBe(true);
+  await snap(page, '9-my-orders-booking-cancelled');
+
+  // The card goes through, but the TV is sold before the payment is recorded.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/payments', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await keptRow.getByRole('button', { name: 'Pay' }).click();
+  await page.getByText('Payment With Stripe').waitFor();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  const pay = page.getByRole('button', { name: 'Pay', exact: true });
+  await expect.poll(() => pay.isEnabled()).toBe(true);
+  const recording = page.waitForRequest('**/api/payments');
+  await pay.click();
+  await recording;
+
+  await client.markSold(keptSeller.token, keptSeller.productId);
+  const notice = page.locator('.card-error').filter({ hasText: 'This TV is no longer available; your booking was cancelled.' });
+  await notice.waitFor();
+  expect(await page.getByText('Hello, Tanvir Buyer').count()).toBe(1);
+  expect(await page.getByText('Booking not found.').count()).toBe(0);
+
+  release();
+  await page.locator('.card-error').filter({ hasText: 'your payment was refunded' }).waitFor();
+  // Both messages are red, the notice first.
+  expect(await page.evaluate("[...document.querySelectorAll('.card-error')].map((p) => getComputedStyle(p).color)")).toEqual([
+    'rgb(207, 19, 34)',
+    'rgb(207, 19, 34)',
+  ]);
+  await expect.poll(() => pay.isDisabled()).toBe(true);
+  expect(await page.getByText('Payment success').count()).toBe(0);
+  await snap(page, '9-payment-booking-cancelled-refunded');
+});

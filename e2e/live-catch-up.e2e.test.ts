@@ -1,0 +1,71 @@
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
+import { answerResyncOnce, markNoReload, recordCatchUps, stillSamePage, waitLive } from './support/live';
+import { api, card, sellerWithProduct } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+test('when a TV is sold while the page is offline, then it shows Sold once back online, with no reload', async () => {
+  const productName = `TCL 50" QLED ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Sylhet Screens', productName);
+  const page = await newPage();
+  const catchUps = recordCatchUps(page);
+
+  // A visitor who has had no push at all: only the list read and the socket's start position.
+  await page.goto('/all_products');
+  const productCard = card(page, productName);
+  await productCard.getByText('Available', { exact: true }).waitFor();
+  await waitLive(page);
+  await markNoReload(page);
+
+  await page.context().setOffline(true);
+  await waitLive(page, 'disconnected');
+  await api(baseUrl).markSold(seller.token, seller.productId);
+  // Offline, nothing can tell the page; it still says Available.
+  await page.waitForTimeout(1_500);
+  expect(await productCard.getByText('Available', { exact: true }).count()).toBe(1);
+  await snap(page, '7-offline-still-available');
+
+  await page.context().setOffline(false);
+  await productCard.getByText('Sold', { exact: true }).waitFor({ timeout: 10_000 });
+  expect(await stillSamePage(page)).toBe(true);
+  // The reconnect asked for what it missed, from a real position though no push had come, and
+  // the answer held the sale (Socket.IO's own session recovery may replay it as well).
+  await expect.poll(() => catchUps.answers.length).toBeGreaterThan(0);
+  expect(catchUps.asked.every((since) => since > 0)).toBe(true);
+  const answered = catchUps.answers.flatMap((answer) => answer.changes);
+  expect(answered.some((change) => change.entity === 'product' && change.id === seller.productId && change.op === 'upsert')).toBe(true);
+  await snap(page, '7-online-caught-up-sold');
+});
+
+test('when the server can no longer replay what a page missed, then the page reads its lists again, with no reload', async () => {
+  const productName = `Hisense 43" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Barishal Electronics', productName);
+  const page = await newPage();
+  const resync = await answerResyncOnce(page);
+  let listReads = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/all_products') listReads += 1;
+  });
+
+  await page.goto('/all_products');
+  const productCard = card(page, productName);
+  await productCard.getByText('Available', { exact: true }).waitFor();
+  await waitLive(page);
+  await markNoReload(page);
+  expect(listReads).toBe(1);
+
+  await page.context().setOffline(true);
+  await waitLive(page, 'disconnected');
+  resync.arm();
+  await api(baseUrl).markSold(seller.token, seller.productId);
+  await page.context().setOffline(false);
+
+  await expect.poll(() => listReads, { timeout: 10_000 }).toBe(2);
+  await productCard.getByText('Sold', { exact: true }).waitFor();
+  expect(await stillSamePage(page)).toBe(true);
+  // The list stayed on screen while it was read again: no spinner in its place.
+  expect(await page.getByRole('heading', { name: 'All Our Resale Products' }).count()).toBe(1);
+  await snap(page, '7-resync-reloaded');
+});
