@@ -137,7 +137,14 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       server.once('error', reject);
       server.listen(config.port, resolve);
     });
-    stack.push(() => new Promise((resolve) => server.close(resolve)));
+    stack.push(
+      () =>
+        new Promise((resolve) => {
+          server.close(resolve);
+          // Idle keep-alive connections would hold the close open until they time out.
+          server.closeIdleConnections();
+        }),
+    );
     stack.push(() => sockets.close());
     const { port } = server.address() as AddressInfo;
     const url = `http://localhost:${port}`;

@@ -1,7 +1,6 @@
 import type { Product, WriteAnswer } from '@tv-shop/contracts';
-import { useCallback, useState } from 'react';
-import toast from 'react-hot-toast';
-import { errorMessage } from '@/lib/api-client';
+import { useCallback } from 'react';
+import { useRowAction } from '@/lib/use-row-action';
 import { usePatchProduct } from './use-patch-product';
 
 /**
@@ -10,21 +9,6 @@ import { usePatchProduct } from './use-patch-product';
  */
 export function useProductWrite(call: (id: string) => Promise<WriteAnswer>, patch: Partial<Product> | 'remove', successText: string) {
   const patchProduct = usePatchProduct();
-  const [pendingId, setPendingId] = useState<string | null>(null);
-  const run = useCallback(
-    async (id: string) => {
-      setPendingId(id);
-      try {
-        patchProduct(id, await call(id), patch);
-        toast.success(successText);
-      } catch (error) {
-        console.error(error);
-        toast.error(errorMessage(error));
-      } finally {
-        setPendingId(null);
-      }
-    },
-    [call, patch, patchProduct, successText],
-  );
-  return { run, pendingId };
+  const action = useCallback(async (id: string) => patchProduct(id, await call(id), patch), [call, patch, patchProduct]);
+  return useRowAction(action, successText);
 }

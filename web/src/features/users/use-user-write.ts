@@ -1,13 +1,11 @@
 import type { User, WriteAnswer } from '@tv-shop/contracts';
 import { useAtomCallback } from 'jotai/utils';
-import { useCallback, useState } from 'react';
-import toast from 'react-hot-toast';
-import { errorMessage } from '@/lib/api-client';
+import { useCallback } from 'react';
+import { useRowAction } from '@/lib/use-row-action';
 import { usersStore } from './atoms';
 
 /** One admin action on a user: call, toast, and patch the row just below the write's position. */
 export function useUserWrite(call: (id: string) => Promise<WriteAnswer>, patch: Partial<User> | 'remove', successText: string) {
-  const [pendingId, setPendingId] = useState<string | null>(null);
   const apply = useAtomCallback(
     useCallback(
       (get, set, id: string, answer: WriteAnswer) => {
@@ -19,20 +17,6 @@ export function useUserWrite(call: (id: string) => Promise<WriteAnswer>, patch: 
       [patch],
     ),
   );
-  const run = useCallback(
-    async (id: string) => {
-      setPendingId(id);
-      try {
-        apply(id, await call(id));
-        toast.success(successText);
-      } catch (error) {
-        console.error(error);
-        toast.error(errorMessage(error));
-      } finally {
-        setPendingId(null);
-      }
-    },
-    [apply, call, successText],
-  );
-  return { run, pendingId };
+  const action = useCallback(async (id: string) => apply(id, await call(id)), [apply, call]);
+  return useRowAction(action, successText);
 }

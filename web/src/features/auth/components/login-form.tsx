@@ -1,26 +1,11 @@
 import { Alert, Button, Form, Input } from 'antd';
 import type { AuthAnswer, LoginBody } from '@tv-shop/contracts';
-import { useState } from 'react';
-import { errorMessage } from '@/lib/api-client';
+import { useSubmit } from '@/lib/use-submit';
 import { login } from '../api/login';
 
 /** Email and password; a wrong password is said in words, not only logged. */
 export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (values: LoginBody) => {
-    setBusy(true);
-    setError(null);
-    try {
-      onSignedIn(await login(values));
-    } catch (failure) {
-      console.error(failure);
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { submit, busy, error } = useSubmit(async (values: LoginBody) => onSignedIn(await login(values)));
 
   return (
     <Form<LoginBody> name="login" layout="vertical" onFinish={submit} requiredMark={false}>

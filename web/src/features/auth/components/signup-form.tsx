@@ -1,8 +1,7 @@
 import { Alert, Button, Form, Input, Select } from 'antd';
 import type { AuthAnswer, SignupBody } from '@tv-shop/contracts';
-import { useState } from 'react';
 import { ImageInput, imageFileRule } from '@/components/ui/image-input';
-import { errorMessage } from '@/lib/api-client';
+import { useSubmit } from '@/lib/use-submit';
 import { uploadImage } from '@/lib/upload-image';
 import { signup } from '../api/signup';
 
@@ -20,23 +19,11 @@ const ROLE_OPTIONS = [
 ];
 
 export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async ({ photo, ...values }: SignupValues) => {
-    setBusy(true);
-    setError(null);
-    try {
-      // The photo is uploaded first (allowed before sign-in) and its URL joins the signup.
-      const photoURL = photo ? await uploadImage(photo) : undefined;
-      onSignedUp(await signup({ ...values, ...(photoURL ? { photoURL } : {}) }));
-    } catch (failure) {
-      console.error(failure);
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { submit, busy, error } = useSubmit(async ({ photo, ...values }: SignupValues) => {
+    // The photo is uploaded first (allowed before sign-in) and its URL joins the signup.
+    const photoURL = photo ? await uploadImage(photo) : undefined;
+    onSignedUp(await signup({ ...values, ...(photoURL ? { photoURL } : {}) }));
+  });
 
   return (
     <Form<SignupValues> name="signup" layout="vertical" onFinish={submit} initialValues={{ role: 'Buyer' }} requiredMark={false}>

@@ -1,8 +1,8 @@
 import { Alert, Form, Input, Modal, type InputRef } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage } from '@/lib/api-client';
+import { useSubmit } from '@/lib/use-submit';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
 import { placeBooking } from '../api/place-booking';
@@ -22,40 +22,29 @@ interface BookingValues {
 export function BookingModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const user = useSessionUser();
   const [form] = Form.useForm<BookingValues>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const phone = useRef<InputRef>(null);
+
+  const { submit, busy, error, setError } = useSubmit(async (values: BookingValues) => {
+    if (!product || !user) return;
+    await placeBooking({
+      product_id: product._id,
+      ...values,
+      porduct_name: product.porduct_name,
+      price: product.resale_price,
+      username: user.name,
+      email: user.email,
+      productImage: product.productImage,
+    });
+    toast.success('Booking successfully');
+    onClose();
+  });
 
   useEffect(() => {
     if (product) {
       form.resetFields();
       setError(null);
     }
-  }, [product, form]);
-
-  const submit = async (values: BookingValues) => {
-    if (!product || !user) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await placeBooking({
-        product_id: product._id,
-        ...values,
-        porduct_name: product.porduct_name,
-        price: product.resale_price,
-        username: user.name,
-        email: user.email,
-        productImage: product.productImage,
-      });
-      toast.success('Booking successfully');
-      onClose();
-    } catch (failure) {
-      console.error(failure);
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  }, [product, form, setError]);
 
   return (
     <Modal

@@ -1,0 +1,27 @@
+import { useCallback, useState } from 'react';
+import toast from 'react-hot-toast';
+import { errorMessage } from './api-client';
+
+/**
+ * A button's action on one row of a table (verify a seller, mark a TV sold...): which row is busy,
+ * the spec's success toast, and the server's words on failure.
+ */
+export function useRowAction(action: (id: string) => Promise<void>, successText: string) {
+  const [pendingId, setPendingId] = useState<string | null>(null);
+  const run = useCallback(
+    async (id: string) => {
+      setPendingId(id);
+      try {
+        await action(id);
+        toast.success(successText);
+      } catch (error) {
+        console.error(error);
+        toast.error(errorMessage(error));
+      } finally {
+        setPendingId(null);
+      }
+    },
+    [action, successText],
+  );
+  return { run, pendingId };
+}
