@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/**/*.test.ts', 'services/**/*.test.ts'],
-    exclude: ['**/node_modules/**', 'e2e/**', 'web/**'],
+    include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'web/src/**/*.unit.test.ts'],
+    exclude: ['**/node_modules/**', 'e2e/**'],
     globalSetup: ['./packages/platform/src/testing/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
