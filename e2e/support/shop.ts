@@ -84,7 +84,11 @@ export async function expectToast(page: Page, text: string): Promise<void> {
 export async function logIn(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  // The form's own submit button, once idle: while an earlier attempt is in flight antd shows it
+  // as loading (its accessible name then reads "loading Login") and ignores clicks.
+  const submit = page.locator('form#login button[type="submit"]');
+  await submit.and(page.locator(':not(.ant-btn-loading)')).waitFor();
+  await submit.click();
   await expectToast(page, 'Succusfully SignIn');
 }
 
