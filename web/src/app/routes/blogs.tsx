@@ -1,6 +1,5 @@
-import { LoadError } from '@/components/ui/load-error';
+import { Loaded } from '@/components/ui/load-error';
 import { PageHeading } from '@/components/ui/page-heading';
-import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { useBlogs } from '@/features/blogs/api/get-blogs';
 import { BlogCard } from '@/features/blogs/components/blog-card';
@@ -12,17 +11,13 @@ export function BlogsPage() {
   return (
     <div className="page">
       <PageHeading kicker="BLOGS" title="Read Our Blogs" />
-      {loading ? (
-        <Spinner />
-      ) : error ? (
-        <LoadError what="blogs" error={error} onRetry={retry} />
-      ) : (
+      <Loaded loading={loading} error={error} retry={retry} what="blogs">
         <div className="blog-list">
           {blogs.map((blog) => (
             <BlogCard key={blog._id} blog={blog} />
           ))}
         </div>
-      )}
+      </Loaded>
     </div>
   );
 }

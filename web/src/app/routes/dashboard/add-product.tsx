@@ -1,7 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { LoadError } from '@/components/ui/load-error';
-import { Spinner } from '@/components/ui/spinner';
+import { Loaded } from '@/components/ui/load-error';
 import { paths } from '@/config/paths';
 import { useCategories } from '@/features/categories/api/get-categories';
 import { AddProductForm } from '@/features/products/components/add-product-form';
@@ -20,13 +19,9 @@ export function AddProductPage() {
       <h1 id="add-product-heading" className="dashboard__title">
         Add <span className="animated-logo">Product</span>
       </h1>
-      {loading ? (
-        <Spinner />
-      ) : error ? (
-        <LoadError what="categories" error={error} onRetry={retry} />
-      ) : (
+      <Loaded loading={loading} error={error} retry={retry} what="categories">
         <AddProductForm categories={categories} onAdded={added} />
-      )}
+      </Loaded>
     </section>
   );
 }

@@ -1,5 +1,4 @@
-import { LoadError } from '@/components/ui/load-error';
-import { Spinner } from '@/components/ui/spinner';
+import { Loaded } from '@/components/ui/load-error';
 import { paths } from '@/config/paths';
 import { useUsersByRole } from '@/features/users/api/get-users-by-role';
 import { BuyersTable } from '@/features/users/components/buyers-table';
@@ -13,7 +12,9 @@ export function AllBuyersPage() {
       <h1 id="buyers-heading" className="dashboard__title">
         All Buyers
       </h1>
-      {loading ? <Spinner /> : error ? <LoadError what="buyers" error={error} onRetry={retry} /> : <BuyersTable buyers={users} />}
+      <Loaded loading={loading} error={error} retry={retry} what="buyers">
+        <BuyersTable buyers={users} />
+      </Loaded>
     </section>
   );
 }

@@ -1,5 +1,4 @@
-import { LoadError } from '@/components/ui/load-error';
-import { Spinner } from '@/components/ui/spinner';
+import { Loaded } from '@/components/ui/load-error';
 import { paths } from '@/config/paths';
 import { useUsersByRole } from '@/features/users/api/get-users-by-role';
 import { SellersTable } from '@/features/users/components/sellers-table';
@@ -13,7 +12,9 @@ export function AllSellersPage() {
       <h1 id="sellers-heading" className="dashboard__title">
         All Sellers
       </h1>
-      {loading ? <Spinner /> : error ? <LoadError what="sellers" error={error} onRetry={retry} /> : <SellersTable sellers={users} />}
+      <Loaded loading={loading} error={error} retry={retry} what="sellers">
+        <SellersTable sellers={users} />
+      </Loaded>
     </section>
   );
 }

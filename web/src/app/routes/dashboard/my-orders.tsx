@@ -1,5 +1,4 @@
-import { LoadError } from '@/components/ui/load-error';
-import { Spinner } from '@/components/ui/spinner';
+import { Loaded } from '@/components/ui/load-error';
 import { paths } from '@/config/paths';
 import { useMyBookings } from '@/features/bookings/api/get-my-bookings';
 import { MyOrdersTable } from '@/features/bookings/components/my-orders-table';
@@ -17,7 +16,9 @@ export function MyOrdersPage() {
       <h1 id="orders-heading" className="dashboard__title">
         My Orders
       </h1>
-      {loading ? <Spinner /> : error ? <LoadError what="orders" error={error} onRetry={retry} /> : <MyOrdersTable bookings={bookings} />}
+      <Loaded loading={loading} error={error} retry={retry} what="orders">
+        <MyOrdersTable bookings={bookings} />
+      </Loaded>
     </section>
   );
 }

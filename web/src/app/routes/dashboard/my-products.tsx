@@ -1,5 +1,4 @@
-import { LoadError } from '@/components/ui/load-error';
-import { Spinner } from '@/components/ui/spinner';
+import { Loaded } from '@/components/ui/load-error';
 import { paths } from '@/config/paths';
 import { useSellerProducts } from '@/features/products/api/get-seller-products';
 import { MyProductsTable } from '@/features/products/components/my-products-table';
@@ -15,13 +14,9 @@ export function MyProductsPage() {
       <h1 id="my-products-heading" className="dashboard__title">
         My Products
       </h1>
-      {loading ? (
-        <Spinner />
-      ) : error ? (
-        <LoadError what="products" error={error} onRetry={retry} />
-      ) : (
+      <Loaded loading={loading} error={error} retry={retry} what="products">
         <MyProductsTable products={products} />
-      )}
+      </Loaded>
     </section>
   );
 }

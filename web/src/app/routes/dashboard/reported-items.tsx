@@ -1,5 +1,4 @@
-import { LoadError } from '@/components/ui/load-error';
-import { Spinner } from '@/components/ui/spinner';
+import { Loaded } from '@/components/ui/load-error';
 import { paths } from '@/config/paths';
 import { useReportedProducts } from '@/features/products/api/get-reported-products';
 import { ReportedItemsTable } from '@/features/products/components/reported-items-table';
@@ -13,13 +12,9 @@ export function ReportedItemsPage() {
       <h1 id="reported-heading" className="dashboard__title">
         Reported Items
       </h1>
-      {loading ? (
-        <Spinner />
-      ) : error ? (
-        <LoadError what="reported items" error={error} onRetry={retry} />
-      ) : (
+      <Loaded loading={loading} error={error} retry={retry} what="reported items">
         <ReportedItemsTable products={products} />
-      )}
+      </Loaded>
     </section>
   );
 }

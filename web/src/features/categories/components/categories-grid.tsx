@@ -1,7 +1,6 @@
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { LoadError } from '@/components/ui/load-error';
-import { Spinner } from '@/components/ui/spinner';
+import { Loaded } from '@/components/ui/load-error';
 import { useCategories } from '../api/get-categories';
 
 /** 1 column on phones, 3 from medium screens (the grid's CSS). */
@@ -13,11 +12,7 @@ export function CategoriesGrid() {
         <p className="section-heading__kicker">CATEGORIES</p>
         <h2 id="categories-heading">Browse TVs by Brand</h2>
       </header>
-      {loading ? (
-        <Spinner />
-      ) : error ? (
-        <LoadError what="categories" error={error} onRetry={retry} />
-      ) : (
+      <Loaded loading={loading} error={error} retry={retry} what="categories">
         <ul className="categories-grid">
           {categories.map((category) => (
             <li key={category._id}>
@@ -32,7 +27,7 @@ export function CategoriesGrid() {
             </li>
           ))}
         </ul>
-      )}
+      </Loaded>
     </section>
   );
 }
