@@ -58,9 +58,23 @@ export interface Product {
   category_id: string;
   category_name: string;
   sold: boolean;
+  /** Sold through a paid booking here: final, the seller cannot make it available again. */
+  paid_sale: boolean;
   reported: boolean;
   advertised: boolean;
 }
+
+/** One buyer's report of a listing, as the admin sees it. */
+export interface ProductReport {
+  by_name: string;
+  reason: string;
+  at: string;
+}
+/** `GET /reported_products`: the product with who reported it and why (admin only). */
+export type ReportedProduct = Product & { reports: ProductReport[] };
+
+export const BOOKING_STATUSES = ['open', 'paid', 'cancelled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export interface Booking {
   _id: string;
@@ -74,6 +88,14 @@ export interface Booking {
   product_id: string;
   paid: boolean;
   transationId?: string;
+  /** open (waiting for payment), paid, or cancelled (kept in the history with its reason). */
+  status: BookingStatus;
+  /** Why it was cancelled, in words ("sold to another buyer", "listing removed"). */
+  cancel_reason?: string;
+  /** ISO time the booking was placed. */
+  booked_at: string;
+  /** The seller of the booked TV, whose My Bookings shows it. */
+  seller_email: string;
 }
 
 export interface Category {

@@ -44,11 +44,16 @@ export interface ProductListing {
 
 export type CatalogEvent =
   | { type: 'ProductListed'; data: ProductListing }
-  | { type: 'ProductMarkedSold'; data: { productId: string; bookingId?: string } }
+  /**
+   * With a `bookingId` the TV was paid for through TV Shop (catalog's RecordSale): that sale is
+   * final. Without one the seller says it was sold elsewhere, which they may take back.
+   */
+  | { type: 'ProductMarkedSold'; data: { productId: string; bookingId?: string; buyerName?: string } }
   | { type: 'ProductMarkedAvailable'; data: { productId: string } }
   | { type: 'ProductAdvertised'; data: { productId: string } }
   | { type: 'ProductAdvertisingRemoved'; data: { productId: string } }
-  | { type: 'ProductReported'; data: { productId: string; reporterId: string } }
+  /** `reporterName` and `reason` were added later; older events have neither. */
+  | { type: 'ProductReported'; data: { productId: string; reporterId: string; reporterName?: string; reason?: string } }
   | { type: 'ProductRemoved'; data: { productId: string; reason: 'reported' | 'seller-deleted' | 'admin' } }
   | { type: 'CategoryAdded'; data: { categoryId: string; category_name: string; name: string; bgColor: string; color: string } }
   | { type: 'BlogPublished'; data: { blogId: string; ques: string; paragraphs: string[] } };

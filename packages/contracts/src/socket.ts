@@ -1,4 +1,4 @@
-import type { Booking, Product, User } from './entities';
+import type { Booking, Product, ReportedProduct, User } from './entities';
 
 /**
  * Socket.IO pushes. Every push carries the log position its read model reached, so a client
@@ -7,6 +7,9 @@ import type { Booking, Product, User } from './entities';
 export type Change =
   | { entity: 'product'; op: 'upsert'; id: string; row: Product }
   | { entity: 'product'; op: 'remove'; id: string }
+  /** Reported products with their reports, to the admin only. */
+  | { entity: 'reported_product'; op: 'upsert'; id: string; row: ReportedProduct }
+  | { entity: 'reported_product'; op: 'remove'; id: string }
   | { entity: 'booking'; op: 'upsert'; id: string; row: Booking }
   | { entity: 'booking'; op: 'remove'; id: string }
   | { entity: 'user'; op: 'upsert'; id: string; row: User }
@@ -20,6 +23,16 @@ export interface ServerToClientEvents {
   synced: (info: { position: number }) => void;
 }
 export interface ClientToServerEvents {
-  /** `resync` means the gap is older than the server keeps: reload the lists instead. */
-  catch_up: (since: number, ack: (info: { position: number; changes: ChangePush[]; resync?: boolean }) => void) => void;
+  /**
+   * `resync` means the gap is older than the server keeps: reload the lists instead. An answer
+   * holds at most one page of changes; `more` says there are later ones: ask again from
+   * `position` (the last position this page covers). Asking too often closes the socket.
+   */
+  catch_up: (since: number, ack: (info: CatchUpAnswer) => void) => void;
+}
+export interface CatchUpAnswer {
+  position: number;
+  changes: ChangePush[];
+  resync?: boolean;
+  more?: boolean;
 }

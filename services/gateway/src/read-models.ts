@@ -1,6 +1,17 @@
 import type pg from 'pg';
-import type { Blog, Booking, Category, Product, SellerCard, User } from '@tv-shop/contracts';
-import { toBlog, toBooking, toCategory, toProduct, toUser, type BookingRow, type ProductRow, type UserRow } from '@tv-shop/projector';
+import type { Blog, Booking, Category, Product, ReportedProduct, SellerCard, User } from '@tv-shop/contracts';
+import {
+  toBlog,
+  toBooking,
+  toCategory,
+  toProduct,
+  toReport,
+  toUser,
+  type BookingRow,
+  type ProductRow,
+  type ReportRow,
+  type UserRow,
+} from '@tv-shop/projector';
 
 /** The gateway's queries on the read models. Everything here is a read: writes go through commands. */
 export class ReadModels {
@@ -14,7 +25,16 @@ export class ReadModels {
   allProducts = () => this.products('');
   productsOfCategory = (categoryId: string) => this.products('where category_id = $1', [categoryId]);
   advertisedProducts = () => this.products('where advertised and not sold');
-  reportedProducts = () => this.products('where reported');
+  /** Reported products with who reported each and why, oldest report first. */
+  async reportedProducts(): Promise<ReportedProduct[]> {
+    const products = await this.products('where reported');
+    const { rows } = await this.pool.query<ReportRow>(
+      'select r.* from rm_catalog.reports r join rm_catalog.products p on p.id = r.product_id where p.reported order by r.at',
+    );
+    const byProduct = new Map<string, ReportRow[]>();
+    for (const r of rows) byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), r]);
+    return products.map((p) => ({ ...p, reports: (byProduct.get(p._id) ?? []).map(toReport) }));
+  }
   sellerProducts = (email: string) => this.products('where seller_email = $1', [email]);
   async product(id: string): Promise<(Product & { sellerId: string }) | null> {
     const { rows } = await this.pool.query<ProductRow>('select * from rm_catalog.products where id = $1', [id]);
@@ -54,24 +74,31 @@ export class ReadModels {
     );
     return rows.map(toUser);
   }
-  async sellerByName(name: string): Promise<SellerCard | null> {
+  /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
+  async sellersNamed(name: string, limit = 2): Promise<SellerCard[]> {
     const { rows } = await this.pool.query<UserRow>(
-      `select * from rm_identity.users where lower(name) = lower($1) and role = 'Seller' and not deleted order by registered_at limit 1`,
-      [name],
+      `select * from rm_identity.users where lower(name) = lower($1) and role = 'Seller' and not deleted order by registered_at limit $2`,
+      [name, limit],
     );
-    const r = rows[0];
-    return r ? { _id: r.id, name: r.name, photoURL: r.photo_url, verified: r.verified } : null;
+    return rows.map((r) => ({ _id: r.id, name: r.name, photoURL: r.photo_url, verified: r.verified }));
   }
 
+  /** A buyer's whole order history, cancelled bookings included (with their reason), newest first. */
   async bookingsOf(email: string): Promise<Booking[]> {
-    const { rows } = await this.pool.query<BookingRow>(
-      'select * from rm_orders.bookings where buyer_email = $1 and not cancelled order by placed_at desc',
-      [email],
-    );
+    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where buyer_email = $1 order by placed_at desc', [
+      email,
+    ]);
+    return rows.map(toBooking);
+  }
+  /** Every booking of a seller's products, newest first: who is coming, and how to reach them. */
+  async bookingsOfSeller(sellerId: string): Promise<Booking[]> {
+    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where seller_id = $1 order by placed_at desc', [
+      sellerId,
+    ]);
     return rows.map(toBooking);
   }
   async booking(id: string): Promise<(Booking & { buyerId: string }) | null> {
-    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1 and not cancelled', [id]);
+    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1', [id]);
     return rows[0] ? { ...toBooking(rows[0]), buyerId: rows[0].buyer_id } : null;
   }
 

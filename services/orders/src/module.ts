@@ -97,7 +97,7 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
         service: 'catalog',
         type: 'RecordSale',
         aggregateId: state.booking.productId,
-        data: { bookingId },
+        data: { bookingId, buyerName: state.booking.buyerName },
         commandId: uuidFromName(`sale:${env.commandId}`),
         actor: env.actor,
         correlationId: env.correlationId,
@@ -176,14 +176,25 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
     correlationId: e.metadata.correlationId,
     causationId: e.eventId,
   });
-  const cancel = (e: RecordedEvent, bookingId: string, reason: 'product-sold' | 'product-removed' | 'buyer-deleted') =>
-    run(bookingId, { type: 'CancelBooking', data: { reason } }, cause(e, bookingId));
-  /** Unpaid bookings from the read model, once it has caught up with the event at hand. */
+  type CancelReason = 'product-sold' | 'product-removed' | 'buyer-deleted';
+  const cancel = (e: RecordedEvent, bookingId: string, reason: CancelReason, placement?: number) =>
+    run(bookingId, { type: 'CancelBooking', data: { reason, ...(placement ? { placement } : {}) } }, cause(e, bookingId));
+  /**
+   * Cancels the placings of bookings that came before event `e` (a sale, a removal), never one
+   * placed after it: a late reaction to an old sale must not undo a booking made since.
+   */
+  const cancelPlacedBefore = async (e: RecordedEvent, bookingId: string, reason: CancelReason) => {
+    const placement = (await store.readStream(streams.booking(bookingId))).filter(
+      (b) => b.type === 'BookingPlaced' && b.position < e.position,
+    ).length;
+    if (placement > 0) await cancel(e, bookingId, reason, placement);
+  };
+  /** Unpaid bookings placed before the event at hand, from the read model once it has caught up with that event. */
   const unpaidBookings = async (e: RecordedEvent, where: 'product_id' | 'buyer_id', value: string) => {
     await waitForCheckpoint(pool, 'orders', e.position);
     const { rows } = await pool.query<{ id: string }>(
-      `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled`,
-      [value],
+      `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled and placed_at < $2`,
+      [value, e.position],
     );
     return rows.map((r) => r.id);
   };
@@ -197,16 +208,22 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
       BookingPlaced: async (e) => {
         const d = e.data as EventOf<'BookingPlaced'>['data'];
         const product = await loadProductFacts(store, d.productId);
-        if (product.removed) await cancel(e, d.bookingId, 'product-removed');
-        else if (product.sold && product.soldTo !== d.bookingId) await cancel(e, d.bookingId, 'product-sold');
+        const reason = product.removed ? 'product-removed' : product.sold && product.soldTo !== d.bookingId ? 'product-sold' : null;
+        if (!reason) return;
+        // This very placing, not one made again later in the same stream.
+        const placement = (await store.readStream(streams.booking(d.bookingId))).filter(
+          (b) => b.type === 'BookingPlaced' && b.position <= e.position,
+        ).length;
+        await cancel(e, d.bookingId, reason, placement);
       },
       ProductMarkedSold: async (e) => {
         const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
-        for (const id of await unpaidBookings(e, 'product_id', productId)) if (id !== bookingId) await cancel(e, id, 'product-sold');
+        for (const id of await unpaidBookings(e, 'product_id', productId))
+          if (id !== bookingId) await cancelPlacedBefore(e, id, 'product-sold');
       },
       ProductRemoved: async (e) => {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
-        for (const id of await unpaidBookings(e, 'product_id', productId)) await cancel(e, id, 'product-removed');
+        for (const id of await unpaidBookings(e, 'product_id', productId)) await cancelPlacedBefore(e, id, 'product-removed');
       },
       UserDeleted: async (e) => {
         const d = e.data as EventOf<'UserDeleted'>['data'];
@@ -215,7 +232,7 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
       },
     },
   });
-  return { stop: () => policy.stop() };
+  return { stop: () => policy.stop(), caughtUp: () => policy.caughtUp() };
 }
 
 /** One buyer books one product in one stream: a second unpaid booking of it is a conflict. */

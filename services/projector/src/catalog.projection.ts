@@ -1,22 +1,26 @@
 import type { EventOf, ProductListing } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
 import { rooms } from './rooms';
-import { toProduct, type ProductRow } from './rows';
+import { toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
 const emitProducts = async (ctx: ProjectionContext, where: string, value: string) => {
   const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
   for (const r of rows) ctx.emit({ entity: 'product', op: 'upsert', id: r.id, row: toProduct(r) }, [rooms.everyone]);
 };
-const setFlag =
-  (column: 'sold' | 'advertised' | 'reported', value: boolean, alsoUnadvertise = false) =>
-  async (e: { data: unknown }, ctx: ProjectionContext) => {
-    const { productId } = e.data as { productId: string };
-    await ctx.db.query(`update products set ${column} = $2${alsoUnadvertise ? ', advertised = false' : ''} where id = $1`, [
-      productId,
-      value,
+/** A reported product with who reported it and why: for the admin only. */
+const emitReported = async (ctx: ProjectionContext, productId: string) => {
+  const { rows } = await ctx.db.query<ProductRow>('select * from products where id = $1', [productId]);
+  const { rows: reports } = await ctx.db.query<ReportRow>('select * from reports where product_id = $1 order by at', [productId]);
+  if (rows[0])
+    ctx.emit({ entity: 'reported_product', op: 'upsert', id: productId, row: { ...toProduct(rows[0]), reports: reports.map(toReport) } }, [
+      rooms.admins,
     ]);
-    await emitProducts(ctx, 'id', productId);
-  };
+};
+const setFlag = (column: 'advertised', value: boolean) => async (e: { data: unknown }, ctx: ProjectionContext) => {
+  const { productId } = e.data as { productId: string };
+  await ctx.db.query(`update products set ${column} = $2 where id = $1`, [productId, value]);
+  await emitProducts(ctx, 'id', productId);
+};
 
 /** Products (with their seller's name and verified mark), categories and blogs. */
 export const catalogProjection: Projection = {
@@ -31,14 +35,19 @@ export const catalogProjection: Projection = {
       resale_poisha bigint not null, original_poisha bigint not null, use_duration text not null, condition text not null,
       phone text not null, category_id text not null, category_name text not null, seller_id text not null,
       seller_name text not null, seller_email text not null, seller_verified boolean not null default false,
-      post_date text not null, sold boolean not null default false, reported boolean not null default false,
+      post_date text not null, sold boolean not null default false, paid_sale boolean not null default false,
+      reported boolean not null default false,
       advertised boolean not null default false, listed_at bigint not null
     );
     create index products_category on products (category_id, listed_at desc);
     create index products_seller on products (seller_email, listed_at desc);
     create index products_listed on products (listed_at desc);
     create index products_reported on products (listed_at desc) where reported;
-    create index products_advertised on products (listed_at desc) where advertised and not sold;`,
+    create index products_advertised on products (listed_at desc) where advertised and not sold;
+    create table reports (
+      product_id text not null, reporter_id text not null, by_name text not null, reason text not null, at timestamptz not null,
+      primary key (product_id, reporter_id)
+    );`,
   handlers: {
     CategoryAdded: async (e, ctx) => {
       const d = e.data as EventOf<'CategoryAdded'>['data'];
@@ -102,15 +111,35 @@ export const catalogProjection: Projection = {
       );
       await emitProducts(ctx, 'id', l.productId);
     },
-    ProductMarkedSold: setFlag('sold', true, true),
-    ProductMarkedAvailable: setFlag('sold', false),
+    ProductMarkedSold: async (e, ctx) => {
+      const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
+      await ctx.db.query('update products set sold = true, paid_sale = $2, advertised = false where id = $1', [productId, !!bookingId]);
+      await emitProducts(ctx, 'id', productId);
+    },
+    ProductMarkedAvailable: async (e, ctx) => {
+      const { productId } = e.data as EventOf<'ProductMarkedAvailable'>['data'];
+      await ctx.db.query('update products set sold = false, paid_sale = false where id = $1', [productId]);
+      await emitProducts(ctx, 'id', productId);
+    },
     ProductAdvertised: setFlag('advertised', true),
     ProductAdvertisingRemoved: setFlag('advertised', false),
-    ProductReported: setFlag('reported', true),
+    ProductReported: async (e, ctx) => {
+      const d = e.data as EventOf<'ProductReported'>['data'];
+      await ctx.db.query('update products set reported = true where id = $1', [d.productId]);
+      // Reports from before names and reasons were recorded name whoever the reporter is now.
+      await ctx.db.query(
+        `insert into reports (product_id, reporter_id, by_name, reason, at) values ($1, $2, $3, $4, $5) on conflict do nothing`,
+        [d.productId, d.reporterId, d.reporterName ?? '', d.reason ?? '', e.metadata.at],
+      );
+      await emitProducts(ctx, 'id', d.productId);
+      await emitReported(ctx, d.productId);
+    },
     ProductRemoved: async (e, ctx) => {
       const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
-      await ctx.db.query('delete from products where id = $1', [productId]);
+      const { rows } = await ctx.db.query<{ reported: boolean }>('delete from products where id = $1 returning reported', [productId]);
+      await ctx.db.query('delete from reports where product_id = $1', [productId]);
       ctx.emit({ entity: 'product', op: 'remove', id: productId }, [rooms.everyone]);
+      if (rows[0]?.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id: productId }, [rooms.admins]);
     },
   },
 };

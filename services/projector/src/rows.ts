@@ -1,4 +1,4 @@
-import type { Blog, Booking, Category, Product, User } from '@tv-shop/contracts';
+import type { Blog, Booking, Category, Product, ProductReport, User } from '@tv-shop/contracts';
 
 /** Poisha in the read models, TK on the wire. */
 export const toTk = (poisha: number | string) => Number(poisha) / 100;
@@ -22,6 +22,7 @@ export interface ProductRow {
   seller_verified: boolean;
   post_date: string;
   sold: boolean;
+  paid_sale: boolean;
   reported: boolean;
   advertised: boolean;
 }
@@ -43,9 +44,18 @@ export const toProduct = (r: ProductRow): Product => ({
   category_id: r.category_id,
   category_name: r.category_name,
   sold: r.sold,
+  paid_sale: r.paid_sale,
   reported: r.reported,
   advertised: r.advertised,
 });
+
+export interface ReportRow {
+  product_id: string;
+  by_name: string;
+  reason: string;
+  at: Date;
+}
+export const toReport = (r: ReportRow): ProductReport => ({ by_name: r.by_name, reason: r.reason, at: new Date(r.at).toISOString() });
 
 export interface UserRow {
   id: string;
@@ -78,7 +88,12 @@ export interface BookingRow {
   phone: string;
   meeting_location: string;
   paid: boolean;
+  cancelled: boolean;
+  cancel_reason: string | null;
   transaction_id: string | null;
+  booked_at: Date;
+  seller_id: string | null;
+  seller_email: string;
 }
 export const toBooking = (r: BookingRow): Booking => ({
   _id: r.id,
@@ -92,6 +107,10 @@ export const toBooking = (r: BookingRow): Booking => ({
   product_id: r.product_id,
   paid: r.paid,
   ...(r.transaction_id ? { transationId: r.transaction_id } : {}),
+  status: r.paid ? 'paid' : r.cancelled ? 'cancelled' : 'open',
+  ...(r.cancelled && !r.paid && r.cancel_reason ? { cancel_reason: r.cancel_reason } : {}),
+  booked_at: new Date(r.booked_at).toISOString(),
+  seller_email: r.seller_email,
 });
 
 export const toCategory = (r: { id: string; category_name: string; name: string; bg_color: string; color: string }): Category => ({

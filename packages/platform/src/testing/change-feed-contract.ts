@@ -26,6 +26,7 @@ const product = (id: string, position: number): ChangePush => ({
     category_id: 'c-1',
     category_name: 'Sony',
     sold: false,
+    paid_sale: false,
     reported: false,
     advertised: true,
   },

@@ -9,10 +9,10 @@ export type ProductCommand =
   | { type: 'MarkProductAvailable'; data: By }
   | { type: 'AdvertiseProduct'; data: By }
   | { type: 'RemoveAdvertising'; data: By }
-  | { type: 'ReportProduct'; data: By }
+  | { type: 'ReportProduct'; data: By & { actorName: string; reason: string } }
   | { type: 'RemoveProduct'; data: { reason: 'reported' | 'seller-deleted' | 'admin' } }
   /** Sent by orders before it records a payment: the product's own stream decides who bought it. */
-  | { type: 'RecordSale'; data: { bookingId: string } };
+  | { type: 'RecordSale'; data: { bookingId: string; buyerName: string } };
 
 type Listed = Extract<ProductState, { status: 'listed' }>;
 const listed = (s: ProductState): Listed => {
@@ -38,6 +38,8 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
     case 'MarkProductAvailable': {
       const s = owned(state, command.data.actorId);
       if (!s.sold) throw illegalState('The product is already available');
+      // Money changed hands here: making it available again would let a second buyer pay for it.
+      if (s.soldTo !== null) throw illegalState('This TV was paid for by a buyer; a paid sale is final and cannot be undone');
       return [{ type: 'ProductMarkedAvailable', data: { productId: s.listing.productId } }];
     }
     case 'AdvertiseProduct': {
@@ -54,8 +56,9 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
     case 'ReportProduct': {
       const s = listed(state);
       if (s.listing.sellerId === command.data.actorId) throw forbidden('You cannot report your own product');
-      if (s.reported) throw illegalState('This product has already been reported');
-      return [{ type: 'ProductReported', data: { productId: s.listing.productId, reporterId: command.data.actorId } }];
+      const { actorId, actorName, reason } = command.data;
+      if (s.reporters.includes(actorId)) throw illegalState('You have already reported this product');
+      return [{ type: 'ProductReported', data: { productId: s.listing.productId, reporterId: actorId, reporterName: actorName, reason } }];
     }
     case 'RemoveProduct':
       return [{ type: 'ProductRemoved', data: { productId: listed(state).listing.productId, reason: command.data.reason } }];
@@ -63,7 +66,8 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       const s = listed(state);
       if (s.sold && s.soldTo === command.data.bookingId) return [];
       if (s.sold) throw illegalState('This product has already been sold', 'product_id');
-      return [{ type: 'ProductMarkedSold', data: { productId: s.listing.productId, bookingId: command.data.bookingId } }];
+      const { bookingId, buyerName } = command.data;
+      return [{ type: 'ProductMarkedSold', data: { productId: s.listing.productId, bookingId, buyerName } }];
     }
   }
 }

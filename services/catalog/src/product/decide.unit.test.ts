@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@tv-shop/platform/testing';
 import type { ProductListing } from '@tv-shop/contracts';
 import { productDecider } from './decide';
@@ -24,6 +24,7 @@ const listing: ProductListing = {
 };
 const listed: ProductEvent = { type: 'ProductListed', data: listing };
 const sold: ProductEvent = { type: 'ProductMarkedSold', data: { productId: 'p1' } };
+const soldToB1: ProductEvent = { type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'b1', buyerName: 'Nila' } };
 const given = deciderSpec(productDecider);
 const seller = { actorId: 's1' };
 
@@ -55,14 +56,28 @@ describe('product decider', () => {
   });
   it('given a sold product, when advertised, then refused', () =>
     given(listed, sold).when({ type: 'AdvertiseProduct', data: seller }).thenThrows({ kind: 'illegal_state' }));
-  it('given a product, when a buyer reports it, then ProductReported; a second report is refused', () => {
+  it('given a product, when a buyer reports it with a reason, then ProductReported with who and why', () =>
     given(listed)
-      .when({ type: 'ReportProduct', data: { actorId: 'b1' } })
-      .then([{ type: 'ProductReported', data: { productId: 'p1', reporterId: 'b1' } }]);
-    given(listed, { type: 'ProductReported', data: { productId: 'p1', reporterId: 'b1' } })
-      .when({ type: 'ReportProduct', data: { actorId: 'b2' } })
+      .when({ type: 'ReportProduct', data: { actorId: 'b1', actorName: 'Nila', reason: 'Photo is of another TV' } })
+      .then([
+        { type: 'ProductReported', data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: 'Photo is of another TV' } },
+      ]));
+  it('given a product reported by one buyer, when the same buyer reports again, then refused; another buyer may report', () => {
+    const reportedByB1: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+    };
+    given(listed, reportedByB1)
+      .when({ type: 'ReportProduct', data: { actorId: 'b1', actorName: 'Nila', reason: 'again' } })
       .thenThrows({ kind: 'illegal_state' });
+    given(listed, reportedByB1)
+      .when({ type: 'ReportProduct', data: { actorId: 'b2', actorName: 'Rafi', reason: '' } })
+      .then([{ type: 'ProductReported', data: { productId: 'p1', reporterId: 'b2', reporterName: 'Rafi', reason: '' } }]);
   });
+  it('given a product, when its own seller reports it, then forbidden', () =>
+    given(listed)
+      .when({ type: 'ReportProduct', data: { actorId: 's1', actorName: 'Karim', reason: '' } })
+      .thenThrows({ kind: 'forbidden' }));
   it('given a removed product, when anything happens to it, then not found', () => {
     const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } };
     given(listed, removed).when({ type: 'MarkProductSold', data: seller }).thenThrows({ kind: 'not_found' });
@@ -71,23 +86,34 @@ describe('product decider', () => {
       .thenThrows({ kind: 'not_found' });
   });
   it('given an available product, when a booking buys it, then ProductMarkedSold to that booking; the same sale again changes nothing', () => {
-    const soldToB1: ProductEvent = { type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'b1' } };
     given(listed)
-      .when({ type: 'RecordSale', data: { bookingId: 'b1' } })
+      .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila' } })
       .then([soldToB1]);
     given(listed, soldToB1)
-      .when({ type: 'RecordSale', data: { bookingId: 'b1' } })
+      .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila' } })
       .then([]);
   });
+  it('given a product sold through a paid booking, when its seller makes it available, then refused: a paid sale is final', () =>
+    given(listed, soldToB1)
+      .when({ type: 'MarkProductAvailable', data: seller })
+      .thenThrows({ kind: 'illegal_state', message: expect.stringMatching(/paid sale is final/) }));
+  it('given a product its seller marked sold (sold elsewhere), when they make it available again, then ProductMarkedAvailable', () =>
+    given(listed, sold)
+      .when({ type: 'MarkProductAvailable', data: seller })
+      .then([{ type: 'ProductMarkedAvailable', data: { productId: 'p1' } }]));
+  it('given a product sold through a paid booking, when another booking books or buys it, then refused', () =>
+    given(listed, soldToB1)
+      .when({ type: 'RecordSale', data: { bookingId: 'b2', buyerName: 'Rafi' } })
+      .thenThrows({ kind: 'illegal_state' }));
   it('given a product sold to one booking or by its seller, when another booking buys it, then refused', () => {
     given(listed, { type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'b1' } })
-      .when({ type: 'RecordSale', data: { bookingId: 'b2' } })
+      .when({ type: 'RecordSale', data: { bookingId: 'b2', buyerName: 'Rafi' } })
       .thenThrows({ kind: 'illegal_state' });
     given(listed, sold)
-      .when({ type: 'RecordSale', data: { bookingId: 'b2' } })
+      .when({ type: 'RecordSale', data: { bookingId: 'b2', buyerName: 'Rafi' } })
       .thenThrows({ kind: 'illegal_state' });
     given(listed, { type: 'ProductRemoved', data: { productId: 'p1', reason: 'admin' } })
-      .when({ type: 'RecordSale', data: { bookingId: 'b2' } })
+      .when({ type: 'RecordSale', data: { bookingId: 'b2', buyerName: 'Rafi' } })
       .thenThrows({ kind: 'not_found' });
   });
 });

@@ -4,14 +4,24 @@ export type ProductEvent = Extract<CatalogEvent, { data: { productId: string } }
 
 export type ProductState =
   | { status: 'none' }
-  | { status: 'listed'; listing: ProductListing; sold: boolean; soldTo: string | null; advertised: boolean; reported: boolean }
+  | {
+      status: 'listed';
+      listing: ProductListing;
+      sold: boolean;
+      /** The paid booking it was sold through; such a sale is final. Null when sold elsewhere. */
+      soldTo: string | null;
+      advertised: boolean;
+      reported: boolean;
+      /** Who reported it: each buyer once. */
+      reporters: string[];
+    }
   | { status: 'removed'; listing: ProductListing };
 
 export const initialState = (): ProductState => ({ status: 'none' });
 
 export function evolve(state: ProductState, event: ProductEvent): ProductState {
   if (event.type === 'ProductListed')
-    return { status: 'listed', listing: event.data, sold: false, soldTo: null, advertised: false, reported: false };
+    return { status: 'listed', listing: event.data, sold: false, soldTo: null, advertised: false, reported: false, reporters: [] };
   if (state.status !== 'listed') return state;
   switch (event.type) {
     case 'ProductMarkedSold':
@@ -23,7 +33,7 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
     case 'ProductAdvertisingRemoved':
       return { ...state, advertised: false };
     case 'ProductReported':
-      return { ...state, reported: true };
+      return { ...state, reported: true, reporters: [...state.reporters, event.data.reporterId] };
     case 'ProductRemoved':
       return { status: 'removed', listing: state.listing };
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '@tv-shop/contracts';
+import type { Product, ReportedProduct } from '@tv-shop/contracts';
 import { startTestShop, type TestShop } from '../testing/harness';
 
 describe('catalog API', () => {
@@ -136,12 +136,25 @@ describe('catalog API', () => {
     const p = await shop.addProduct(seller.token);
     expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: seller.token })).status).toBe(403);
     expect((await shop.call('GET', '/reported_products', { token: buyer.token })).status).toBe(403);
-    const rep = await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token, body: {} });
+    const rep = await shop.call('PUT', `/product/add_reported/${p._id}`, {
+      token: buyer.token,
+      body: { reason: '  Photo shows another TV ' },
+    });
     expect(rep.body).toMatchObject({ acknowledged: true });
-    expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer2.token })).status).toBe(409);
+    const again = await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token, body: { reason: 'again' } });
+    expect(again.status).toBe(409);
+    expect(again.headers.get('content-type')).toMatch(/problem\+json/);
+    // The spec's client sends no body at all; another buyer may report too.
+    expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer2.token })).status).toBe(200);
     const reported = await shop.call('GET', '/reported_products', { token: admin.token });
     expect(reported.body.map((x: Product) => x._id)).toContain(p._id);
-    expect(reported.body.find((x: Product) => x._id === p._id).reported).toBe(true);
+    const row = reported.body.find((x: ReportedProduct) => x._id === p._id) as ReportedProduct;
+    expect(row.reported).toBe(true);
+    expect(row.reports.map((r) => [r.by_name, r.reason])).toEqual([
+      [buyer.user.name, 'Photo shows another TV'],
+      [buyer2.user.name, ''],
+    ]);
+    for (const r of row.reports) expect(new Date(r.at).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
     expect((await shop.call('DELETE', `/product/${p._id}`, { token: seller.token })).status).toBe(403);
     const del = await shop.call('DELETE', `/product/${p._id}`, { token: admin.token });

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { AddProductBody, type ProductListing } from '@tv-shop/contracts';
+import { AddProductBody, ReportProductBody, type ProductListing } from '@tv-shop/contracts';
 import { notFound, uuidFromName } from '@tv-shop/platform';
 import { selfOrAdmin, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
@@ -90,7 +90,14 @@ export function catalogRoutes({ reads, sender, lists }: GatewayDeps): Router {
   r.put('/product/add_reported/:id', async (req, res) => {
     const buyer = withRole(req, 'Buyer');
     const id = idParam(String(req.params.id), 'Product');
-    const reply = await sender.send(req, { service: 'catalog', type: 'ReportProduct', aggregateId: id, data: { actorId: buyer._id } });
+    // The spec's client sends no body at all: that is a report without a reason.
+    const { reason } = parse(ReportProductBody, req.body ?? {});
+    const reply = await sender.send(req, {
+      service: 'catalog',
+      type: 'ReportProduct',
+      aggregateId: id,
+      data: { actorId: buyer._id, actorName: buyer.name, reason },
+    });
     res.json(CommandSender.answer(reply));
   });
 

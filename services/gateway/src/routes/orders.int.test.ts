@@ -167,9 +167,15 @@ describe('bookings and payments API', () => {
     });
     expect(late.status).toBe(409);
     await expect
-      .poll(async () => (await shop.call('GET', `/bookings?email=${second.user.email}`, { token: second.token })).body.length, {
-        timeout: 5000,
-      })
-      .toBe(0);
+      .poll(
+        async () =>
+          (await shop.call('GET', `/bookings?email=${second.user.email}`, { token: second.token })).body.map((x: Booking) => ({
+            id: x._id,
+            status: x.status,
+            reason: x.cancel_reason,
+          })),
+        { timeout: 5000 },
+      )
+      .toEqual([{ id: b2, status: 'cancelled', reason: 'sold to another buyer' }]);
   });
 });

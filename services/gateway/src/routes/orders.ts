@@ -43,6 +43,16 @@ export function orderRoutes({ reads, sender, payments, sandbox }: GatewayDeps): 
     res.json(await reads.bookingsOf(email));
   });
 
+  // A seller sees who booked their TVs (name, phone, meeting place); the admin sees any seller's.
+  r.get('/seller_bookings', async (req, res) => {
+    const email = queryParam(req.query, 'email').toLowerCase();
+    const user = selfOrAdmin(req, email);
+    if (user.role !== 'Admin') withRole(req, 'Seller');
+    const seller = user.role === 'Admin' ? await reads.userByEmail(email) : user;
+    if (!seller || seller.role !== 'Seller') throw notFound('Seller', 'email');
+    res.json(await reads.bookingsOfSeller(seller._id));
+  });
+
   r.get('/bookings/:id', async (req, res) => {
     const user = signedIn(req);
     const booking = await reads.booking(idParam(req.params.id, 'Booking'));

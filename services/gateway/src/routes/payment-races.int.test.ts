@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Product } from '@tv-shop/contracts';
+import type { Booking, Product } from '@tv-shop/contracts';
 import { startTestShop, type TestShop } from '../testing/harness';
 
 /** The interleavings a marketplace must survive: two buyers, one TV; a product gone mid-payment. */
@@ -45,9 +45,17 @@ describe('payment races', () => {
       expect(await refunded(loser.intent === ia ? ib : ia)).toBeNull();
       const sold = ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id);
       expect(sold?.sold).toBe(true);
+      // The loser's booking stays in their history, cancelled, with the reason.
+      const loserBooking = loser.buyer === a ? ba : bb;
       await expect
-        .poll(async () => (await shop.call('GET', `/bookings?email=${loser.buyer.user.email}`, { token: loser.buyer.token })).body.length)
-        .toBe(0);
+        .poll(async () =>
+          (await shop.call('GET', `/bookings?email=${loser.buyer.user.email}`, { token: loser.buyer.token })).body.map((x: Booking) => [
+            x._id,
+            x.status,
+            x.paid,
+          ]),
+        )
+        .toEqual([[loserBooking, 'cancelled', false]]);
     }
   });
 
@@ -90,11 +98,16 @@ describe('payment races', () => {
         shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } }),
         shop.call('DELETE', `/product/${p._id}`, { token: admin.token }),
       ]);
+      // Either the booking was refused, or it stands in the history cancelled: never open.
       await expect
-        .poll(async () => (await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token })).body.length, {
-          timeout: 5000,
-        })
-        .toBe(0);
+        .poll(
+          async () =>
+            (await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token })).body.map(
+              (x: Booking) => `${x.status}:${x.cancel_reason}`,
+            ),
+          { timeout: 5000 },
+        )
+        .toSatisfy((list: string[]) => list.every((x) => x === 'cancelled:listing removed'));
     }
   });
 });

@@ -160,7 +160,10 @@ describe('payments through the Stripe adapter', () => {
     const hook = await shop.call('POST', '/stripe/webhook', signed(succeeded(pi)));
     expect(hook.status).toBe(200);
     expect(api.refunds).toContain(pi.id);
-    await expect.poll(async () => (await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).status).toBe(404);
+    // The booking stays in the buyer's history, cancelled, never paid.
+    await expect
+      .poll(async () => (await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body)
+      .toMatchObject({ status: 'cancelled', paid: false });
   });
 
   it('when a succeeded intent does not match the booking amount, then it is not recorded', async () => {

@@ -12,12 +12,17 @@ export type BookingState =
       intents: Record<string, number>;
       refunded: Record<string, true>;
       paidWith: string | null;
+      /** How many times the booking was placed in this stream (it may be placed again after a cancellation). */
+      placements: number;
     };
 
 export const initialState = (): BookingState => ({ status: 'none' });
 
 export function evolve(state: BookingState, event: BookingEvent): BookingState {
-  if (event.type === 'BookingPlaced') return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null };
+  if (event.type === 'BookingPlaced') {
+    const placements = state.status === 'none' ? 1 : state.placements + 1;
+    return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null, placements };
+  }
   if (state.status === 'none') return state;
   switch (event.type) {
     case 'PaymentIntentCreated':

@@ -34,7 +34,11 @@ export type BookingCommand =
   /** The product side (who bought it) is decided first by catalog's RecordSale; see module.ts. */
   | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent } }
   | { type: 'RefundPayment'; data: { paymentIntentId: string; reason: 'product-sold' | 'product-removed' } }
-  | { type: 'CancelBooking'; data: { reason: 'product-sold' | 'product-removed' | 'buyer-deleted' } };
+  /**
+   * `placement` names which placing of the booking a policy means to cancel (see BookingState):
+   * a reaction to an old event must not cancel the booking placed again after it.
+   */
+  | { type: 'CancelBooking'; data: { reason: 'product-sold' | 'product-removed' | 'buyer-deleted'; placement?: number } };
 
 const productBookable = (p: ProductFacts) => {
   if (!p.exists || p.removed) throw notFound('Product', 'product_id');
@@ -109,6 +113,7 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
     }
     case 'CancelBooking': {
       if (state.status !== 'placed') return [];
+      if (command.data.placement !== undefined && command.data.placement !== state.placements) return [];
       return [
         {
           type: 'BookingCancelled',

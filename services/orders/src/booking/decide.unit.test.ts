@@ -115,4 +115,13 @@ describe('booking decider', () => {
       .when({ type: 'CancelBooking', data: { reason: 'product-sold' } })
       .then([]);
   });
+  it('given a booking cancelled and placed again, when a policy cancels the first placing late, then nothing: the new booking stays', () => {
+    const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
+    given(placed, cancelled, placed)
+      .when({ type: 'CancelBooking', data: { reason: 'product-sold', placement: 1 } })
+      .then([]);
+    given(placed, cancelled, placed)
+      .when({ type: 'CancelBooking', data: { reason: 'product-sold', placement: 2 } })
+      .then([cancelled]);
+  });
 });
