@@ -87,3 +87,55 @@ export class DuplicateEventError extends AppError {
     this.name = 'DuplicateEventError';
   }
 }
+
+/**
+ * PostgreSQL / network failures that say "the database cannot be reached right now", not "this
+ * request is wrong": admin shutdown or termination (57P01-57P03), connection exceptions (08xxx),
+ * too many connections (53300), a database closed to connections, refused or reset sockets,
+ * connections ended under a query, and connect timeouts. Retrying later can succeed.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof AppError) return e.kind === 'unavailable';
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (/^(57P0[123]|08...|53300)$/.test(code)) return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND'].includes(code))
+      return true;
+    const message = typeof e.message === 'string' ? e.message : '';
+    if (
+      /Connection terminated|connection error and is not queryable|Client was closed|not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|Connection terminated due to connection timeout|terminating connection/i.test(
+        message,
+      )
+    )
+      return true;
+    // AggregateError (several addresses refused) and wrapped causes.
+    const inner = (e as { errors?: unknown[] }).errors;
+    if (Array.isArray(inner) && inner.length > 0 && inner.every((x) => isDatabaseUnavailable(x))) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** The 503 a caller may retry (with the same Idempotency-Key for a write). */
+export function databaseUnavailable(cause?: unknown): AppError {
+  const err = new AppError('unavailable', 'The database is unavailable right now; try again in a moment');
+  if (cause !== undefined) (err as { cause?: unknown }).cause = cause;
+  return err;
+}
+
+/** A database outage as the typed 503; anything else unchanged. */
+export function asUnavailable(err: unknown): unknown {
+  return !(err instanceof AppError) && isDatabaseUnavailable(err) ? databaseUnavailable(err) : err;
+}
+
+/** A readable cause for logs: the message, the PostgreSQL / system code, and what it wraps. */
+export function describeError(err: unknown): string {
+  if (err === undefined || err === null) return 'no error was given (the failing step reported nothing)';
+  if (!(err instanceof Error)) return typeof err === 'string' ? err : JSON.stringify(err);
+  const code = (err as { code?: unknown }).code;
+  let text = `${err.message || err.name}${typeof code === 'string' ? ` (${code})` : ''}`;
+  const inner = (err as { errors?: unknown[] }).errors;
+  if (!err.message && Array.isArray(inner)) text += `: ${inner.map(describeError).join('; ')}`;
+  if (err.cause !== undefined && err.cause !== err) text += `; caused by ${describeError(err.cause)}`;
+  return text;
+}

@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './ids';
 export * from './log';
+export { guardProcess } from './process-guard';
 export * from './change-feed/port';
 export { InProcessChangeFeed } from './change-feed/in-process';
 export * from './event-store/types';
@@ -8,6 +9,7 @@ export { PostgresEventStore, isUniqueViolation } from './event-store/postgres';
 export { CatchUpSubscription } from './event-store/subscription';
 export * from './db/migrate';
 export * from './db/database';
+export * from './retry';
 export { startEmbeddedPostgres, freePort } from './db/embedded';
 export * from './projections/types';
 export * from './projections/runner';

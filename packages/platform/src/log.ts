@@ -1,3 +1,5 @@
+import { describeError } from './errors';
+
 /** Structured one-line logs; quiet under tests unless LOG_LEVEL says otherwise. */
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -13,7 +15,13 @@ export interface Logger {
 export function createLogger(component: string): Logger {
   const write = (level: Level) => (msg: string, extra?: unknown) => {
     if (ORDER[level] < threshold()) return;
-    const detail = extra instanceof Error ? { error: extra.message } : extra;
+    // An Error (or anything thrown, even undefined) is logged as its real cause, never as "undefined".
+    const detail =
+      extra instanceof Error
+        ? { error: describeError(extra) }
+        : extra && typeof extra === 'object' && 'error' in extra && typeof extra.error !== 'string'
+          ? { ...extra, error: describeError(extra.error) }
+          : extra;
     const line = JSON.stringify({
       t: new Date().toISOString(),
       level,

@@ -43,6 +43,8 @@ export interface StartOptions {
 export interface Running {
   url: string;
   config: GatewayConfig;
+  /** 'ready' once serving; 'stopping' from the moment stop() begins (GET /api/ready answers 503). */
+  readonly state: 'starting' | 'ready' | 'stopping';
   stop(): Promise<void>;
 }
 
@@ -66,8 +68,10 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     }),
   );
   const stack: (() => Promise<unknown>)[] = [];
+  let state: Running['state'] = 'starting';
   const stop = async () => {
-    for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', err));
+    state = 'stopping';
+    for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
   try {
     const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.debug(m) });
@@ -130,6 +134,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       images,
       lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
       position: () => positions.position,
+      lifecycle: () => state,
     });
     const server = http.createServer(app);
     const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position });
@@ -148,8 +153,16 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     stack.push(() => sockets.close());
     const { port } = server.address() as AddressInfo;
     const url = `http://localhost:${port}`;
+    state = 'ready';
     log.info(`TV Shop is at ${url}`, { database: db.mode, payments: payments.name });
-    return { url, config, stop };
+    return {
+      url,
+      config,
+      get state() {
+        return state;
+      },
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

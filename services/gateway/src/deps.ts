@@ -27,4 +27,6 @@ export interface GatewayDeps {
   position: () => number;
   /** Serialized public lists, keyed by the catalog projection's position. */
   lists: { cache: ListCache; version: () => number };
+  /** Where this process is in its life, for GET /api/ready (absent: always ready). */
+  lifecycle?: () => 'starting' | 'ready' | 'stopping';
 }

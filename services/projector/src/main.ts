@@ -11,6 +11,8 @@ import {
   PostgresEventStore,
   RedisChangeFeed,
   createLogger,
+  describeError,
+  guardProcess,
   migrate,
   openDatabase,
   projectionMigrations,
@@ -23,13 +25,20 @@ const flag = (name: string) => {
   return i >= 0 ? rest[i + 1] : undefined;
 };
 
-const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: path.resolve(process.env.DATA_DIR ?? './data') });
+const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: path.resolve(process.env.DATA_DIR ?? './data') }).catch(
+  (err: unknown) => {
+    console.error(`projector: could not open the database: ${describeError(err)}`);
+    process.exit(1);
+  },
+);
 const store = new PostgresEventStore(db.pool);
 try {
   await PostgresEventStore.migrate(db.pool);
   await migrate(db.pool, 'projections', projectionMigrations);
   if (command === 'run') {
     const log = createLogger('projector');
+    // The runners restart themselves through database outages; only a bug ends this process.
+    guardProcess(log, () => process.exit(1));
     if (!process.env.REDIS_URL) log.warn('REDIS_URL is not set: no gateway will hear about changes');
     const feed = process.env.REDIS_URL
       ? await RedisChangeFeed.connect({ url: process.env.REDIS_URL, channel: process.env.REDIS_CHANNEL ?? 'tvshop:changes' })
@@ -68,6 +77,9 @@ try {
     console.error(`unknown command ${command}: use run, status, rebuild <name> or audit`);
     process.exitCode = 2;
   }
+} catch (err) {
+  console.error(`projector ${command} failed: ${describeError(err)}`);
+  process.exitCode = 1;
 } finally {
   await store.close();
   await db.close();

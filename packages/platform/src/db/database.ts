@@ -8,11 +8,66 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** How long a connection attempt (or a wait for a free client) may take before it fails. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A pool whose connections can never take the process down. pg emits 'error' on a client when
+ * its server goes away between queries (57P01 "terminating connection", a reset socket); with no
+ * listener that is an uncaught exception. The pool listens on idle clients; every client also
+ * gets a listener of its own here, so a checked-out client losing its server is only marked
+ * broken: the query in flight fails, and the pool drops the client when it is released.
+ */
 export function createPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client losing its server is reported here; the next query gets a fresh client.
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
+}
+
+/**
+ * Runs `fn` on a client of its own, with an 'error' listener for as long as it is checked out
+ * (pools made elsewhere lack createPool's), and releases it; a client that failed is destroyed
+ * rather than returned to the pool.
+ */
+export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
+  client.on('error', onError);
+  try {
+    return await fn(client);
+  } finally {
+    // The pool also drops a client whose connection failed during a query (it is not queryable).
+    client.removeListener('error', onError);
+    client.release(broken);
+  }
+}
+
+/** `fn` inside BEGIN ... COMMIT on a client of its own; ROLLBACK (best effort) when it throws. */
+export function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withClient(pool, async (client) => {
+    await client.query('begin');
+    try {
+      const result = await fn(client);
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    }
+  });
+}
+
+/** A new pg.Client (LISTEN, advisory locks) with an 'error' listener attached before it connects. */
+export function dedicatedClient(pool: pg.Pool, onError: (err: Error) => void): pg.Client {
+  const client = new pg.Client(pool.options);
+  client.on('error', onError);
+  return client;
 }
 
 /** DATABASE_URL when given; otherwise a real PostgreSQL started under the data dir. */

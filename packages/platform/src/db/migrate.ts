@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { withClient } from './database';
 
 export interface Migration {
   id: string; // 'NNNN-name', applied in order
@@ -10,31 +11,31 @@ export interface Migration {
  * processes starting at once do not race. `owner` namespaces the ids (platform, projector, ...).
  */
 export async function migrate(pool: pg.Pool, owner: string, migrations: Migration[]): Promise<string[]> {
-  const client = await pool.connect();
   const applied: string[] = [];
-  try {
+  await withClient(pool, async (client) => {
     await client.query(`select pg_advisory_lock(hashtext('tvshop:migrations'))`);
-    await client.query(`create table if not exists public.schema_migrations (
-      owner text not null, id text not null, applied_at timestamptz not null default now(),
-      primary key (owner, id))`);
-    const { rows } = await client.query<{ id: string }>('select id from public.schema_migrations where owner = $1', [owner]);
-    const done = new Set(rows.map((r) => r.id));
-    for (const m of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
-      if (done.has(m.id)) continue;
-      await client.query('begin');
-      try {
-        await client.query(m.sql);
-        await client.query('insert into public.schema_migrations (owner, id) values ($1, $2)', [owner, m.id]);
-        await client.query('commit');
-        applied.push(m.id);
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
+    try {
+      await client.query(`create table if not exists public.schema_migrations (
+        owner text not null, id text not null, applied_at timestamptz not null default now(),
+        primary key (owner, id))`);
+      const { rows } = await client.query<{ id: string }>('select id from public.schema_migrations where owner = $1', [owner]);
+      const done = new Set(rows.map((r) => r.id));
+      for (const m of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
+        if (done.has(m.id)) continue;
+        await client.query('begin');
+        try {
+          await client.query(m.sql);
+          await client.query('insert into public.schema_migrations (owner, id) values ($1, $2)', [owner, m.id]);
+          await client.query('commit');
+          applied.push(m.id);
+        } catch (err) {
+          await client.query('rollback').catch(() => {});
+          throw err;
+        }
       }
+    } finally {
+      await client.query(`select pg_advisory_unlock(hashtext('tvshop:migrations'))`).catch(() => {});
     }
-  } finally {
-    await client.query(`select pg_advisory_unlock(hashtext('tvshop:migrations'))`).catch(() => {});
-    client.release();
-  }
+  });
   return applied;
 }

@@ -1,6 +1,8 @@
 import pg from 'pg';
-import { ConcurrencyError, DuplicateEventError } from '../errors';
+import { ConcurrencyError, DuplicateEventError, asUnavailable } from '../errors';
+import { dedicatedClient, withClient } from '../db/database';
 import { migrate } from '../db/migrate';
+import { backoffMs } from '../retry';
 import { eventStoreMigrations } from './migrations';
 import { CatchUpSubscription } from './subscription';
 import { validateAppend } from './validate';
@@ -44,9 +46,15 @@ export interface PostgresEventStoreOptions {
   pollIntervalMs?: number;
 }
 
+/** Rethrows a connection failure as the typed 503 (retry later); anything else unchanged. */
+const unavailable = (err: unknown): never => {
+  throw asUnavailable(err);
+};
+
 export class PostgresEventStore implements EventStore {
   private listener: pg.Client | null = null;
   private listening: Promise<void> | null = null;
+  private dropListener: (() => void) | null = null;
   private readonly wakers = new Set<() => void>();
   private readonly subscriptions = new Set<Subscription>();
   private closed = false;
@@ -63,37 +71,38 @@ export class PostgresEventStore implements EventStore {
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     validateAppend(streamId, events, expected);
     const n = events.length;
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      const next = await this.claimVersions(client, streamId, n, expected);
-      await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-      const first = next - n + 1;
-      const params: unknown[] = [];
-      const values = events.map((e, i) => {
-        params.push(e.eventId, streamId, first + i, e.type, e.schemaVersion ?? 1, JSON.stringify(e.data), JSON.stringify(e.metadata));
-        const b = i * 7;
-        return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb, $${b + 7}::jsonb)`;
-      });
-      const { rows } = await client.query<Row>(
-        `insert into es.events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
-         values ${values.join(', ')} returning ${COLUMNS}`,
-        params,
-      );
-      const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
-      const position = recorded[recorded.length - 1]!.position;
-      await client.query('select pg_notify($1, $2)', [CHANNEL, String(position)]);
-      await client.query('commit');
-      return { nextVersion: next, position, events: recorded };
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      if (isUniqueViolation(err, 'events_event_id_key')) {
-        throw new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? ''));
+    return withClient(this.pool, async (client) => {
+      try {
+        await client.query('begin');
+        const next = await this.claimVersions(client, streamId, n, expected);
+        await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+        const first = next - n + 1;
+        const params: unknown[] = [];
+        const values = events.map((e, i) => {
+          params.push(e.eventId, streamId, first + i, e.type, e.schemaVersion ?? 1, JSON.stringify(e.data), JSON.stringify(e.metadata));
+          const b = i * 7;
+          return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb, $${b + 7}::jsonb)`;
+        });
+        const { rows } = await client.query<Row>(
+          `insert into es.events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+           values ${values.join(', ')} returning ${COLUMNS}`,
+          params,
+        );
+        const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
+        const position = recorded[recorded.length - 1]!.position;
+        await client.query('select pg_notify($1, $2)', [CHANNEL, String(position)]);
+        await client.query('commit');
+        return { nextVersion: next, position, events: recorded };
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        if (isUniqueViolation(err, 'events_event_id_key')) {
+          throw new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? ''));
+        }
+        // A connection lost around COMMIT leaves the outcome unknown: the 503 says retry, and a
+        // retry with the same command id (Idempotency-Key) finds the events if they were stored.
+        throw asUnavailable(err);
       }
-      throw err;
-    } finally {
-      client.release();
-    }
+    }).catch(unavailable);
   }
 
   /** Moves the stream's version by n if it is where the caller expects; returns the new version. */
@@ -126,34 +135,35 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string, opts: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<Row>(
-      `select ${COLUMNS} from es.events where stream_id = $1 and stream_version >= $2 order by stream_version`,
-      [streamId, opts.fromVersion ?? 0],
-    );
+    const { rows } = await this.pool
+      .query<Row>(`select ${COLUMNS} from es.events where stream_id = $1 and stream_version >= $2 order by stream_version`, [
+        streamId,
+        opts.fromVersion ?? 0,
+      ])
+      .catch(unavailable);
     return rows.map(toEvent);
   }
 
   async readAll(from: number, limit: number): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from es.events where position > $1 order by position limit $2`, [
-      from,
-      limit,
-    ]);
+    const { rows } = await this.pool
+      .query<Row>(`select ${COLUMNS} from es.events where position > $1 order by position limit $2`, [from, limit])
+      .catch(unavailable);
     return rows.map(toEvent);
   }
 
   async findEvent(eventId: string): Promise<RecordedEvent | null> {
     if (!/^[0-9a-f-]{36}$/i.test(eventId)) return null;
-    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from es.events where event_id = $1`, [eventId]);
+    const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from es.events where event_id = $1`, [eventId]).catch(unavailable);
     return rows[0] ? toEvent(rows[0]) : null;
   }
 
   async headPosition(): Promise<number> {
-    const { rows } = await this.pool.query<{ p: string | null }>('select max(position) as p from es.events');
+    const { rows } = await this.pool.query<{ p: string | null }>('select max(position) as p from es.events').catch(unavailable);
     return Number(rows[0]?.p ?? 0);
   }
 
   subscribe(opts: SubscribeOptions): Subscription {
-    void this.listen();
+    this.listen();
     const sub = new CatchUpSubscription(this, opts, {
       pollIntervalMs: this.opts.pollIntervalMs ?? 1000,
       onWake: (fn) => {
@@ -172,41 +182,57 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * One LISTEN connection per store wakes every live subscription; polling covers the gaps.
-   * A lost connection is ended and opened again with backoff, so notifications come back.
+   * A lost or refused connection is opened again with capped backoff (~2 s), forever, until the
+   * store closes; every (re)connect wakes everyone, since appends may have happened meanwhile.
    */
-  private listen(attempt = 0): Promise<void> {
-    this.listening ??= (async () => {
-      const client = new pg.Client(this.pool.options);
-      client.on('notification', () => this.wakers.forEach((w) => w()));
-      client.on('error', () => {
-        if (this.listener === client) this.listener = null;
-        this.listening = null;
-        void client.end().catch(() => {});
-        this.relisten(attempt + 1);
-      });
-      await client.connect();
-      await client.query(`listen ${CHANNEL}`);
-      if (this.closed) await client.end();
-      else {
-        this.listener = client;
-        // Wake everyone once: something may have been appended while nobody was listening.
-        this.wakers.forEach((w) => w());
-      }
-    })().catch(() => {
+  private listen(): void {
+    if (this.listening || this.closed) return;
+    this.listening = this.listenLoop().finally(() => {
       this.listening = null;
-      this.relisten(attempt + 1);
     });
-    return this.listening;
   }
 
-  private relisten(attempt: number): void {
-    if (this.closed || this.subscriptions.size === 0) return;
-    setTimeout(() => void this.listen(attempt), Math.min(30_000, 100 * 2 ** Math.min(attempt, 8))).unref();
+  private async listenLoop(): Promise<void> {
+    let attempt = 0;
+    while (!this.closed) {
+      let drop!: () => void;
+      const lost = new Promise<void>((resolve) => (drop = resolve));
+      this.dropListener = drop;
+      const client = dedicatedClient(this.pool, () => drop());
+      client.on('end', () => drop());
+      client.on('notification', () => this.wakers.forEach((w) => w()));
+      try {
+        await client.connect();
+        await client.query(`listen ${CHANNEL}`);
+        if (!this.closed) {
+          this.listener = client;
+          attempt = 0;
+          // Wake everyone once: something may have been appended while nobody was listening.
+          this.wakers.forEach((w) => w());
+          await lost;
+        }
+      } catch {
+        // Refused or dropped while connecting: try again below.
+      }
+      this.listener = null;
+      this.dropListener = null;
+      await client.end().catch(() => {});
+      if (this.closed) break;
+      attempt++;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, backoffMs(attempt));
+        this.dropListener = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.dropListener?.();
     await this.listening;
     await this.listener?.end().catch(() => {});
     this.listener = null;

@@ -1,3 +1,4 @@
+import { backoffMs } from '../retry';
 import type { Batch, EventStore, SubscribeOptions, Subscription } from './types';
 
 interface Hooks {
@@ -10,6 +11,7 @@ interface Hooks {
  * Reads from a checkpoint in batches until it reaches the head, then waits for a wake-up
  * (notification or poll) and reads again. Batches are delivered one at a time, in order;
  * the next read starts after the last delivered position, so nothing is delivered twice.
+ * A failed read or batch is retried forever with capped backoff (at most ~2 s apart).
  */
 export class CatchUpSubscription implements Subscription {
   private current: number;
@@ -56,9 +58,14 @@ export class CatchUpSubscription implements Subscription {
         if (this.dirty) continue;
         await this.sleep(this.hooks.pollIntervalMs);
       } catch (err) {
+        // Never gives up: the database may be away for a while. The cap keeps it back soon after.
         failures++;
-        this.opts.onError?.(err);
-        await this.sleep(Math.min(30_000, 100 * 2 ** Math.min(failures, 8)));
+        try {
+          this.opts.onError?.(err);
+        } catch {
+          // A failing error reporter must not end the loop.
+        }
+        await this.sleep(backoffMs(failures));
       }
     }
   }

@@ -1,5 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
+import { dedicatedClient, withClient, withTransaction } from '../db/database';
+import { describeError } from '../errors';
+import { backoffMs } from '../retry';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import type { Projection } from './types';
 
@@ -36,6 +39,12 @@ export class ProjectionRunner {
   private lock: pg.Client | null = null;
   private retry: NodeJS.Timeout | null = null;
   private role: ProjectionStatus['role'] = 'stopped';
+  /** Bumped by every (re)start and by stop(): callbacks of an older attempt see it and do nothing. */
+  private attempt = 0;
+  private failures = 0;
+  private closed = true;
+  private restarting: NodeJS.Timeout | null = null;
+  private halting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -57,33 +66,77 @@ export class ProjectionRunner {
    * or stands by and tries again every `standbyRetryMs`: several processes may host the
    * projector, one applies. If the lock's connection drops, PostgreSQL releases the lock and a
    * standby takes over; the guarded checkpoint keeps the old leader from applying anything more.
+   *
+   * The first attempt's failure is thrown to the caller (a process that cannot start says so).
+   * Once started, any failure (the lock connection lost, a refused reconnect, a failed table
+   * setup) starts it over after a capped backoff (~2 s at most), forever, until `stop()`.
    */
   async start(): Promise<void> {
-    this.lock = new pg.Client(this.pool.options);
-    this.lock.on('error', (err) => {
-      this.opts.log?.(`projection ${this.name} lost its leader connection`, err);
-      void this.stop()
-        .then(() => this.start())
-        .catch(() => {});
-    });
-    await this.lock.connect();
-    this.role = 'standby';
-    await this.tryToLead();
+    this.closed = false;
+    const attempt = ++this.attempt;
+    try {
+      await this.begin(attempt);
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
   }
 
-  private async tryToLead(): Promise<void> {
-    if (!this.lock) return;
+  private async begin(attempt: number): Promise<void> {
+    const lock = dedicatedClient(this.pool, (err) => this.failed(attempt, err));
+    // An 'end' without an error (the server closed the socket) also loses the lock.
+    lock.on('end', () => this.failed(attempt, new Error('the leader connection ended')));
+    this.lock = lock;
+    await lock.connect();
+    if (attempt !== this.attempt) return;
+    this.role = 'standby';
+    await this.tryToLead(attempt);
+  }
+
+  /** Something in attempt `attempt` broke: drop it and start over after a backoff. */
+  private failed(attempt: number, err: unknown): void {
+    if (attempt !== this.attempt || this.closed) return;
+    this.attempt++;
+    this.failures++;
+    this.lastError = describeError(err);
+    const delay = backoffMs(this.failures);
+    this.opts.log?.(`projection ${this.name} lost its connection or failed to start; restarting in ${delay} ms`, { error: this.lastError });
+    this.halting = this.halt();
+    this.restarting = setTimeout(() => void this.restart(), delay);
+    this.restarting.unref();
+  }
+
+  private async restart(): Promise<void> {
+    this.restarting = null;
+    await this.halting;
+    if (this.closed) return;
+    const attempt = ++this.attempt;
+    try {
+      await this.begin(attempt);
+    } catch (err) {
+      this.failed(attempt, err);
+    }
+  }
+
+  private async tryToLead(attempt: number): Promise<void> {
+    if (!this.lock || attempt !== this.attempt) return;
     const { rows } = await this.lock.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [`projection:${this.name}`]);
+    if (attempt !== this.attempt) return;
     if (!rows[0]?.ok) {
-      this.retry = setTimeout(() => void this.tryToLead().catch(() => {}), this.opts.standbyRetryMs ?? 2000);
+      this.failures = 0;
+      this.retry = setTimeout(
+        () => void this.tryToLead(attempt).catch((err: unknown) => this.failed(attempt, err)),
+        this.opts.standbyRetryMs ?? 2000,
+      );
       this.retry.unref();
       return;
     }
     this.role = 'leader';
-    await this.run();
+    await this.run(attempt);
+    this.failures = 0;
   }
 
-  private async run(): Promise<void> {
+  private async run(attempt: number): Promise<void> {
     const { name, schema } = this.projection;
     const exists = await this.pool.query('select 1 from pg_namespace where nspname = $1', [schema]);
     if (exists.rowCount === 0) {
@@ -98,24 +151,41 @@ export class ProjectionRunner {
     const { rows } = await this.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
       name,
     ]);
+    if (attempt !== this.attempt) return;
     this.current = Number(rows[0]?.position ?? 0);
-    await this.feed.publish([{ kind: 'checkpoint', projection: name, position: this.current }]);
+    this.lastError = null;
+    // The feed (Redis) may be down while the database is fine: that must not stop the projection.
+    await this.feed
+      .publish([{ kind: 'checkpoint', projection: name, position: this.current }])
+      .catch((err: unknown) => this.opts.log?.(`projection ${name} could not announce its checkpoint`, { error: err }));
+    if (attempt !== this.attempt) return;
     this.sub = this.store.subscribe({
       from: this.current,
       batchSize: this.opts.batchSize ?? 500,
       onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events)),
       onError: (err) => {
-        this.lastError = err instanceof Error ? err.message : String(err);
-        this.opts.log?.(`projection ${name} failed a batch; retrying`, err);
+        this.lastError = describeError(err);
+        this.opts.log?.(`projection ${name} failed a batch; retrying`, { error: this.lastError });
       },
     });
   }
 
   async stop(): Promise<void> {
+    this.closed = true;
+    this.attempt++;
+    if (this.restarting) clearTimeout(this.restarting);
+    this.restarting = null;
+    await this.halting;
+    await this.halt();
+  }
+
+  /** Stops this attempt's subscription, standby timer and lock connection. */
+  private async halt(): Promise<void> {
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
-    await this.sub?.stop();
+    const sub = this.sub;
     this.sub = null;
+    await sub?.stop();
     await this.queue.catch(() => {});
     const lock = this.lock;
     this.lock = null;
@@ -156,30 +226,29 @@ export class ProjectionRunner {
     if (events.length === 0) return;
     const to = events[events.length - 1]!.position;
     const notices: ChangeNotice[] = [];
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await this.applyBatch(client, this.projection.schema, events, notices);
-      const moved = await client.query(
-        'update public.projection_checkpoints set position = $2, updated_at = now() where name = $1 and position = $3',
-        [this.name, to, this.current],
-      );
-      if (moved.rowCount !== 1) {
-        // Someone else moved the checkpoint (an offline rebuild, say): continue from theirs.
-        await client.query('rollback');
-        const { rows } = await client.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
-          this.name,
-        ]);
-        this.current = Number(rows[0]?.position ?? this.current);
-        throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`);
+    await withClient(this.pool, async (client) => {
+      try {
+        await client.query('begin');
+        await this.applyBatch(client, this.projection.schema, events, notices);
+        const moved = await client.query(
+          'update public.projection_checkpoints set position = $2, updated_at = now() where name = $1 and position = $3',
+          [this.name, to, this.current],
+        );
+        if (moved.rowCount !== 1) {
+          // Someone else moved the checkpoint (an offline rebuild, say): continue from theirs.
+          await client.query('rollback');
+          const { rows } = await client.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
+            this.name,
+          ]);
+          this.current = Number(rows[0]?.position ?? this.current);
+          throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`);
+        }
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
       }
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
     this.current = to;
     this.lastError = null;
     notices.push({ kind: 'checkpoint', projection: this.name, position: to });
@@ -201,20 +270,12 @@ export class ProjectionRunner {
   }
 
   private async createTables(schema: string): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    await withTransaction(this.pool, async (client) => {
       await client.query(`drop schema if exists ${ident(schema)} cascade`);
       await client.query(`create schema ${ident(schema)}`);
       await client.query(`set local search_path to ${ident(schema)}, public`);
       await client.query(this.projection.setup);
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
@@ -228,20 +289,12 @@ export class ProjectionRunner {
     let pos = await this.replayInto(fresh, 0);
     return this.exclusive(async () => {
       pos = await this.replayInto(fresh, pos);
-      const client = await this.pool.connect();
-      try {
-        await client.query('begin');
+      await withTransaction(this.pool, async (client) => {
         await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
         await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
         await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
         await client.query('update public.projection_checkpoints set position = $2, updated_at = now() where name = $1', [this.name, pos]);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       this.current = pos;
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
       return { position: pos };
@@ -254,17 +307,7 @@ export class ProjectionRunner {
     for (;;) {
       const events = await this.store.readAll(pos, size);
       if (events.length === 0) return pos;
-      const client = await this.pool.connect();
-      try {
-        await client.query('begin');
-        await this.applyBatch(client, schema, events, null);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
+      await withTransaction(this.pool, (client) => this.applyBatch(client, schema, events, null));
       pos = events[events.length - 1]!.position;
     }
   }

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, createLogger } from '@tv-shop/platform';
+import { AppError, createLogger, databaseUnavailable, describeError, isDatabaseUnavailable } from '@tv-shop/platform';
 
 const log = createLogger('gateway');
 
@@ -23,7 +23,11 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
   const err = (thrown ?? {}) as { type?: string; code?: string; status?: unknown };
   let e: AppError;
   if (thrown instanceof AppError) e = thrown;
-  else if (err?.type === 'entity.parse.failed') e = new AppError('validation', 'The body is not valid JSON', { field: 'body' });
+  else if (isDatabaseUnavailable(thrown)) {
+    // The database went away under this request (terminated, refused, timed out): a 503 to retry, not a 500.
+    log.warn('database unavailable during a request', { path: req.path, error: describeError(thrown) });
+    e = databaseUnavailable(thrown);
+  } else if (err?.type === 'entity.parse.failed') e = new AppError('validation', 'The body is not valid JSON', { field: 'body' });
   else if (err?.type === 'entity.too.large') e = new AppError('payload_too_large', 'The body is too large', { field: 'body' });
   else if (err?.code === 'LIMIT_FILE_SIZE') e = new AppError('payload_too_large', 'The image is larger than 5 MB', { field: 'image' });
   else if (err?.code === 'LIMIT_UNEXPECTED_FILE')
@@ -44,6 +48,8 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
     res.status(500).type('application/problem+json').json({ type: 'about:blank', title: 'Internal error', status: 500 });
     return;
   }
+  // A client (or a proxy) may try again after this many seconds; 429s set their own.
+  if (e.status === 503 && !res.get('Retry-After')) res.set('Retry-After', '2');
   res
     .status(e.status)
     .type('application/problem+json')

@@ -1,25 +1,86 @@
 import { Router } from 'express';
 import type { Health, PublicConfig } from '@tv-shop/contracts';
+import { describeError } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
 
-export function systemRoutes({ pool, databaseMode, store, reads, config, payments }: GatewayDeps): Router {
+/** A projection or policy behind the head whose checkpoint has not moved for this long is stalled. */
+export const STALL_MS = 5000;
+/** The health check's own database round trip gives up after this long (a hung server is unreachable). */
+const CHECK_TIMEOUT_MS = 2500;
+
+interface CheckpointRow {
+  name: string | null;
+  position: string | null;
+  head: string | null;
+  /** How long the oldest event it has not applied has been waiting (ms); null when it is at the head. */
+  waiting_ms: number | null;
+  /** How long since its checkpoint last moved (ms). */
+  idle_ms: number;
+}
+
+export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }: GatewayDeps): Router {
   const r = Router();
+
+  /**
+   * 200 while all is well; 503 with a short `reason` while the database cannot be reached or a
+   * projection or policy is stalled. Everything comes from the database, so every gateway
+   * answers the same whether or not it hosts the projector, and a stalled process elsewhere
+   * (a projector or service of its own) shows up here too.
+   */
   r.get('/health', async (_req, res) => {
-    let ok = true;
     let head = 0;
     let projections: Health['projections'] = [];
+    const reasons: string[] = [];
+    let databaseOk = true;
     try {
-      await pool.query('select 1');
-      head = await store.headPosition();
-      // From the database, so every gateway reports the same whether or not it hosts the projector.
-      const positions = await reads.projectionPositions();
-      projections = Object.entries(positions).map(([name, position]) => ({ name, position, lag: Math.max(0, head - position) }));
-    } catch {
-      ok = false;
+      const rows = await withTimeout(
+        pool.query<CheckpointRow>(
+          `select c.name, c.position, h.head,
+                  (extract(epoch from now() - (select e.recorded_at from es.events e where e.position > c.position order by e.position limit 1)) * 1000)::float8 as waiting_ms,
+                  (extract(epoch from now() - c.updated_at) * 1000)::float8 as idle_ms
+             from (select max(position) as head from es.events) h
+             left join public.projection_checkpoints c on true
+            order by c.name`,
+        ),
+        CHECK_TIMEOUT_MS,
+      );
+      head = Number(rows.rows[0]?.head ?? 0);
+      for (const row of rows.rows) {
+        if (row.name === null) continue;
+        const position = Number(row.position);
+        if (!row.name.startsWith('policy:')) projections.push({ name: row.name, position, lag: Math.max(0, head - position) });
+        if (position < head && (row.waiting_ms ?? 0) > STALL_MS && row.idle_ms > STALL_MS) {
+          const what = row.name.startsWith('policy:') ? `policy ${row.name.slice(7)}` : `projection ${row.name}`;
+          reasons.push(`${what} stalled at ${position} of ${head} for ${Math.round(Math.min(row.waiting_ms ?? 0, row.idle_ms) / 1000)} s`);
+        }
+      }
+    } catch (err) {
+      databaseOk = false;
+      projections = [];
+      reasons.unshift(`database unreachable: ${describeError(err)}`);
     }
-    const body: Health = { status: ok ? 'ok' : 'degraded', database: { ok, mode: databaseMode }, head, projections };
+    const ok = reasons.length === 0;
+    const body: Health & { reason?: string } = {
+      status: ok ? 'ok' : 'degraded',
+      database: { ok: databaseOk, mode: databaseMode },
+      head,
+      projections,
+      ...(ok ? {} : { reason: reasons.join('; ') }),
+    };
+    if (!ok) res.set('Retry-After', '2');
     res.status(ok ? 200 : 503).json(body);
   });
+
+  /**
+   * For a load balancer: 200 once this process has started and until it begins to shut down;
+   * 503 before and after. It does not look at the database (every instance shares it, so taking
+   * one out of rotation would not help); /health says whether the whole is well.
+   */
+  r.get('/ready', (_req, res) => {
+    const state = lifecycle?.() ?? 'ready';
+    res.status(state === 'ready' ? 200 : 503).json({ ready: state === 'ready', state });
+  });
+
   r.get('/config', (_req, res) => {
     const body: PublicConfig = {
       stripePublishableKey: payments.name === 'stripe' ? payments.publishableKey : null,
@@ -28,4 +89,13 @@ export function systemRoutes({ pool, databaseMode, store, reads, config, payment
     res.json(body);
   });
   return r;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms);
+  });
+  p.catch(() => {}); // answered late, after the timeout: nobody is waiting any more
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
