@@ -28,11 +28,15 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   await waitLive(page);
   await markNoReload(page);
 
-  // The seller sells the TV elsewhere: the server cancels the unpaid booking and pushes its removal.
+  // The seller sells the TV elsewhere: the server cancels the unpaid booking; it stays in the
+  // history, greyed, with the reason, and can no longer be paid.
   await client.markSold(lostSeller.token, lostSeller.productId);
   await expectToast(page, 'A booking was cancelled: the TV is no longer available.');
-  await lostRow.waitFor({ state: 'detached' });
-  expect(await keptRow.count()).toBe(1);
+  await lostRow.getByText('Cancelled', { exact: true }).waitFor();
+  await lostRow.getByText('sold to another buyer').waitFor();
+  expect(await lostRow.getByRole('button', { name: 'Pay' }).count()).toBe(0);
+  expect(await lostRow.evaluate((tr) => tr.classList.contains('booking-row--cancelled'))).toBe(true);
+  expect(await keptRow.getByRole('button', { name: 'Pay' }).count()).toBe(1);
   expect(await stillSamePage(page)).toBe(true);
   await snap(page, '9-my-orders-booking-cancelled');
 

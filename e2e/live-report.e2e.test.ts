@@ -20,22 +20,28 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
   await admin.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Reported Items' }).click();
   await admin.getByRole('heading', { name: 'Reported Items' }).waitFor();
-  await admin.getByRole('columnheader', { name: 'Report' }).or(admin.getByText('No Reported Items Available.')).first().waitFor();
+  await admin.getByRole('columnheader', { name: 'Reports' }).or(admin.getByText('No Reported Items Available.')).first().waitFor();
   await buyer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
   const productCard = card(buyer, productName);
   await productCard.waitFor();
   await Promise.all([waitLive(buyer), waitLive(admin), markNoReload(buyer), markNoReload(admin)]);
 
   const adminRow = admin.locator('tr').filter({ hasText: productName });
-  const reportedAt = Date.now();
+  // Add Report asks first, with room for a reason.
   await productCard.getByRole('button', { name: 'Add Report' }).click();
+  const dialog = buyer.getByRole('dialog');
+  await dialog.getByLabel('What is wrong with this listing? (optional)').fill('The photo shows a different TV');
+  await snap(buyer, '5-buyer-report-dialog');
+  const reportedAt = Date.now();
+  await dialog.getByRole('button', { name: 'Report' }).click();
   await adminRow.waitFor({ timeout: 1_000 });
   const seenAfter = Date.now() - reportedAt;
   expect(seenAfter).toBeLessThan(1_000);
   await expectToast(buyer, 'Add Report Successfully');
   await productCard.getByText('Reported', { exact: true }).waitFor();
   expect(await productCard.getByRole('button', { name: 'Add Report' }).count()).toBe(0);
-  await adminRow.getByText('Report Claimed').waitFor();
+  await adminRow.getByText('Live Buyer').waitFor();
+  await adminRow.getByText('“The photo shows a different TV”').waitFor();
   expect(await stillSamePage(admin)).toBe(true);
   await snap(admin, '5-admin-reported-items');
   await snap(buyer, '5-buyer-reported');

@@ -1,9 +1,10 @@
 import type { ChangePush } from '@tv-shop/contracts';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect } from 'react';
+import toast from 'react-hot-toast';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { bookingsStore } from '@/features/bookings/atoms';
-import { productsStore } from '@/features/products/atoms';
+import { productsStore, reportedProductsStore } from '@/features/products/atoms';
 import { usersStore } from '@/features/users/atoms';
 import { ApiError } from '@/lib/api-client';
 import { connectLive } from '@/lib/live-socket';
@@ -19,6 +20,8 @@ export function LiveSync() {
   const token = useAtomValue(sessionTokenAtom);
   const email = useAtomValue(sessionUserAtom)?.email ?? null;
   const applyProduct = useSetAtom(productsStore.applyAtom);
+  const applyReported = useSetAtom(reportedProductsStore.applyAtom);
+  const jotai = useStore();
   const applyBooking = useSetAtom(bookingsStore.applyAtom);
   const applyUser = useSetAtom(usersStore.applyAtom);
   const reloadLists = useSetAtom(listsReloadAtom);
@@ -31,11 +34,22 @@ export function LiveSync() {
       switch (push.entity) {
         case 'product':
           return applyProduct(push);
+        case 'reported_product':
+          return applyReported(push);
         case 'booking':
+          announceNewBooking(push);
           return applyBooking(push);
         case 'user':
           return applyUser(push);
       }
+    };
+    // A seller hears of a new booking of one of their TVs wherever they are in the app.
+    const announceNewBooking = (push: Extract<ChangePush, { entity: 'booking' }>) => {
+      if (push.op !== 'upsert' || push.row.status !== 'open' || !email) return;
+      if (push.row.seller_email.toLowerCase() !== email.toLowerCase()) return;
+      const before = jotai.get(bookingsStore.stateAtom).rows.get(push.id);
+      if (before?.status === 'open') return;
+      toast.success(`New booking: ${push.row.porduct_name} by ${push.row.username}`, { id: `booking-${push.id}-${push.position}` });
     };
     // A 401 here also ends the session through the API client, which replaces this socket.
     const sessionStillValid = async () => {
@@ -48,7 +62,7 @@ export function LiveSync() {
       }
     };
     return connectLive(token, { onChange, onResync: () => reloadLists((n) => n + 1), sessionStillValid });
-  }, [ready, token, email, applyProduct, applyBooking, applyUser, reloadLists]);
+  }, [ready, token, email, applyProduct, applyReported, applyBooking, applyUser, reloadLists, jotai]);
 
   return null;
 }

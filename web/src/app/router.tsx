@@ -11,6 +11,7 @@ import { AddProductPage } from './routes/dashboard/add-product';
 import { AllBuyersPage } from './routes/dashboard/all-buyers';
 import { AllSellersPage } from './routes/dashboard/all-sellers';
 import { DashboardLayout } from './routes/dashboard/layout';
+import { MyBookingsPage } from './routes/dashboard/my-bookings';
 import { MyOrdersPage } from './routes/dashboard/my-orders';
 import { MyProductsPage } from './routes/dashboard/my-products';
 import { PaymentPage } from './routes/dashboard/payment';
@@ -57,6 +58,7 @@ const router = createBrowserRouter([
                 children: [
                   { path: d.addProduct.path, element: <AddProductPage /> },
                   { path: d.myProducts.path, element: <MyProductsPage /> },
+                  { path: d.myBookings.path, element: <MyBookingsPage /> },
                 ],
               },
               {

@@ -1,3 +1,4 @@
+import type { Booking } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
@@ -8,17 +9,20 @@ export const BOOKING_CANCELLED_TEXT = 'A booking was cancelled: the TV is no lon
 export const BOOKING_CANCELLED_NOTICE = 'This TV is no longer available; your booking was cancelled.';
 
 /**
- * The server cancels an unpaid booking whose TV was sold or removed, and its push removes the
- * row from My Orders; this tells the buyer why, for their own bookings only.
+ * The server cancels an unpaid booking whose TV was sold or removed; its push turns the row
+ * Cancelled (it stays in My Orders with the reason). This tells the buyer when it happens, for
+ * their own bookings only, and only for a change seen while the page is open.
  */
 export function useCancelledBookingToast(email: string) {
-  const removed = useAtomValue(bookingsStore.lastRemovedAtom);
-  // A removal from before the page opened is old news.
-  const told = useRef(removed);
+  const { rows } = useAtomValue(bookingsStore.stateAtom);
+  const seen = useRef<ReadonlyMap<string, Booking> | null>(null);
   useEffect(() => {
-    if (!removed || removed === told.current) return;
-    told.current = removed;
-    if (removed.row.email.toLowerCase() === email.toLowerCase())
-      toast.error(BOOKING_CANCELLED_TEXT, { id: `cancelled-${removed.row._id}` });
-  }, [removed, email]);
+    const before = seen.current;
+    seen.current = rows;
+    if (!before) return;
+    for (const [id, row] of rows) {
+      if (row.status !== 'cancelled' || before.get(id)?.status !== 'open') continue;
+      if (row.email.toLowerCase() === email.toLowerCase()) toast.error(BOOKING_CANCELLED_TEXT, { id: `cancelled-${id}` });
+    }
+  }, [rows, email]);
 }

@@ -1,8 +1,11 @@
-import type { Product } from '@tv-shop/contracts';
+import type { Product, ReportedProduct } from '@tv-shop/contracts';
 import { createEntityStore } from '@/lib/entity-store';
 
 /** Every product this browser has seen; each page shows a filter of it, kept live by pushes. */
 export const productsStore = createEntityStore<Product>();
+
+/** Reported products with who reported each and why: the admin's Reported Items, kept live by pushes. */
+export const reportedProductsStore = createEntityStore<ReportedProduct>();
 
 export const productScopes = {
   all: () => true,

@@ -1,7 +1,7 @@
 import type { Product, WriteAnswer } from '@tv-shop/contracts';
 import { useAtomCallback } from 'jotai/utils';
 import { useCallback } from 'react';
-import { productsStore } from './atoms';
+import { productsStore, reportedProductsStore } from './atoms';
 
 /**
  * Applies a successful write to the store at once. It sits just below the write's position so
@@ -13,6 +13,7 @@ export function usePatchProduct() {
       const position = answer.position - 0.5;
       if (patch === 'remove') {
         set(productsStore.applyAtom, { op: 'remove', id, position });
+        set(reportedProductsStore.applyAtom, { op: 'remove', id, position });
         return;
       }
       const row = get(productsStore.stateAtom).rows.get(id);

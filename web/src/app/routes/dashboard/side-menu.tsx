@@ -11,7 +11,11 @@ function menuEntries(user: User) {
   const entries: { to: string; label: string }[] = [{ to: d.root.href(), label: 'Profile' }];
   if (hasRole(user, 'Buyer')) entries.push({ to: d.myOrders.href(), label: 'My Order' });
   if (hasRole(user, 'Seller')) {
-    entries.push({ to: d.addProduct.href(), label: 'Add Product' }, { to: d.myProducts.href(), label: 'My Products' });
+    entries.push(
+      { to: d.addProduct.href(), label: 'Add Product' },
+      { to: d.myProducts.href(), label: 'My Products' },
+      { to: d.myBookings.href(), label: 'My Bookings' },
+    );
   }
   if (hasRole(user, 'Admin')) {
     entries.push(

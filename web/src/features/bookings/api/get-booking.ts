@@ -1,6 +1,6 @@
 import type { Booking } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { apiRead } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
@@ -9,9 +9,8 @@ import { bookingsStore } from '../atoms';
 export const getBooking = (id: string) => apiRead<Booking>(`/bookings/${encodeURIComponent(id)}`);
 
 /**
- * The payment page's booking, read through the store so its Paid flag stays live. When a push
- * removes it (its TV was sold or removed, so the server cancelled it) the last copy stays on
- * screen, flagged `cancelled`.
+ * The payment page's booking, read through the store so its Paid and Cancelled states stay live
+ * (a booking is cancelled when its TV was sold to someone else or removed).
  */
 export function useBooking(id: string) {
   const loadIntoStore = useSetAtom(bookingsStore.loadAtom);
@@ -21,11 +20,6 @@ export function useBooking(id: string) {
     noteListRead(position);
   }, [id, loadIntoStore]);
   const state = useLoad(load);
-  const row = useAtomValue(bookingsStore.stateAtom).rows.get(id) ?? null;
-  const [seen, setSeen] = useState<Booking | null>(null);
-  useEffect(() => {
-    if (row) setSeen(row);
-  }, [row]);
-  const last = seen?._id === id ? seen : null;
-  return { booking: row ?? last, cancelled: !row && last !== null, ...state };
+  const booking = useAtomValue(bookingsStore.stateAtom).rows.get(id) ?? null;
+  return { booking, cancelled: booking?.status === 'cancelled', ...state };
 }

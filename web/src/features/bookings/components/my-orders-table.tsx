@@ -1,10 +1,11 @@
-import { Button, Table, Tag } from 'antd';
+import { Button, Table } from 'antd';
 import type { Booking } from '@tv-shop/contracts';
 import { useNavigate } from 'react-router-dom';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
+import { BookingStatus } from './booking-status';
 
 export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
   const navigate = useNavigate();
@@ -15,6 +16,7 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
       dataSource={bookings}
       pagination={false}
       scroll={{ x: 'max-content' }}
+      rowClassName={(row) => (row.status === 'cancelled' ? 'booking-row--cancelled' : '')}
       columns={[
         { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
         { title: 'Name', dataIndex: 'username' },
@@ -25,15 +27,14 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
         {
           title: 'Payment',
           key: 'payment',
+          // A cancelled booking stays in the history with its reason, and can never be paid.
           render: (_, row) =>
-            row.paid ? (
-              <Tag color="green" className="paid-label">
-                Paid
-              </Tag>
-            ) : (
+            row.status === 'open' ? (
               <Button type="primary" size="small" onClick={() => void navigate(paths.dashboard.payment.href(row._id))}>
                 Pay
               </Button>
+            ) : (
+              <BookingStatus booking={row} />
             ),
         },
       ]}

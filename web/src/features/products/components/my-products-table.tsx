@@ -10,7 +10,11 @@ import { useRemoveProductAdvertising } from '../api/remove-product-advertising';
 import { StatusBadge } from './status-badge';
 
 /** A seller's listings; each toggle shows only the button for the row's current state. */
-export function MyProductsTable({ products }: { products: Product[] }) {
+/**
+ * `buyers` names who paid for each TV sold here (from the seller's bookings): a paid sale is
+ * final, so such a row says who bought it instead of offering Make Available.
+ */
+export function MyProductsTable({ products, buyers }: { products: Product[]; buyers: ReadonlyMap<string, string> }) {
   const sold = useMarkProductSold();
   const available = useMarkProductAvailable();
   const advertise = useAdvertiseProduct();
@@ -33,7 +37,9 @@ export function MyProductsTable({ products }: { products: Product[] }) {
           title: 'Change Status',
           key: 'change',
           render: (_, row) =>
-            row.sold ? (
+            row.paid_sale ? (
+              <span className="sold-to">Sold to {buyers.get(row._id) ?? 'a buyer'}</span>
+            ) : row.sold ? (
               <Button size="small" onClick={() => void available.run(row._id)} loading={available.pendingId === row._id}>
                 Make Available
               </Button>

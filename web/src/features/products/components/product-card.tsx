@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
 import { hasRole, useSessionUser } from '@/lib/session';
-import { useReportProduct } from '../api/report-product';
+import { ReportButton } from './report-button';
 import { StatusBadge } from './status-badge';
 import { VerifiedMark } from './verified-mark';
 
@@ -19,7 +19,6 @@ export function ProductCard({ product, onBook }: ProductCardProps) {
   const isBuyer = hasRole(user, 'Buyer');
   const navigate = useNavigate();
   const location = useLocation();
-  const report = useReportProduct();
   const headingId = `product-${product._id}-name`;
 
   const book = () => {
@@ -69,9 +68,7 @@ export function ProductCard({ product, onBook }: ProductCardProps) {
               Reported
             </Tag>
           ) : isBuyer ? (
-            <Button danger onClick={() => void report.run(product._id)} loading={report.pendingId === product._id}>
-              Add Report
-            </Button>
+            <ReportButton product={product} />
           ) : null}
         </div>
       </div>

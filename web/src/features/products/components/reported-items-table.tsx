@@ -1,18 +1,35 @@
 import { Button, Popconfirm, Table, Tag } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
-import type { Product } from '@tv-shop/contracts';
+import type { ReportedProduct } from '@tv-shop/contracts';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { formatTk } from '@/lib/format';
 import { useDeleteProduct } from '../api/delete-product';
 
-export function ReportedItemsTable({ products }: { products: Product[] }) {
+const when = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+
+/** Who reported the listing and why, one line each; older reports may have no reason. */
+function Reports({ product }: { product: ReportedProduct }) {
+  if (product.reports.length === 0) return <Tag color="orange">Report Claimed</Tag>;
+  return (
+    <ul className="report-list" aria-label={`Reports of ${product.porduct_name}`}>
+      {product.reports.map((r, i) => (
+        <li key={`${r.by_name}-${r.at}-${i}`}>
+          <strong>{r.by_name || 'A buyer'}</strong> <time dateTime={r.at}>{when(r.at)}</time>
+          <span className="report-list__reason">{r.reason ? `“${r.reason}”` : 'No reason given'}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ReportedItemsTable({ products }: { products: ReportedProduct[] }) {
   const remove = useDeleteProduct();
 
   if (products.length === 0) return <EmptyText>No Reported Items Available.</EmptyText>;
 
   return (
-    <Table<Product>
+    <Table<ReportedProduct>
       rowKey="_id"
       dataSource={products}
       pagination={false}
@@ -22,7 +39,7 @@ export function ReportedItemsTable({ products }: { products: Product[] }) {
         { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} /> },
         { title: 'Product', dataIndex: 'porduct_name' },
         { title: 'Price', key: 'price', render: (_, row) => formatTk(row.resale_price) },
-        { title: 'Report', key: 'report', render: () => <Tag color="orange">Report Claimed</Tag> },
+        { title: 'Reports', key: 'report', render: (_, row) => <Reports product={row} /> },
         {
           title: 'Action',
           key: 'action',

@@ -1,0 +1,113 @@
+import type { Page } from 'playwright-core';
+import { expect, inject, test } from 'vitest';
+import { PHONE, snap, snapAsIs, useBrowser } from './support/browser';
+import { markNoReload, stillSamePage, waitLive } from './support/live';
+import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+/** Nothing on the page is wider than the window: no clipped column, no sideways scroll. */
+const fitsWidth = (page: Page) =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wider = [...document.querySelectorAll('.seller-booking, .seller-booking *')].filter(
+      (el) => el.getBoundingClientRect().right > width + 1,
+    );
+    return document.documentElement.scrollWidth <= width && wider.length === 0;
+  });
+
+/** Pays a booking through the API, as the buyer's browser would (intent, sandbox card, record). */
+async function payByApi(token: string, bookingId: string) {
+  const post = async (path: string, body: unknown, auth = true) => {
+    const res = await fetch(`${baseUrl}/api${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path} -> ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, never>>;
+  };
+  const intent = await post('/create-payment-intent', { bookingId });
+  const confirm = await post(
+    '/payment-sandbox/confirm',
+    { clientSecret: intent.clientSecret, card: { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' } },
+    false,
+  );
+  await post('/payments', { bookingId, transationId: (confirm.paymentIntent as { id: string }).id });
+}
+
+test("when a buyer books a seller's TV, then the seller's My Bookings shows it live on a phone, and a paid TV cannot be made available", async () => {
+  const productName = `Hisense 50" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Sylhet Screens', productName);
+  const buyerEmail = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const buyerAuth = await client.signup('Farhan Buyer', buyerEmail, 'Buyer');
+
+  // The seller watches My Bookings on a 390 px phone.
+  const sellerPage = await newPage();
+  await sellerPage.setViewportSize(PHONE);
+  await logInFromHome(sellerPage, seller.email, PASSWORD);
+  await sellerPage.goto('/dashboard/my_bookings');
+  await sellerPage.getByRole('heading', { name: 'My Bookings' }).waitFor();
+  await sellerPage.getByText('No bookings yet.', { exact: false }).waitFor();
+  await waitLive(sellerPage);
+  await markNoReload(sellerPage);
+
+  // The buyer books in another browser.
+  const buyerPage = await newPage();
+  await logInFromHome(buyerPage, buyerEmail, PASSWORD);
+  await buyerPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  await card(buyerPage, productName).getByRole('button', { name: 'Book Now' }).click();
+  const dialog = buyerPage.getByRole('dialog');
+  await dialog.getByLabel('Phone Number').fill('+880 1912-345678');
+  await dialog.getByLabel('Meeting Location').fill('Zindabazar, Sylhet');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expectToast(buyerPage, 'Booking successfully');
+  const bookedAt = Date.now();
+
+  const row = sellerPage.locator('.seller-booking').filter({ hasText: productName });
+  await row.waitFor({ timeout: 1_000 });
+  expect(Date.now() - bookedAt).toBeLessThan(1_000);
+  await expectToast(sellerPage, `New booking: ${productName} by Farhan Buyer`);
+  expect(await stillSamePage(sellerPage)).toBe(true);
+  await row.getByText('Farhan Buyer').waitFor();
+  await row.getByText('Zindabazar, Sylhet').waitFor();
+  await row.getByText('Waiting for payment').waitFor();
+  expect(await row.getByRole('link', { name: '+880 1912-345678' }).getAttribute('href')).toBe('tel:+8801912345678');
+  expect(await fitsWidth(sellerPage)).toBe(true);
+  await snapAsIs(sellerPage, '10-seller-my-bookings-phone');
+
+  // The buyer pays: the seller's row turns Paid, still without a reload.
+  const bookings = (await (
+    await fetch(`${baseUrl}/api/bookings?email=${encodeURIComponent(buyerEmail)}`, {
+      headers: { authorization: `Bearer ${buyerAuth.token}` },
+    })
+  ).json()) as { _id: string; porduct_name: string }[];
+  await payByApi(buyerAuth.token, bookings.find((b) => b.porduct_name === productName)!._id);
+  await row.getByText('Paid', { exact: true }).waitFor({ timeout: 2_000 });
+  expect(await stillSamePage(sellerPage)).toBe(true);
+  expect(await fitsWidth(sellerPage)).toBe(true);
+  await snap(sellerPage, '10-seller-my-bookings-paid');
+
+  // In My Products the paid TV says who bought it, and offers no way back to Available.
+  await sellerPage.setViewportSize({ width: 1280, height: 800 });
+  await sellerPage.goto('/dashboard/my_product');
+  const productRow = sellerPage.locator('tr').filter({ hasText: productName });
+  await productRow.getByText('Sold to Farhan Buyer').waitFor();
+  expect(await productRow.getByRole('button', { name: 'Make Available' }).count()).toBe(0);
+  await snap(sellerPage, '10-my-products-sold-to');
+
+  // Trying anyway, as a seller could with the page's own API call, is refused and changes nothing.
+  const tried = await fetch(`${baseUrl}/api/product/unsold_status/${seller.productId}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${seller.token}` },
+  });
+  expect(tried.status).toBe(409);
+  expect(((await tried.json()) as { detail: string }).detail).toMatch(/paid sale is final/);
+  await sellerPage.reload();
+  await productRow.getByText('Sold to Farhan Buyer').waitFor();
+  await buyerPage.goto('/all_products');
+  await card(buyerPage, productName).getByText('Sold', { exact: true }).waitFor();
+  expect(await card(buyerPage, productName).getByRole('button', { name: 'Book Now' }).isDisabled()).toBe(true);
+});
