@@ -8,14 +8,14 @@ const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
 /** Nothing on the page is wider than the window: no clipped column, no sideways scroll. */
-const fitsWidth = (page: Page) =>
-  page.evaluate(() => {
+const fitsWidth = async (page: Page) =>
+  (await page.evaluate(`(() => {
     const width = document.documentElement.clientWidth;
     const wider = [...document.querySelectorAll('.seller-booking, .seller-booking *')].filter(
       (el) => el.getBoundingClientRect().right > width + 1,
     );
     return document.documentElement.scrollWidth <= width && wider.length === 0;
-  });
+  })()`)) === true;
 
 /** Pays a booking through the API, as the buyer's browser would (intent, sandbox card, record). */
 async function payByApi(token: string, bookingId: string) {
@@ -26,7 +26,7 @@ async function payByApi(token: string, bookingId: string) {
       body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`${path} -> ${res.status} ${await res.text()}`);
-    return res.json() as Promise<Record<string, never>>;
+    return res.json() as Promise<Record<string, unknown>>;
   };
   const intent = await post('/create-payment-intent', { bookingId });
   const confirm = await post(

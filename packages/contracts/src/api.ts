@@ -74,7 +74,11 @@ export const PlaceBookingBody = z.object({
 });
 export type PlaceBookingBody = z.infer<typeof PlaceBookingBody>;
 
-/** The spec's client sends `price`; we take the booking and charge its own price. */
+/**
+ * Our web app sends `bookingId`; the spec's client sends only `price`. The charge always comes
+ * from a booking's own price: `price` alone is taken only when it names exactly one of the
+ * caller's open bookings.
+ */
 export const CreatePaymentIntentBody = z.object({
   bookingId: trimmed(64),
   price: z.unknown().optional(),

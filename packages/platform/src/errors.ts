@@ -11,6 +11,7 @@ export type ErrorKind =
   | 'illegal_state'
   | 'concurrency'
   | 'payload_too_large'
+  | 'unprocessable'
   | 'unsupported_media_type'
   | 'not_configured'
   | 'payment_required'
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorKind, number> = {
   illegal_state: 409,
   concurrency: 409,
   payload_too_large: 413,
+  unprocessable: 422,
   unsupported_media_type: 415,
   not_configured: 501,
   unavailable: 503,

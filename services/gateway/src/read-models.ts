@@ -97,6 +97,15 @@ export class ReadModels {
     ]);
     return rows.map(toBooking);
   }
+  /** A buyer's open bookings at a price (poisha) whose TV is still for sale: the spec's `{ price }` payment call. */
+  async openBookingsAtPrice(buyerId: string, pricePoisha: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      `select b.id from rm_orders.bookings b join rm_catalog.products p on p.id = b.product_id
+       where b.buyer_id = $1 and b.price_poisha = $2 and not b.paid and not b.cancelled and not p.sold`,
+      [buyerId, pricePoisha],
+    );
+    return rows.map((r) => r.id);
+  }
   async booking(id: string): Promise<(Booking & { buyerId: string }) | null> {
     const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1', [id]);
     return rows[0] ? { ...toBooking(rows[0]), buyerId: rows[0].buyer_id } : null;

@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   409: 'Conflict',
   413: 'Payload too large',
   415: 'Unsupported media type',
+  422: 'Unprocessable request',
   429: 'Too many requests',
   500: 'Internal error',
   501: 'Not configured',
