@@ -86,7 +86,7 @@ export const CreatePaymentIntentBody = z.object({
 export type CreatePaymentIntentBody = z.infer<typeof CreatePaymentIntentBody>;
 
 export const RecordPaymentBody = z.object({
-  bookingId: trimmed(64),
+  bookingId: trimmed(64).optional(),
   transationId: trimmed(200),
   username: z.string().optional(),
   price: z.unknown().optional(),
