@@ -80,13 +80,13 @@ export type PlaceBookingBody = z.infer<typeof PlaceBookingBody>;
  * caller's open bookings.
  */
 export const CreatePaymentIntentBody = z.object({
-  bookingId: trimmed(64),
+  bookingId: trimmed(64).optional(),
   price: z.unknown().optional(),
 });
 export type CreatePaymentIntentBody = z.infer<typeof CreatePaymentIntentBody>;
 
 export const RecordPaymentBody = z.object({
-  bookingId: trimmed(64).optional(),
+  bookingId: trimmed(64),
   transationId: trimmed(200),
   username: z.string().optional(),
   price: z.unknown().optional(),
