@@ -10,7 +10,7 @@ export { CatchUpSubscription } from './event-store/subscription';
 export * from './db/migrate';
 export * from './db/database';
 export * from './retry';
-export { startEmbeddedPostgres, freePort } from './db/embedded';
+export { startEmbeddedPostgres, stopOrphanedPostmaster, freePort, type EmbeddedServer, type EmbeddedOptions } from './db/embedded';
 export * from './projections/types';
 export * from './projections/runner';
 export { projectionMigrations } from './projections/migrations';
