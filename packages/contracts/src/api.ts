@@ -95,6 +95,10 @@ export const RecordPaymentBody = z.object({
 });
 export type RecordPaymentBody = z.infer<typeof RecordPaymentBody>;
 
+/** `PUT /product/add_reported/{id}`: an optional reason (the spec's client sends no body). */
+export const ReportProductBody = z.object({ reason: z.string().trim().max(500, 'must be at most 500 characters').default('') });
+export type ReportProductBody = z.infer<typeof ReportProductBody>;
+
 export const SandboxConfirmBody = z.object({
   clientSecret: trimmed(200),
   card: z.object({
@@ -102,10 +106,6 @@ export const SandboxConfirmBody = z.object({
     exp_month: z.coerce.number().int().min(1, 'must be 1-12').max(12, 'must be 1-12'),
     exp_year: z.coerce.number().int().min(2000).max(2100),
     cvc: z
-/** `PUT /product/add_reported/{id}`: an optional reason (the spec's client sends no body). */
-export const ReportProductBody = z.object({ reason: z.string().trim().max(500, 'must be at most 500 characters').default('') });
-export type ReportProductBody = z.infer<typeof ReportProductBody>;
-
       .string()
       .trim()
       .regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
