@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type pg from 'pg';
-import { serveCommands } from './commands/http-transport';
-import { HttpCommandBus } from './commands/http-transport';
+import { HttpCommandBus, MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transport';
 import type { CommandBus, CommandEnvelope } from './commands/transport';
 import { openDatabase } from './db/database';
 import { PostgresEventStore } from './event-store/postgres';
@@ -32,6 +35,8 @@ export interface ServiceHostOptions {
  * subscriptions.
  */
 export async function startServiceHost(opts: ServiceHostOptions) {
+  if (!opts.token || opts.token.length < MIN_COMMAND_TOKEN_LENGTH)
+    throw new Error(`${opts.name} needs COMMAND_TOKEN (at least ${MIN_COMMAND_TOKEN_LENGTH} characters) to take commands over HTTP`);
   const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: '' });
   await PostgresEventStore.migrate(db.pool);
   await migrate(db.pool, 'projections', projectionMigrations);
@@ -50,6 +55,40 @@ export async function startServiceHost(opts: ServiceHostOptions) {
   };
 }
 
+/**
+ * The token that guards the services' command endpoints: COMMAND_TOKEN, else (local modes, every
+ * process on one machine sharing DATA_DIR) one generated once and kept in `<dataDir>/command-token`.
+ */
+export async function commandTokenFor(
+  envToken: string | undefined,
+  dataDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ token: string; source: 'env' | 'generated' | 'file'; file?: string }> {
+  if (envToken) return { token: envToken, source: 'env' };
+  // In production every process gets the secret from its deployment, not from a shared disk.
+  if (env.NODE_ENV === 'production')
+    throw new Error('COMMAND_TOKEN is required (NODE_ENV=production): set the same one on the gateway and every service');
+  const file = path.join(dataDir, 'command-token');
+  let source: 'generated' | 'file' = 'file';
+  if (!existsSync(file)) {
+    await mkdir(dataDir, { recursive: true });
+    // `wx`: when two processes start together, the first one's token is the one both use.
+    await writeFile(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' }).then(
+      () => (source = 'generated'),
+      (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EEXIST') throw err;
+      },
+    );
+  }
+  const token = (await readFile(file, 'utf8')).trim();
+  if (token.length < MIN_COMMAND_TOKEN_LENGTH) throw new Error(`${file} holds no usable command token; delete it or set COMMAND_TOKEN`);
+  return { token, source, file };
+}
+
+/** The data dir of a process started by npm (maybe in a workspace's folder): relative to where npm was run. */
+export const dataDirFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
+  path.resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? './data');
+
 /** `main.ts` of a service: configuration from the environment, clean stop on SIGINT/SIGTERM. */
 export async function runServiceMain(
   name: ServiceHostOptions['name'],
@@ -62,19 +101,29 @@ export async function runServiceMain(
     log.error(`${name} on its own needs DATABASE_URL (the PostgreSQL it shares with the gateway and projector)`);
     process.exit(2);
   }
-  const host = await startServiceHost({
-    name,
-    databaseUrl,
-    port: Number(process.env.PORT ?? defaultPort),
-    host: process.env.HOST ?? '127.0.0.1',
-    token: process.env.COMMAND_TOKEN,
-    endpoints: Object.fromEntries(
-      Object.entries({ identity: process.env.IDENTITY_URL, catalog: process.env.CATALOG_URL, orders: process.env.ORDERS_URL }).filter(
-        ([service, url]) => url && service !== name,
+  let host: Awaited<ReturnType<typeof startServiceHost>>;
+  try {
+    const command = await commandTokenFor(process.env.COMMAND_TOKEN?.trim() || undefined, dataDirFromEnv());
+    if (command.source === 'generated')
+      log.info(`generated a command token in ${command.file}; the gateway and other services read it there`);
+    else if (command.source === 'file') log.info(`command token from ${command.file}`);
+    host = await startServiceHost({
+      name,
+      databaseUrl,
+      port: Number(process.env.PORT ?? defaultPort),
+      host: process.env.HOST ?? '127.0.0.1',
+      token: command.token,
+      endpoints: Object.fromEntries(
+        Object.entries({ identity: process.env.IDENTITY_URL, catalog: process.env.CATALOG_URL, orders: process.env.ORDERS_URL }).filter(
+          ([service, url]) => url && service !== name,
+        ),
       ),
-    ),
-    start,
-  });
+      start,
+    });
+  } catch (err) {
+    log.error(`${name} could not start: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  }
   log.info(`${name} takes commands at ${host.url}/commands`);
   const stop = async () => {
     await host.stop();

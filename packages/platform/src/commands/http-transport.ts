@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError, type ErrorKind } from '../errors';
@@ -7,6 +8,22 @@ import { InProcessCommandBus, type CommandBus, type CommandEnvelope, type Comman
 type Service = CommandEnvelope['service'];
 const log = createLogger('command-http');
 const MAX_BODY = 1024 * 1024;
+/** Shorter than this and a token is guessable; generated ones are 43 characters. */
+export const MIN_COMMAND_TOKEN_LENGTH = 16;
+
+function requireToken(token: string | undefined, who: string): string {
+  if (!token) throw new Error(`${who} needs COMMAND_TOKEN: services refuse commands from anyone without it`);
+  if (token.length < MIN_COMMAND_TOKEN_LENGTH) throw new Error(`COMMAND_TOKEN must be at least ${MIN_COMMAND_TOKEN_LENGTH} characters`);
+  return token;
+}
+
+/** `Authorization: Bearer <token>` against the expected token, in constant time (hashes of equal length). */
+export function commandTokenMatches(expected: string, authorization: string | undefined): boolean {
+  const m = /^Bearer (.+)$/.exec(authorization ?? '');
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  const same = timingSafeEqual(digest(m?.[1] ?? ''), digest(expected));
+  return same && m !== null;
+}
 
 /**
  * The command-transport port over HTTP: services in their own processes on one machine or a
@@ -15,10 +32,14 @@ const MAX_BODY = 1024 * 1024;
  */
 export class HttpCommandBus implements CommandBus {
   private readonly local = new InProcessCommandBus();
+  private readonly token: string | undefined;
   constructor(
     private readonly endpoints: Partial<Record<Service, string>>,
-    private readonly token: string | undefined = undefined,
-  ) {}
+    token: string | undefined = undefined,
+  ) {
+    // Sending to another process needs the token those processes check.
+    this.token = Object.values(endpoints).some(Boolean) ? requireToken(token, 'Sending commands to another service') : token;
+  }
 
   register(service: Service, handler: CommandHandlerFn): void {
     this.local.register(service, handler);
@@ -47,18 +68,22 @@ export class HttpCommandBus implements CommandBus {
   }
 }
 
-/** Serves the handlers registered on `bus` at POST /commands (and GET /health). */
+/**
+ * Serves the handlers registered on `bus` at POST /commands (and GET /health). Refuses to start
+ * without a token: a command endpoint that takes anything lets anyone create an admin.
+ */
 export async function serveCommands(
   bus: CommandBus,
   opts: { port: number; host?: string; token?: string | undefined },
 ): Promise<{ url: string; close(): Promise<void> }> {
+  const token = requireToken(opts.token, 'A service taking commands over HTTP');
   const server = http.createServer((req, res) => {
     const answer = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     if (req.method === 'GET' && req.url === '/health') return answer(200, { status: 'ok' });
     if (req.method !== 'POST' || req.url !== '/commands') return answer(404, { error: { kind: 'not_found', message: 'No such route' } });
-    if (opts.token && req.headers.authorization !== `Bearer ${opts.token}`) {
+    if (!commandTokenMatches(token, req.headers.authorization)) {
       return answer(401, { error: { kind: 'unauthorized', message: 'Commands need the service token' } });
     }
     const chunks: Buffer[] = [];
