@@ -1,2 +1,3 @@
 export { startIdentity, type IdentityDeps } from './module';
 export { userDecider, type UserCommand } from './user/decide';
+export { googleMayAttach, foldUser, type UserState } from './user/user';

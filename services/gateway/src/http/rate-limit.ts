@@ -1,24 +1,45 @@
 import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, rateLimit as expressRateLimit } from 'express-rate-limit';
 import { AppError } from '@tv-shop/platform';
 
+export interface LimitOptions {
+  /** Shown in the logs' and the store's keys: which limit this is. */
+  name: string;
+  windowMs: number;
+  limit: number;
+  /** Whose quota a request spends; null lets the request through uncounted (no key to count by). */
+  key: (req: Request) => string | null;
+  /** Count only the requests that fail (a wrong password), not the ones that succeed. */
+  failuresOnly?: boolean;
+  /** The problem's detail and field when the limit is reached. */
+  detail: string;
+  field: string;
+}
+
+/** The client's address, with an IPv6 client's /56 as one address (it has all of them). */
+export const clientKey = (req: Request): string => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+
+/** The email a request names in its body, as an account key. */
+export const emailKey = (req: Request): string | null => {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' && email.trim() !== '' ? email.trim().toLowerCase().slice(0, 254) : null;
+};
+
 /**
- * A fixed-window limit per key (the caller's account, else their address), in memory: enough to
- * stop one visitor filling the disk with uploads. Behind several gateways each counts its own.
+ * A fixed-window limit (`express-rate-limit`, in this process's memory) answering 429
+ * problem+json with `Retry-After`. Behind several gateways each counts its own (ADR 0020).
  */
-export function rateLimit(opts: { windowMs: number; max: number; key?: (req: Request) => string }): RequestHandler {
-  const windows = new Map<string, { start: number; count: number }>();
-  const key = opts.key ?? ((req: Request) => req.user?._id ?? req.ip ?? 'unknown');
-  return (req, res, next) => {
-    const now = Date.now();
-    if (windows.size > 10_000) for (const [k, w] of windows) if (now - w.start >= opts.windowMs) windows.delete(k);
-    const k = key(req);
-    const w = windows.get(k);
-    if (!w || now - w.start >= opts.windowMs) {
-      windows.set(k, { start: now, count: 1 });
-      return next();
-    }
-    if (++w.count <= opts.max) return next();
-    res.set('Retry-After', String(Math.ceil((w.start + opts.windowMs - now) / 1000)));
-    next(new AppError('too_many_requests', 'Too many uploads; try again later', { field: 'image' }));
-  };
+export function rateLimit(opts: LimitOptions): RequestHandler {
+  return expressRateLimit({
+    windowMs: opts.windowMs,
+    limit: opts.limit,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    skipSuccessfulRequests: opts.failuresOnly ?? false,
+    skip: (req) => opts.key(req) === null,
+    keyGenerator: (req) => `${opts.name}:${opts.key(req)}`,
+    handler: (_req, _res, next) => next(new AppError('too_many_requests', opts.detail, { field: opts.field })),
+    // The keys are ours (an address through ipKeyGenerator, or an email), not express-rate-limit's default.
+    validate: { keyGeneratorIpFallback: false },
+  });
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestShop, type TestShop } from '../testing/harness';
+import { ADMIN, startTestShop, type TestShop } from '../testing/harness';
 
 describe('auth API', () => {
   let shop: TestShop;
@@ -136,6 +136,25 @@ describe('Google sign-in against a local issuer', () => {
     expect((await shop.call('GET', '/config')).body.googleClientId).toBe('tv-shop-client');
   });
 
+  it('when someone opened a password account with a Gmail address first, then Google sign-in for it never lands in that account', async () => {
+    // The attacker signs up with the victim's address and a password of their choosing...
+    const attacker = await shop.call('POST', '/auth/signup', {
+      body: { name: 'Victim', email: 'victim@gmail.com', password: 'attacker-pass', role: 'Buyer' },
+    });
+    expect(attacker.status).toBe(201);
+    // ...and the victim later uses Continue with Google: refused, no token, nothing of the account.
+    const victim = await shop.call('POST', '/auth/google', { body: { idToken: await idToken({ email: 'Victim@Gmail.com' }) } });
+    expect(victim.status).toBe(409);
+    expect(victim.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(victim.body).toMatchObject({ status: 409, field: 'email' });
+    expect(victim.body).not.toHaveProperty('token');
+    // The bootstrap admin is a password account too.
+    const admin = await shop.call('POST', '/auth/google', { body: { idToken: await idToken({ email: ADMIN.email }) } });
+    expect(admin.status).toBe(409);
+    // A password account's owner still signs in with the password.
+    expect((await shop.call('POST', '/auth/login', { body: { email: 'victim@gmail.com', password: 'attacker-pass' } })).status).toBe(200);
+  });
+
   it('when the token is for another audience, signed by another key, or the email is unverified, then 401', async () => {
     const other = await generateKeyPair('RS256');
     for (const t of [
@@ -147,5 +166,58 @@ describe('Google sign-in against a local issuer', () => {
       expect(res.status).toBe(401);
       expect(res.body.field).toBe('idToken');
     }
+  });
+});
+
+describe('sign-in and signup limits', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await startTestShop({
+      LOGIN_FAILURES_PER_ACCOUNT: '5',
+      LOGIN_FAILURES_PER_CLIENT: '12',
+      SIGNUP_PER_ACCOUNT: '3',
+      SIGNUP_PER_CLIENT: '8',
+    });
+  });
+  afterAll(() => shop.stop());
+  const login = (email: string, password: string) => shop.call('POST', '/auth/login', { body: { email, password } });
+  const expect429 = (res: Awaited<ReturnType<typeof login>>, field: string) => {
+    expect(res.status).toBe(429);
+    expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(res.body).toMatchObject({ status: 429, field });
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  };
+
+  it('when one account is guessed at, then after the allowed failures even the right password waits, and others are untouched', async () => {
+    const victim = await shop.signup('Buyer');
+    const other = await shop.signup('Buyer');
+    // Successes do not count against the account.
+    for (let i = 0; i < 6; i++) expect((await login(victim.user.email, 'secret-pass')).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login(victim.user.email, `guess-${i}`)).status).toBe(401);
+    expect429(await login(victim.user.email, 'guess-5'), 'password');
+    expect429(await login(victim.user.email.toUpperCase(), 'secret-pass'), 'password');
+    expect((await login(other.user.email, 'secret-pass')).status).toBe(200);
+  });
+
+  it('when one client guesses across many accounts, then it is limited by its address', async () => {
+    // 5 failures and 2 refusals above already count for this address (7 of 12).
+    for (let i = 0; i < 5; i++) expect((await login(`nobody${i}@example.com`, 'whatever')).status).toBe(401);
+    expect429(await login('nobody-else@example.com', 'whatever'), 'password');
+  });
+
+  it('when signups repeat for one email or pile up from one address, then 429 naming email', async () => {
+    const body = { name: 'Dup', email: 'dup@example.com', password: 'secret-pass', role: 'Buyer' };
+    expect((await shop.call('POST', '/auth/signup', { body })).status).toBe(201);
+    expect((await shop.call('POST', '/auth/signup', { body })).status).toBe(409);
+    expect((await shop.call('POST', '/auth/signup', { body })).status).toBe(409);
+    expect429(await shop.call('POST', '/auth/signup', { body }), 'email');
+    // 2 signups by the earlier test and 4 here so far; the address's limit is 8.
+    for (let i = 0; i < 2; i++) await shop.signup('Seller');
+    expect429(
+      await shop.call('POST', '/auth/signup', {
+        body: { name: 'Late', email: 'late@example.com', password: 'secret-pass', role: 'Buyer' },
+      }),
+      'email',
+    );
   });
 });

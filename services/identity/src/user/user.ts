@@ -4,7 +4,17 @@ export type UserEvent = IdentityEvent;
 
 export type UserState =
   | { status: 'none' }
-  | { status: 'active'; userId: string; email: string; name: string; photoURL: string; role: Role; verified: boolean }
+  | {
+      status: 'active';
+      userId: string;
+      email: string;
+      name: string;
+      photoURL: string;
+      role: Role;
+      verified: boolean;
+      /** How the account was opened: which proof of identity it was opened with. */
+      via: 'password' | 'google' | 'bootstrap';
+    }
   | { status: 'deleted'; userId: string; email: string };
 
 export const initialState = (): UserState => ({ status: 'none' });
@@ -12,8 +22,8 @@ export const initialState = (): UserState => ({ status: 'none' });
 export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
-      const { userId, email, name, photoURL, role } = event.data;
-      return { status: 'active', userId, email, name, photoURL, role, verified: false };
+      const { userId, email, name, photoURL, role, via } = event.data;
+      return { status: 'active', userId, email, name, photoURL, role, verified: false, via };
     }
     case 'UserProfileUpdated':
       return state.status === 'active' ? { ...state, name: event.data.name, photoURL: event.data.photoURL } : state;
@@ -25,3 +35,18 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return state;
   }
 }
+
+/**
+ * Whether a Google identity for this account's email may sign in to it. Only an account opened
+ * with Google: a password account's owner never proved they own the address, so someone could
+ * have opened it with a victim's Gmail address before the victim first used Google (ADR 0021).
+ */
+export function googleMayAttach(state: UserState): 'yes' | 'no-account' | 'password-account' | 'deleted' {
+  if (state.status === 'none') return 'no-account';
+  if (state.status === 'deleted') return 'deleted';
+  return state.via === 'google' ? 'yes' : 'password-account';
+}
+
+/** The state of a user's stream from its events. */
+export const foldUser = (events: readonly { type: string; data: unknown }[]): UserState =>
+  events.reduce((s, e) => evolve(s, e as UserEvent), initialState());
