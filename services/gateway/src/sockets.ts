@@ -1,63 +1,163 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server } from 'socket.io';
-import type { ChangePush, ClientToServerEvents, ServerToClientEvents, User } from '@tv-shop/contracts';
-import type { ChangeFeed } from '@tv-shop/platform';
+import { Server, type Socket } from 'socket.io';
+import { SessionAwareAdapter, type PrivateSessionId, type Session } from 'socket.io-adapter';
+import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEvents, User } from '@tv-shop/contracts';
+import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { rooms } from '@tv-shop/projector';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 
+const log = createLogger('sockets');
+
 interface SocketData {
   user: User | null;
+  /** When the handshake's token expires (ms since the epoch); the socket closes then. */
+  tokenExpiresAt: number | null;
 }
+type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 const RECENT = 5000;
+
+export interface SocketLimits {
+  /** Changes in one `catch_up` answer at most; the client asks again from the answer's position. */
+  catchUpPage: number;
+  /** Per socket and minute: `catch_up` calls, and changes sent by them. Past either the socket is closed. */
+  catchUpCallsPerMinute: number;
+  catchUpChangesPerMinute: number;
+}
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = { catchUpPage: 200, catchUpCallsPerMinute: 60, catchUpChangesPerMinute: 2 * RECENT };
+
+interface Kept {
+  push: ChangePush;
+  rooms: string[];
+}
+
+/**
+ * One page of a catch-up: the kept changes after `from` that `visible` lets this socket see, at
+ * most `page` of them. `more` when kept changes after the page remain; the answer's position is
+ * then the last one the page covers, else `head`.
+ */
+export function catchUpPage(recent: readonly Kept[], from: number, visible: (rooms: string[]) => boolean, page: number, head: number) {
+  let lo = 0;
+  let hi = recent.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (recent[mid]!.push.position > from) hi = mid;
+    else lo = mid + 1;
+  }
+  const changes: ChangePush[] = [];
+  let i = lo;
+  for (; i < recent.length && changes.length < page; i++) if (visible(recent[i]!.rooms)) changes.push(recent[i]!.push);
+  const more = i < recent.length;
+  return { position: more ? recent[i - 1]!.push.position : Math.max(head, from), changes, ...(more ? { more: true as const } : {}) };
+}
 
 /**
  * Socket.IO on the gateway. The handshake carries the same JWT as the API; each socket joins
  * the rooms it may hear (everyone, its own user, the admins). Every read-model change is pushed
- * with its log position; a client back from a disconnect asks `catch_up` for what it missed.
+ * with its log position; a client back from a disconnect asks `catch_up` for what it missed,
+ * a page at a time and within a budget per socket (ADR 0023).
  */
-export function attachSockets(server: HttpServer, deps: { feed: ChangeFeed; tokens: Tokens; reads: ReadModels; position: () => number }) {
+export function attachSockets(
+  server: HttpServer,
+  deps: { feed: ChangeFeed; tokens: Tokens; reads: ReadModels; position: () => number; limits?: Partial<SocketLimits> },
+) {
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
+
+  /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
+  const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt'>> => {
+    if (typeof token !== 'string' || token === '') return { user: null, tokenExpiresAt: null };
+    const claims = deps.tokens.verify(token);
+    if (!claims) throw new Error('unauthorized');
+    const user = await deps.reads.userById(claims.sub);
+    if (!user) throw new Error('unauthorized');
+    return { user, tokenExpiresAt: claims.expiresAt };
+  };
+  /** A session kept for connection-state recovery is given back only while its account still holds. */
+  const stillValid = async (data: Partial<SocketData> | undefined): Promise<boolean> => {
+    if (!data?.user) return true;
+    if (data.tokenExpiresAt != null && data.tokenExpiresAt <= Date.now()) return false;
+    return (await deps.reads.userById(data.user._id)) !== null;
+  };
+
+  // Recovery restores a socket's rooms and replays what it missed before any middleware runs; a
+  // deleted account or an expired token gets no session back, so it connects afresh and the
+  // middleware refuses it (ADR 0023).
+  class CheckedSessionAdapter extends SessionAwareAdapter {
+    override async restoreSession(pid: PrivateSessionId, offset: string): Promise<Session> {
+      const session = await super.restoreSession(pid, offset);
+      if (session && !(await stillValid(session.data as Partial<SocketData>).catch(() => false))) {
+        return null as unknown as Session;
+      }
+      return session;
+    }
+  }
+
   const io = new Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>(server, {
     path: '/socket.io',
     serveClient: false,
-    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000 },
+    adapter: CheckedSessionAdapter as never,
+    // The middleware also runs for a recovered socket: its handshake's token is checked again.
+    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000, skipMiddlewares: false },
   });
-  const recent: { push: ChangePush; rooms: string[] }[] = [];
+  const recent: Kept[] = [];
 
   io.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown })?.token;
+    const previous = socket.recovered ? socket.data.user : null;
     socket.data.user = null;
-    if (typeof token !== 'string' || token === '') return next();
-    const claims = deps.tokens.verify(token);
+    socket.data.tokenExpiresAt = null;
     try {
-      const user = claims ? await deps.reads.userById(claims.sub) : null;
-      if (!user) return next(new Error('unauthorized'));
-      socket.data.user = user;
+      const who = await identify((socket.handshake.auth as { token?: unknown })?.token);
+      // A recovered session belongs to the account it was opened for.
+      if (socket.recovered && (who.user?._id ?? null) !== (previous?._id ?? null)) return next(new Error('unauthorized'));
+      Object.assign(socket.data, who);
       next();
-    } catch {
+    } catch (err) {
       // Socket.IO ignores a rejected middleware promise; an unhandled rejection would end the process.
-      next(new Error('unavailable'));
+      next(new Error(err instanceof Error && err.message === 'unauthorized' ? 'unauthorized' : 'unavailable'));
     }
   });
 
-  io.on('connection', (socket) => {
+  io.on('connection', (socket: LiveSocket) => {
     const user = socket.data.user;
     void socket.join(rooms.everyone);
     if (user) {
       void socket.join(rooms.user(user._id));
       if (user.role === 'Admin') void socket.join(rooms.admins);
+      else void socket.leave(rooms.admins);
     }
+    // The session ends with its token, whether or not the socket is ever asked anything.
+    const expiresIn = socket.data.tokenExpiresAt == null ? null : socket.data.tokenExpiresAt - Date.now();
+    const expiry = expiresIn == null ? null : setTimeout(() => socket.disconnect(true), Math.min(Math.max(expiresIn, 0), 2 ** 31 - 1));
+    expiry?.unref();
+    socket.on('disconnect', () => {
+      if (expiry) clearTimeout(expiry);
+    });
+
     // Where this socket's stream starts: a client that has had no push yet catches up from here.
     socket.emit('synced', { position: deps.position() });
+
+    let window = { start: Date.now(), calls: 0, changes: 0 };
     socket.on('catch_up', (since, ack) => {
+      const now = Date.now();
+      if (now - window.start >= 60_000) window = { start: now, calls: 0, changes: 0 };
+      window.calls += 1;
+      if (window.calls > limits.catchUpCallsPerMinute || window.changes > limits.catchUpChangesPerMinute) {
+        log.warn('socket closed: catch_up asked too often', { socket: socket.id, calls: window.calls, changes: window.changes });
+        socket.disconnect(true);
+        return;
+      }
       if (typeof ack !== 'function') return;
-      const from = Number(since);
+      const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : 0;
+      const head = deps.position();
       const oldest = recent[0]?.push.position ?? Infinity;
-      const mine = (r: string[]) => r.some((room) => socket.rooms.has(room));
-      const changes = recent.filter((c) => c.push.position > from && mine(c.rooms)).map((c) => c.push);
       // Older than what is kept: the client reloads its lists instead.
-      const resync = Number.isFinite(from) && from > 0 && from < oldest - 1 && recent.length >= RECENT;
-      ack({ position: deps.position(), changes, ...(resync ? { resync: true } : {}) });
+      if (from > 0 && from < oldest - 1 && recent.length >= RECENT) {
+        ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);
+        return;
+      }
+      const answer = catchUpPage(recent, from, (r) => r.some((room) => socket.rooms.has(room)), limits.catchUpPage, head);
+      window.changes += answer.changes.length;
+      ack(answer satisfies CatchUpAnswer);
     });
   });
 

@@ -59,19 +59,23 @@ export function connectLive(token: string | null, handlers: LiveHandlers): () =>
     handlers.onChange(push);
   };
 
-  const catchUp = () => {
-    if (!socket.connected || asking !== null) return;
-    const since = Math.min(log.last, log.gapFrom);
+  /** Asks what happened since we were last current; `page` continues a paged answer from there. */
+  const catchUp = (page?: number) => {
+    if (!socket.connected || (asking !== null && page === undefined)) return;
+    const since = page ?? Math.min(log.last, log.gapFrom);
     const asked = connection;
     asking = since;
     askedThisConnection = true;
     socket.emit('catch_up', since, (answer) => {
       if (asked !== connection) return;
-      asking = null;
       answer.changes.forEach(receive);
       log.last = Math.max(log.last, answer.position);
-      coveredFrom = Math.min(coveredFrom, since);
+      if (page === undefined) coveredFrom = Math.min(coveredFrom, since);
       if (answer.resync) handlers.onResync();
+      // The server answers a page at a time: the next one starts where this one ended (not at
+      // log.last, which live pushes may already have moved past the pages still to come).
+      if (answer.more && !answer.resync) return catchUp(answer.position);
+      asking = null;
       // A list read while this was asked may predate it; ask again from there.
       if (log.gapFrom < coveredFrom) catchUp();
       else log.gapFrom = Infinity;

@@ -9,6 +9,8 @@ export interface TokenClaims {
   sub: string;
   email: string;
   role: Role;
+  /** When the token stops working (ms since the epoch). */
+  expiresAt: number | null;
 }
 
 export class Tokens {
@@ -30,7 +32,7 @@ export class Tokens {
     return new Tokens((await readFile(file, 'utf8')).trim());
   }
 
-  sign(claims: TokenClaims): string {
+  sign(claims: Omit<TokenClaims, 'expiresAt'>): string {
     return jwt.sign({ email: claims.email, role: claims.role }, this.secret, {
       subject: claims.sub,
       expiresIn: '7d',
@@ -43,7 +45,7 @@ export class Tokens {
     try {
       const p = jwt.verify(token, this.secret, { algorithms: ['HS256'], issuer: 'tv-shop' }) as jwt.JwtPayload;
       if (typeof p.sub !== 'string' || typeof p.email !== 'string') return null;
-      return { sub: p.sub, email: p.email, role: p.role as Role };
+      return { sub: p.sub, email: p.email, role: p.role as Role, expiresAt: typeof p.exp === 'number' ? p.exp * 1000 : null };
     } catch {
       return null;
     }

@@ -1,0 +1,139 @@
+import jwt from 'jsonwebtoken';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatchUpAnswer, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
+import { catchUpPage } from './sockets';
+import { startTestShop, type TestShop } from './testing/harness';
+
+type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+const SECRET = 'sockets-test-secret-0123456789';
+
+describe('catch-up pages (unit)', () => {
+  const kept = [1, 3, 4, 7, 9].map((position) => ({
+    push: { entity: 'product' as const, op: 'remove' as const, id: `p${position}`, position },
+    rooms: [position === 4 ? 'user:x' : 'everyone'],
+  }));
+  const everyone = (r: string[]) => r.includes('everyone');
+  it('given more kept changes than a page, then the page ends where it stopped scanning and says more', () => {
+    expect(catchUpPage(kept, 0, everyone, 2, 12)).toEqual({ position: 3, changes: [kept[0]!.push, kept[1]!.push], more: true });
+    // Position 4 is someone else's: skipped, but covered by the page.
+    expect(catchUpPage(kept, 3, everyone, 2, 12)).toEqual({ position: 12, changes: [kept[3]!.push, kept[4]!.push] });
+  });
+  it('given a page that reaches the end, then the answer is at the head and has no more', () => {
+    expect(catchUpPage(kept, 7, everyone, 2, 12)).toEqual({ position: 12, changes: [kept[4]!.push] });
+    expect(catchUpPage(kept, 12, everyone, 2, 12)).toEqual({ position: 12, changes: [] });
+  });
+});
+
+describe('Socket.IO catch-up limits and session checks, through real sockets', () => {
+  let shop: TestShop;
+  const sockets: Client[] = [];
+  beforeAll(async () => {
+    shop = await startTestShop({ JWT_SECRET: SECRET, CATCH_UP_PAGE: '3', CATCH_UP_CALLS_PER_MINUTE: '20' });
+  });
+  afterAll(async () => {
+    sockets.forEach((s) => s.disconnect());
+    await shop.stop();
+  });
+
+  const open = async (token?: string) => {
+    const s: Client = connect(shop.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: token ? { token } : {},
+      reconnection: false,
+    });
+    sockets.push(s);
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', resolve);
+      s.once('connect_error', reject);
+    });
+    return s;
+  };
+  const ask = (s: Client, since: number) => new Promise<CatchUpAnswer>((resolve) => s.emit('catch_up', since, resolve));
+  const closedByServer = (s: Client) => new Promise<string>((resolve) => s.once('disconnect', resolve));
+
+  it('when a socket catches up on more than a page, then it gets pages that together hold every change once', async () => {
+    const seller = await shop.signup('Seller');
+    const since = (await shop.call('GET', '/all_products')).headers.get('X-Position');
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await shop.addProduct(seller.token, { porduct_name: `Paged TV ${i}` }))._id);
+    const visitor = await open();
+    const seen: string[] = [];
+    let from = Number(since);
+    let pages = 0;
+    for (;;) {
+      const answer = await ask(visitor, from);
+      pages += 1;
+      expect(answer.changes.length).toBeLessThanOrEqual(3);
+      seen.push(...answer.changes.filter((c) => c.entity === 'product').map((c) => c.id));
+      if (!answer.more) break;
+      expect(answer.position).toBeGreaterThan(from);
+      from = answer.position;
+    }
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect([...new Set(seen)].sort()).toEqual([...ids].sort());
+  });
+
+  it('when a socket asks catch_up over and over, then it is cut off, and other sockets are not', async () => {
+    const abuser = await open();
+    const bystander = await open();
+    const closed = closedByServer(abuser);
+    for (let i = 0; i < 40; i++) abuser.emit('catch_up', 0, () => {});
+    expect(await closed).toBe('io server disconnect');
+    expect(bystander.connected).toBe(true);
+    expect(Array.isArray((await ask(bystander, 0)).changes)).toBe(true);
+  });
+
+  /** Drops the connection the way a network does (no goodbye), so the server keeps the session. */
+  const dropAbruptly = async (s: Client) => {
+    // Recovery needs a pushed packet's offset: make a change everyone hears.
+    const seller = await shop.signup('Seller');
+    await shop.addProduct(seller.token);
+    await expect.poll(() => (s as unknown as { _lastOffset?: string })._lastOffset).toBeDefined();
+    const gone = closedByServer(s);
+    s.io.engine.close();
+    await gone;
+  };
+  /** Reconnects with the kept session id and offset, as the client does after a drop. */
+  const comeBack = (s: Client) =>
+    new Promise<{ ok: true } | { ok: false; error: string }>((resolve) => {
+      s.once('connect', () => resolve({ ok: true }));
+      s.once('connect_error', (err) => resolve({ ok: false, error: err.message }));
+      s.connect();
+    });
+  const shortToken = (userId: string, email: string) =>
+    jwt.sign({ email, role: 'Buyer' }, SECRET, { subject: userId, expiresIn: 2, algorithm: 'HS256', issuer: 'tv-shop' });
+
+  it('when a socket drops and comes back while its account holds, then its session is recovered', async () => {
+    const buyer = await shop.signup('Buyer');
+    const s = await open(buyer.token);
+    await dropAbruptly(s);
+    expect(await comeBack(s)).toEqual({ ok: true });
+    expect(s.recovered).toBe(true);
+  });
+
+  it('when a deleted account comes back through connection-state recovery, then it gets no session back and is refused', async () => {
+    const buyer = await shop.signup('Buyer');
+    const s = await open(buyer.token);
+    await dropAbruptly(s);
+    const admin = await shop.admin();
+    expect((await shop.call('DELETE', `/users/${buyer.user._id}`, { token: admin.token })).status).toBe(200);
+    expect(await comeBack(s)).toEqual({ ok: false, error: 'unauthorized' });
+    expect(s.connected).toBe(false);
+  });
+
+  it('when a dropped socket comes back after its token expired, then it is refused', async () => {
+    const buyer = await shop.signup('Buyer');
+    const s = await open(shortToken(buyer.user._id, buyer.user.email));
+    await dropAbruptly(s);
+    await new Promise((r) => setTimeout(r, 2200));
+    expect(await comeBack(s)).toEqual({ ok: false, error: 'unauthorized' });
+  });
+
+  it('when the token of an open socket expires, then the server closes it', async () => {
+    const buyer = await shop.signup('Buyer');
+    const live = await open(shortToken(buyer.user._id, buyer.user.email));
+    expect(await closedByServer(live)).toBe('io server disconnect');
+  });
+});
