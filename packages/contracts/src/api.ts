@@ -5,11 +5,27 @@ import { CONDITIONS, USE_DURATIONS } from './entities';
 
 const trimmed = (max: number) => z.string().trim().min(1, 'is required').max(max);
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an email address'));
-/** TK with at most two decimals, as the spec's forms send it (string or number). */
-export const tk = z.coerce
-  .number({ error: 'must be a number' })
+/**
+ * TK with at most two decimals: a JSON number, or a plain decimal string as the spec's forms may
+ * send it ("25000", "1999.50"). Positive and finite; null, "", [], booleans, "0x10", "1e3" are
+ * refused, never coerced.
+ */
+export const tk = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,8}(\.\d{1,2})?$/, 'must be a plain decimal number of TK'),
+    ],
+    {
+      error: 'must be a number',
+    },
+  )
+  .transform((v) => (typeof v === 'string' ? Number(v) : v))
   .refine(Number.isFinite, 'must be a number')
-  .refine((n) => n >= 0, 'must not be negative')
+  .refine((n) => n > 0, 'must be more than 0')
   .refine((n) => n <= 10_000_000, 'must be at most 10,000,000 TK')
   .refine((n) => Math.round(n * 100) === Math.round(n * 100 * 1000) / 1000, 'has more than two decimals');
 const url = z

@@ -4,6 +4,7 @@ import { startCatalog } from '@tv-shop/catalog';
 import { startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, StripePaymentProvider, startOrders } from '@tv-shop/orders';
 import {
+  commandTokenFor,
   HttpCommandBus,
   InProcessChangeFeed,
   InProcessCommandBus,
@@ -24,6 +25,7 @@ import { CommandSender } from './commands';
 import { loadConfig, type GatewayConfig } from './config';
 import { seedDemo } from './demo-seed';
 import { ListCache } from './http/list-cache';
+import { startImageSweeper } from './images/cleanup';
 import { LocalImageStore } from './images/image-store';
 import { PositionTracker } from './positions';
 import { ReadModels } from './read-models';
@@ -87,7 +89,10 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       : new InProcessChangeFeed();
     stack.push(() => feed.close());
     const remote = config.remoteServices;
-    const bus = Object.keys(remote).length > 0 ? new HttpCommandBus(remote, config.commandToken) : new InProcessCommandBus();
+    const bus =
+      Object.keys(remote).length > 0
+        ? new HttpCommandBus(remote, (await commandTokenFor(config.commandToken, config.dataDir)).token)
+        : new InProcessCommandBus();
     const reads = new ReadModels(db.pool);
     const positions = new PositionTracker(
       feed,
@@ -113,8 +118,13 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     if (!remote.catalog) stack.push((await startCatalog({ store, bus, pool: db.pool })).stop);
     if (!remote.orders) stack.push((await startOrders({ store, bus, pool: db.pool, payments })).stop);
 
-    await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword));
+    await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
     const images = new LocalImageStore(path.join(config.dataDir, 'images'));
+    const sweeper = startImageSweeper(images, db.pool, {
+      retentionHours: config.uploads.retentionHours,
+      everyMinutes: config.uploads.sweepMinutes,
+    });
+    stack.push(() => sweeper.stop());
     if (config.seedDemo) await positions.waitFor(await seedDemo(store, bus, images));
     await positions.waitFor(await store.headPosition());
 
@@ -137,7 +147,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       lifecycle: () => state,
     });
     const server = http.createServer(app);
-    const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position });
+    const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position, limits: config.sockets });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, resolve);

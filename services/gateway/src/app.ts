@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express from 'express';
+import express, { type Request } from 'express';
+import helmet from 'helmet';
+import { pino } from 'pino';
+import { pinoHttp } from 'pino-http';
 import { authenticate } from './auth/middleware';
 import type { GatewayDeps } from './deps';
 import { POSITION_HEADER } from '@tv-shop/contracts';
 import { AppError } from '@tv-shop/platform';
 import { notFoundHandler, problemHandler } from './http/problem';
-import { unreadableText } from './http/validate';
+import { nestedDeeperThan, unreadableText } from './http/validate';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { imageRoutes } from './routes/images';
@@ -14,19 +18,106 @@ import { orderRoutes, stripeWebhook } from './routes/orders';
 import { systemRoutes } from './routes/system';
 import { userRoutes } from './routes/users';
 
+/** JSON bodies nest no deeper than this; the spec's bodies are two levels deep. */
+export const MAX_BODY_DEPTH = 32;
+
+/**
+ * Where the web app may load from and talk to: itself (and its Socket.IO WebSocket), Stripe.js
+ * and its frames and API (Stripe Elements), Google Identity Services, and product pictures from
+ * any http(s) address (listings may name one). antd writes its styles at run time, so inline
+ * styles are allowed; scripts are not.
+ */
+export function contentSecurityPolicy() {
+  const sameHostSockets = (req: unknown) => {
+    const host = String((req as Request).headers.host ?? '').replace(/[^A-Za-z0-9.:[\]-]/g, '');
+    return host ? `ws://${host} wss://${host}` : "'self'";
+  };
+  return {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", 'https://js.stripe.com', 'https://accounts.google.com/gsi/client'],
+      styleSrc: ["'self'", "'unsafe-inline'", 'https://accounts.google.com/gsi/style'],
+      imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+      fontSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'", sameHostSockets, 'https://api.stripe.com', 'https://accounts.google.com/gsi/'],
+      frameSrc: ['https://js.stripe.com', 'https://hooks.stripe.com', 'https://accounts.google.com/gsi/'],
+      workerSrc: ["'self'", 'blob:'],
+      objectSrc: ["'none'"],
+      baseUri: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+  };
+}
+
+/** Headers, cookies and query values that carry secrets never reach the logs. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["stripe-signature"]',
+  'req.headers["idempotency-key"]',
+  'res.headers["set-cookie"]',
+];
+const SECRET_QUERY = /([?&](?:token|password|secret|client_secret|clientSecret|key|code)=)[^&]*/gi;
+
+/** One JSON line per request (pino): method, path without secrets, status, time; never a body. */
+export function requestLogger(
+  level = process.env.LOG_LEVEL ?? (process.env.VITEST ? 'error' : 'info'),
+  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: true }),
+) {
+  return pinoHttp({
+    logger: pino({ level, base: { component: 'gateway' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination),
+    genReqId: (req, res) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    serializers: {
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // pino-http makes an Error for every 5xx; its stack says nothing about the request.
+      err: (err: { type?: string; message?: string }) => ({ type: err.type, message: err.message }),
+      req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url.replace(SECRET_QUERY, '$1[redacted]'),
+        remoteAddress: req.remoteAddress,
+        headers: req.headers,
+      }),
+    },
+  });
+}
+
 /** The HTTP surface: the spec's calls under /api, and the built web app at /. */
 export function createApp(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use((_req, res, next) => {
-    res.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin', 'X-Frame-Options': 'DENY' });
-    next();
-  });
+  app.use(requestLogger());
+  app.use(
+    helmet({
+      contentSecurityPolicy: contentSecurityPolicy(),
+      // Google's sign-in popup talks back to the page that opened it.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      crossOriginEmbedderPolicy: false,
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'same-origin' },
+      // Served over plain http on a laptop; a TLS proxy in front sets HSTS itself.
+      strictTransportSecurity: false,
+    }),
+  );
 
   const api = express.Router();
   api.use(stripeWebhook(deps));
   api.use(express.json({ limit: '100kb', strict: true }));
+  api.use((req, _res, next) => {
+    // Deep nesting would overflow the stack of whatever walks the body later (the fingerprint).
+    if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
+      return next(new AppError('validation', `The body nests deeper than ${MAX_BODY_DEPTH} levels`, { field: 'body' }));
+    next();
+  });
   api.use((req, _res, next) => {
     let path: string;
     try {

@@ -8,7 +8,8 @@ const Env = z.object({
   DATA_DIR: z.string().default('./data'),
   JWT_SECRET: optional,
   ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).default('admin@tvshop.local'),
-  ADMIN_PASSWORD: z.string().min(8).default('admin-password'),
+  // Unset: generated on the first start and kept in DATA_DIR/admin-password (see bootstrap.ts).
+  ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(8, 'must be at least 8 characters').optional()),
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
   GOOGLE_ISSUER: z.string().default('https://accounts.google.com,accounts.google.com'),
@@ -25,6 +26,31 @@ const Env = z.object({
   REDIS_URL: optional,
   REDIS_CHANNEL: z.string().min(1).default('tvshop:changes'),
   PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
+  // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
+  AUTH_RATE_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(15 * 60_000),
+  LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(50),
+  SIGNUP_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  SIGNUP_PER_CLIENT: z.coerce.number().int().min(1).default(100),
+  // Image uploads per UPLOAD_RATE_WINDOW_MS: per account and per client address.
+  UPLOAD_RATE_WINDOW_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(10 * 60_000),
+  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(60),
+  UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).default(120),
+  // Uploads that no product, user or blog refers to are removed once older than this.
+  UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),
+  UPLOAD_SWEEP_MINUTES: z.coerce.number().min(0.01).default(60),
+  // Socket.IO catch_up: changes per answer, and per socket and minute the calls and changes allowed.
+  CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(200),
+  CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
 });
 
 export interface GatewayConfig {
@@ -33,7 +59,8 @@ export interface GatewayConfig {
   dataDir: string;
   jwtSecret: string | undefined;
   adminEmail: string;
-  adminPassword: string;
+  /** Unset: generated once and kept under the data dir (bootstrap.ts). */
+  adminPassword: string | undefined;
   google: { clientId: string; jwksUrl: string; issuers: string[] } | null;
   stripe: { secretKey: string; publishableKey: string | null; webhookSecret: string | null; apiBase: string | null } | null;
   seedDemo: boolean;
@@ -46,6 +73,18 @@ export interface GatewayConfig {
   redisChannel: string;
   /** `external`: another process runs the projector (`npm run projector -- run`). */
   projector: 'in-process' | 'external';
+  limits: {
+    auth: {
+      windowMs: number;
+      loginFailuresPerAccount: number;
+      loginFailuresPerClient: number;
+      signupPerAccount: number;
+      signupPerClient: number;
+    };
+    uploads: { windowMs: number; perAccount: number; perClient: number };
+  };
+  uploads: { retentionHours: number; sweepMinutes: number };
+  sockets: { catchUpPage: number; catchUpCallsPerMinute: number; catchUpChangesPerMinute: number };
 }
 
 /** Reads and checks the environment once at start; a bad value stops the start with its name. */
@@ -59,7 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const base: GatewayConfig = {
     port: e.PORT,
     databaseUrl: e.DATABASE_URL,
-    dataDir: path.resolve(e.DATA_DIR),
+    // `npm start -w <workspace>` runs in the workspace's folder; a relative DATA_DIR means where npm was run.
+    dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
     jwtSecret: e.JWT_SECRET,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
@@ -81,6 +121,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisUrl: e.REDIS_URL,
     redisChannel: e.REDIS_CHANNEL,
     projector: e.PROJECTOR,
+    limits: {
+      auth: {
+        windowMs: e.AUTH_RATE_WINDOW_MS,
+        loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+        loginFailuresPerClient: e.LOGIN_FAILURES_PER_CLIENT,
+        signupPerAccount: e.SIGNUP_PER_ACCOUNT,
+        signupPerClient: e.SIGNUP_PER_CLIENT,
+      },
+      uploads: { windowMs: e.UPLOAD_RATE_WINDOW_MS, perAccount: e.UPLOADS_PER_ACCOUNT, perClient: e.UPLOADS_PER_CLIENT },
+    },
+    uploads: { retentionHours: e.UPLOAD_RETENTION_HOURS, sweepMinutes: e.UPLOAD_SWEEP_MINUTES },
+    sockets: {
+      catchUpPage: e.CATCH_UP_PAGE,
+      catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,
+      catchUpChangesPerMinute: e.CATCH_UP_CHANGES_PER_MINUTE,
+    },
   };
   return { ...base, ...overrides };
 }

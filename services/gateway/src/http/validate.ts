@@ -38,3 +38,19 @@ export function unreadableText(value: unknown, path = 'body', depth = 0): string
   }
   return null;
 }
+
+/**
+ * Whether a parsed JSON body nests deeper than `max` (objects and arrays), measured without
+ * recursion: a body of 50,000 nested arrays must not overflow the stack of anything that walks it
+ * later (the idempotency fingerprint, the text check).
+ */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,12 +1,19 @@
-import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The image port: local files now; an S3-compatible adapter later keeps the same shape. */
 export interface ImageStore {
   put(bytes: Buffer, contentType: ImageType): Promise<string>;
   get(id: string): Promise<{ bytes: Buffer; contentType: ImageType } | null>;
+  /** Every stored image with when it was stored (for the sweep of unreferenced uploads). */
+  list(): Promise<{ id: string; storedAt: Date }[]>;
+  remove(id: string): Promise<void>;
 }
+
+/** An image id as it appears in `/api/images/<id>`. */
+export const IMAGE_ID = /[0-9a-f]{40}\.(?:png|jpg|gif|webp)/;
+const WHOLE_ID = new RegExp(`^${IMAGE_ID.source}$`);
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 const EXT: Record<ImageType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
@@ -29,10 +36,36 @@ export class LocalImageStore implements ImageStore {
   async put(bytes: Buffer, contentType: ImageType): Promise<string> {
     const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 40)}.${EXT[contentType]}`;
     await mkdir(this.dir, { recursive: true });
-    const tmp = path.join(this.dir, `.${id}.${process.pid}.tmp`);
-    await writeFile(tmp, bytes);
-    await rename(tmp, path.join(this.dir, id));
+    // A temp file of its own, renamed into place atomically: identical uploads at the same moment
+    // each write their own file and the last rename wins with the same bytes.
+    const tmp = path.join(this.dir, `.${id}.${randomUUID()}.tmp`);
+    try {
+      await writeFile(tmp, bytes, { flag: 'wx' });
+      await rename(tmp, path.join(this.dir, id));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
     return id;
+  }
+
+  async list(): Promise<{ id: string; storedAt: Date }[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const out: { id: string; storedAt: Date }[] = [];
+    for (const id of names.filter((n) => WHOLE_ID.test(n))) {
+      const s = await stat(path.join(this.dir, id)).catch(() => null);
+      if (s) out.push({ id, storedAt: s.mtime });
+    }
+    return out;
+  }
+
+  async remove(id: string): Promise<void> {
+    if (WHOLE_ID.test(id)) await rm(path.join(this.dir, id), { force: true });
   }
 
   async get(id: string): Promise<{ bytes: Buffer; contentType: ImageType } | null> {

@@ -84,4 +84,32 @@ describe('users and admin API', () => {
     });
     expect(again.status).toBe(409);
   });
+
+  it('when two sellers share a name, then a look-up by name is refused as ambiguous and look-ups by id or product find the right one', async () => {
+    const name = `Same Name ${Date.now()}`;
+    const admin = await shop.admin();
+    const older = await shop.signup('Seller', name);
+    const younger = await shop.signup('Seller', name.toUpperCase());
+    expect((await shop.call('PUT', `/user/seller_verified/${older.user._id}`, { token: admin.token })).status).toBe(200);
+    const byName = await shop.call('GET', `/users_by_seller?seller=${encodeURIComponent(name)}`);
+    expect(byName.status).toBe(409);
+    expect(byName.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(byName.body).toMatchObject({ status: 409, field: 'seller' });
+    expect((await shop.call('GET', `/users_by_seller?sellerId=${younger.user._id}`)).body).toEqual({
+      _id: younger.user._id,
+      name: name.toUpperCase(),
+      photoURL: '',
+      verified: false,
+    });
+    const p = await shop.addProduct(younger.token);
+    expect((await shop.call('GET', `/users_by_seller?product=${p._id}`)).body).toMatchObject({ _id: younger.user._id, verified: false });
+    // Never an email, never a buyer's card.
+    const buyer = await shop.signup('Buyer');
+    expect((await shop.call('GET', `/users_by_seller?sellerId=${buyer.user._id}`)).body).toMatchObject({ status: 404, field: 'sellerId' });
+    expect((await shop.call('GET', `/users_by_seller?sellerId=${older.user._id}`)).body).not.toHaveProperty('email');
+    expect((await shop.call('GET', '/users_by_seller?product=no-such-product')).status).toBe(404);
+    // Once the name is one seller's again, the name answers.
+    expect((await shop.call('DELETE', `/users/${older.user._id}`, { token: admin.token })).status).toBe(200);
+    expect((await shop.call('GET', `/users_by_seller?seller=${encodeURIComponent(name)}`)).body).toMatchObject({ _id: younger.user._id });
+  });
 });

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { UpsertUserBody } from '@tv-shop/contracts';
+import { UpsertUserBody, type SellerCard } from '@tv-shop/contracts';
 import { AppError, forbidden, notFound } from '@tv-shop/platform';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
@@ -20,11 +20,34 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
   roleCheck('/users_buyer/:email', 'isBuyer', 'Buyer');
   roleCheck('/users_seller/:email', 'isSeller', 'Seller');
 
-  // A seller's public card: what a product card shows, never the email.
+  // A seller's public card: what a product card shows, never the email. Names are not unique, so
+  // the card is found by the seller's id or by one of their products; a name answers only when
+  // exactly one seller has it (ADR 0022).
   r.get('/users_by_seller', async (req, res) => {
-    const seller = await reads.sellerByName(queryParam(req.query, 'seller'));
-    if (!seller) throw notFound('Seller', 'seller');
-    res.json(seller);
+    const q = req.query as Record<string, unknown>;
+    const card = (u: { _id: string; name: string; photoURL: string; verified: boolean }): SellerCard => ({
+      _id: u._id,
+      name: u.name,
+      photoURL: u.photoURL,
+      verified: u.verified,
+    });
+    if (q.sellerId !== undefined) {
+      const user = await reads.userById(idParam(queryParam(q, 'sellerId'), 'Seller'));
+      if (!user || user.role !== 'Seller') throw notFound('Seller', 'sellerId');
+      return void res.json(card(user));
+    }
+    if (q.product !== undefined) {
+      const product = await reads.product(idParam(queryParam(q, 'product'), 'Product'));
+      const user = product ? await reads.userById(product.sellerId) : null;
+      if (!user || user.role !== 'Seller') throw notFound('Seller', 'product');
+      return void res.json(card(user));
+    }
+    const name = queryParam(q, 'seller');
+    const sellers = await reads.sellersNamed(name);
+    if (sellers.length === 0) throw notFound('Seller', 'seller');
+    if (sellers.length > 1)
+      throw new AppError('conflict', `More than one seller is named ${name}; ask by sellerId or product instead`, { field: 'seller' });
+    res.json(sellers[0]);
   });
 
   r.get('/users', async (req, res) => {

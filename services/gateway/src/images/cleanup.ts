@@ -1,0 +1,70 @@
+import type pg from 'pg';
+import { createLogger } from '@tv-shop/platform';
+import { IMAGE_ID, type ImageStore } from './image-store';
+
+const log = createLogger('images');
+
+/** Every place a read model keeps a picture's address. */
+const REFERENCES = [
+  'select image as url from rm_catalog.products',
+  'select photo_url as url from rm_identity.users where not deleted',
+  'select product_image as url from rm_orders.bookings',
+];
+
+/** The image ids the read models refer to (`/api/images/<id>`, relative or absolute). */
+export async function referencedImages(pool: pg.Pool): Promise<Set<string>> {
+  const ids = new Set<string>();
+  const pattern = new RegExp(`/api/images/(${IMAGE_ID.source})`);
+  for (const sql of REFERENCES) {
+    const { rows } = await pool.query<{ url: string | null }>(sql);
+    for (const { url } of rows) {
+      const m = url ? pattern.exec(url) : null;
+      if (m) ids.add(m[1]!);
+    }
+  }
+  return ids;
+}
+
+/**
+ * Removes uploads older than `olderThanMs` that no product, user or booking refers to: pictures
+ * uploaded for a listing or profile that was never saved, or replaced since. A young upload is
+ * kept, since its form may still be on its way. If the references cannot be read, nothing goes.
+ */
+export async function sweepUnreferencedImages(
+  images: ImageStore,
+  pool: pg.Pool,
+  olderThanMs: number,
+  now = Date.now(),
+): Promise<{ removed: string[]; kept: number }> {
+  const stored = await images.list();
+  const old = stored.filter((s) => now - s.storedAt.getTime() >= olderThanMs);
+  if (old.length === 0) return { removed: [], kept: stored.length };
+  const referenced = await referencedImages(pool);
+  const removed: string[] = [];
+  for (const { id } of old) {
+    if (referenced.has(id)) continue;
+    await images.remove(id);
+    removed.push(id);
+  }
+  if (removed.length > 0) log.info('removed unreferenced uploads', { count: removed.length });
+  return { removed, kept: stored.length - removed.length };
+}
+
+/** Sweeps now and then; a failed sweep is logged and tried again next time. */
+export function startImageSweeper(images: ImageStore, pool: pg.Pool, opts: { retentionHours: number; everyMinutes: number }) {
+  let running: Promise<unknown> | null = null;
+  const sweep = () => {
+    running ??= sweepUnreferencedImages(images, pool, opts.retentionHours * 3_600_000)
+      .catch((err: unknown) => log.warn('image sweep failed; nothing removed', err))
+      .finally(() => (running = null));
+  };
+  const timer = setInterval(sweep, opts.everyMinutes * 60_000);
+  timer.unref();
+  return {
+    sweep,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

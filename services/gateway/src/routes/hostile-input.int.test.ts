@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '@tv-shop/contracts';
+import { startTestShop, type TestShop } from '../testing/harness';
+
+describe('hostile input: money fields and deeply nested bodies', () => {
+  let shop: TestShop;
+  let seller: Awaited<ReturnType<TestShop['signup']>>;
+  beforeAll(async () => {
+    shop = await startTestShop();
+    seller = await shop.signup('Seller');
+  });
+  afterAll(() => shop.stop());
+
+  it('when a price is not a positive finite number or plain decimal, then 400 naming the field, and nothing is listed', async () => {
+    const before = ((await shop.call('GET', '/all_products')).body as Product[]).length;
+    for (const field of ['resale_price', 'orginal_price']) {
+      for (const bad of [null, '', [], false, true, '0x10', '1e3', 0, '0', -5, '-5', {}, '12abc', 'NaN', 'Infinity', 10.123, 20_000_000]) {
+        const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ [field]: bad }) });
+        expect(res.status, `${field}=${JSON.stringify(bad)}`).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+        expect(res.body.field, `${field}=${JSON.stringify(bad)}`).toBe(field);
+      }
+      // A number too large for JSON's doubles is Infinity once parsed.
+      const raw = JSON.stringify(shop.productBody()).replace(/"resale_price":\d+/, '"resale_price":1e400');
+      expect((await shop.call('POST', '/products', { token: seller.token, raw })).body.field).toBe('resale_price');
+    }
+    expect(((await shop.call('GET', '/all_products')).body as Product[]).length).toBe(before);
+  });
+
+  it('when a price is a JSON number or a plain decimal string, then it is taken as TK', async () => {
+    const asNumber = await shop.addProduct(seller.token, { resale_price: 1999.5, orginal_price: 4000 });
+    expect(asNumber).toMatchObject({ resale_price: 1999.5, orginal_price: 4000 });
+    const asString = await shop.addProduct(seller.token, { resale_price: '25000', orginal_price: ' 52000.75 ' });
+    expect(asString).toMatchObject({ resale_price: 25000, orginal_price: 52000.75 });
+  });
+
+  it('when a body nests thousands of levels deep, with or without an Idempotency-Key, then 400 on body, never 500', async () => {
+    for (const depth of [33, 5_000, 40_000]) {
+      // A valid listing with one extra deep field: it passes validation and reaches the fingerprint.
+      const raw = JSON.stringify(shop.productBody()).replace(/}$/, `,"extra":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      for (const headers of [{ 'Idempotency-Key': `deep-${depth}` }, {}] as Record<string, string>[]) {
+        const res = await shop.call('POST', '/products', { token: seller.token, raw, headers });
+        expect(res.status, `depth ${depth}`).toBeLessThan(500);
+        expect([400, 413]).toContain(res.status);
+        expect(res.body.field).toBe('body');
+      }
+    }
+    const signup = await shop.call('POST', '/auth/signup', {
+      raw: `{"name":"x","email":"deep@example.com","password":"secret-pass","role":"Buyer","x":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`,
+      headers: { 'Idempotency-Key': 'deep-signup' },
+    });
+    expect(signup.status).toBe(400);
+    expect(signup.body.field).toBe('body');
+    // Ordinary nesting still works.
+    const ok = await shop.call('POST', '/products', {
+      token: seller.token,
+      body: shop.productBody(),
+      headers: { 'Idempotency-Key': 'ok-1' },
+    });
+    expect(ok.status).toBe(201);
+  });
+});
