@@ -140,4 +140,104 @@ describe('a late reaction never undoes a newer decision', () => {
       await orders.stop();
     }
   });
+
+  /** The first half of paying, as orders does it: an intent for the booking, the card confirmed, the sale recorded on the product. */
+  const payUpToTheSale = async (productId: string, bookingId: string, buyerId: string) => {
+    const provider = new SandboxPaymentProvider(db.pool);
+    const intent = await provider.createIntent({ amount: 100_000, currency: 'bdt', bookingId, idempotencyKey: `test:${bookingId}` });
+    const product = {
+      exists: true,
+      removed: false,
+      sold: false,
+      soldTo: null,
+      name: 'Sony 43"',
+      image: '',
+      pricePoisha: 100_000,
+      sellerId: seller.id,
+    };
+    await handleCommand(
+      store,
+      bookingDecider,
+      streams.booking(bookingId),
+      {
+        type: 'RecordPaymentIntent',
+        data: { buyerId, paymentIntentId: intent.id, provider: 'sandbox', amountPoisha: 100_000, currency: 'bdt', product },
+      },
+      { ...meta(buyerId, 'Buyer'), now: () => new Date() },
+    );
+    await provider.confirm(intent.clientSecret, { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' });
+    await bus.send({
+      service: 'catalog',
+      type: 'RecordSale',
+      aggregateId: productId,
+      data: { bookingId, buyerName: 'Nila' },
+      ...meta(buyerId, 'Buyer'),
+    });
+    return intent.id;
+  };
+  const paid = async (bookingId: string) => (await store.readStream(streams.booking(bookingId))).some((e) => e.type === 'BookingPaid');
+
+  it('given a payment in flight whose sale is recorded, when a late reaction to an older sale comes, then the booking is not cancelled and the payment completes', async () => {
+    const p = await list();
+    const b = await book(p, 'paying-buyer');
+    await toCatalog('MarkProductSold', p, { actorId: seller.id });
+    await toCatalog('MarkProductAvailable', p, { actorId: seller.id });
+    const intentId = await payUpToTheSale(p, b, 'paying-buyer');
+    await projector.caughtUp();
+
+    const orders = await startOrders({ store, bus, pool: db.pool, payments: new SandboxPaymentProvider(db.pool) });
+    try {
+      await orders.caughtUp();
+      expect(await cancelled(b)).toBe(0);
+      await bus.send({
+        service: 'orders',
+        type: 'PayBooking',
+        aggregateId: b,
+        data: { buyerId: 'paying-buyer', paymentIntentId: intentId },
+        ...meta('paying-buyer', 'Buyer'),
+      });
+      expect(await paid(b)).toBe(true);
+    } finally {
+      await orders.stop();
+    }
+  });
+
+  it('given a stale cancellation that landed between the sale and the payment, when the payment is retried, then it completes: the product stream decided', async () => {
+    const p = await list();
+    const b = await book(p, 'retrying-buyer');
+    const intentId = await payUpToTheSale(p, b, 'retrying-buyer');
+    // The race lost: a late reaction appended its cancellation before the payment's BookingPaid.
+    await handleCommand(
+      store,
+      bookingDecider,
+      streams.booking(b),
+      { type: 'CancelBooking', data: { reason: 'product-sold', placement: 1 } },
+      {
+        ...meta('system', 'System'),
+        now: () => new Date(),
+      },
+    );
+    expect(await cancelled(b)).toBe(1);
+
+    const orders = await startOrders({ store, bus, pool: db.pool, payments: new SandboxPaymentProvider(db.pool) });
+    try {
+      await bus.send({
+        service: 'orders',
+        type: 'PayBooking',
+        aggregateId: b,
+        data: { buyerId: 'retrying-buyer', paymentIntentId: intentId },
+        ...meta('retrying-buyer', 'Buyer'),
+      });
+      expect(await paid(b)).toBe(true);
+      const refunds = (await store.readStream(streams.booking(b))).filter((e) => e.type === 'PaymentRefunded');
+      expect(refunds).toHaveLength(0);
+      await projector.caughtUp();
+      const { rows } = await db.pool.query('select paid, cancelled from rm_orders.bookings where id = $1', [b]);
+      expect(rows[0]).toMatchObject({ paid: true });
+      const { rows: product } = await db.pool.query('select sold, paid_sale from rm_catalog.products where id = $1', [p]);
+      expect(product[0]).toEqual({ sold: true, paid_sale: true });
+    } finally {
+      await orders.stop();
+    }
+  });
 });

@@ -29,7 +29,11 @@ export class ReadModels {
   async reportedProducts(): Promise<ReportedProduct[]> {
     const products = await this.products('where reported');
     const { rows } = await this.pool.query<ReportRow>(
-      'select r.* from rm_catalog.reports r join rm_catalog.products p on p.id = r.product_id where p.reported order by r.at',
+      // Reports made before names were recorded show the reporter's current name.
+      `select r.product_id, coalesce(nullif(r.by_name, ''), u.name, '') as by_name, r.reason, r.at
+       from rm_catalog.reports r join rm_catalog.products p on p.id = r.product_id
+       left join rm_identity.users u on u.id = r.reporter_id
+       where p.reported order by r.at`,
     );
     const byProduct = new Map<string, ReportRow[]>();
     for (const r of rows) byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), r]);

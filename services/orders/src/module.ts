@@ -69,8 +69,11 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
     const found = await payments.retrieveIntent(paymentIntentId);
     if (!found) throw new AppError('validation', 'transationId is not a known payment', { field: 'transationId' });
     const intent: ConfirmedIntent = { ...found, provider: payments.name };
-    const command: BookingCommand = { type: 'PayBooking', data: { buyerId, intent } };
     const { history, state } = await loadBooking(bookingId);
+    // A retry after the sale was recorded (a crash, a webhook) finishes the payment even if a late
+    // reaction cancelled the booking in between: the product's stream decided who bought it.
+    const saleRecorded = state.status !== 'none' && (await loadProductFacts(store, state.booking.productId)).soldTo === bookingId;
+    const command: BookingCommand = { type: 'PayBooking', data: { buyerId, intent, saleRecorded } };
 
     let decided: BookingEvent[];
     try {
@@ -107,7 +110,7 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
       await refund(bookingId, intent, err.kind === 'not_found' ? 'product-removed' : 'product-sold', env);
       throw illegalState('This product was sold to someone else meanwhile; your payment was refunded', 'bookingId');
     }
-    const out = await run(bookingId, command, env);
+    const out = await run(bookingId, { type: 'PayBooking', data: { buyerId, intent, saleRecorded: true } }, env);
     return { position: out.position, result: { bookingId, paid: true } };
   };
 
@@ -183,7 +186,9 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
    * Cancels the placings of bookings that came before event `e` (a sale, a removal), never one
    * placed after it: a late reaction to an old sale must not undo a booking made since.
    */
-  const cancelPlacedBefore = async (e: RecordedEvent, bookingId: string, reason: CancelReason) => {
+  const cancelPlacedBefore = async (e: RecordedEvent, productId: string, bookingId: string, reason: CancelReason) => {
+    // The product's stream may have sold it to this very booking since (its payment is in flight).
+    if ((await loadProductFacts(store, productId)).soldTo === bookingId) return;
     const placement = (await store.readStream(streams.booking(bookingId))).filter(
       (b) => b.type === 'BookingPlaced' && b.position < e.position,
     ).length;
@@ -219,11 +224,11 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
       ProductMarkedSold: async (e) => {
         const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
         for (const id of await unpaidBookings(e, 'product_id', productId))
-          if (id !== bookingId) await cancelPlacedBefore(e, id, 'product-sold');
+          if (id !== bookingId) await cancelPlacedBefore(e, productId, id, 'product-sold');
       },
       ProductRemoved: async (e) => {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
-        for (const id of await unpaidBookings(e, 'product_id', productId)) await cancelPlacedBefore(e, id, 'product-removed');
+        for (const id of await unpaidBookings(e, 'product_id', productId)) await cancelPlacedBefore(e, productId, id, 'product-removed');
       },
       UserDeleted: async (e) => {
         const d = e.data as EventOf<'UserDeleted'>['data'];

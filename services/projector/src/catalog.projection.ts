@@ -126,7 +126,8 @@ export const catalogProjection: Projection = {
     ProductReported: async (e, ctx) => {
       const d = e.data as EventOf<'ProductReported'>['data'];
       await ctx.db.query('update products set reported = true where id = $1', [d.productId]);
-      // Reports from before names and reasons were recorded name whoever the reporter is now.
+      // Events from before names and reasons were recorded leave them empty; the admin's query
+      // then shows the reporter's current name.
       await ctx.db.query(
         `insert into reports (product_id, reporter_id, by_name, reason, at) values ($1, $2, $3, $4, $5) on conflict do nothing`,
         [d.productId, d.reporterId, d.reporterName ?? '', d.reason ?? '', e.metadata.at],

@@ -124,6 +124,8 @@ describe('a sale is final; sellers see their bookings', () => {
       // Whatever the seller pressed afterwards, a paid TV stays sold and only one card stays charged.
       await shop.call('PUT', `/product/unsold_status/${p._id}`, { token: seller.token });
       if (statuses.includes(200)) expect(await product(p._id)).toMatchObject({ sold: true, paid_sale: true });
+      // A final sale always has exactly one paid booking behind it, never none (stuck) or two.
+      if ((await product(p._id))?.paid_sale) expect(await paidBookingsOf(p._id)).toBe(1);
       expect(await charged(p._id)).toBe(statuses.filter((s) => s === 200).length);
     }
   });

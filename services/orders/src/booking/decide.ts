@@ -31,8 +31,13 @@ export type BookingCommand =
       type: 'RecordPaymentIntent';
       data: { buyerId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string; product: ProductFacts };
     }
-  /** The product side (who bought it) is decided first by catalog's RecordSale; see module.ts. */
-  | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent } }
+  /**
+   * The product side (who bought it) is decided first by catalog's RecordSale; see module.ts.
+   * `saleRecorded`: the product's stream already says this booking bought it. That decision is
+   * the authority, so it stands even against a cancellation that a late policy reaction appended
+   * in between (ADR "a paid sale is final").
+   */
+  | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent; saleRecorded?: boolean } }
   | { type: 'RefundPayment'; data: { paymentIntentId: string; reason: 'product-sold' | 'product-removed' } }
   /**
    * `placement` names which placing of the booking a policy means to cancel (see BookingState):
@@ -84,7 +89,8 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
       if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt')
         throw validation('transationId', 'paid a different amount than the booking costs');
       if (s.refunded[intent.id]) throw illegalState('This payment was refunded', 'transationId');
-      if (s.status === 'cancelled') throw illegalState('This booking was cancelled: the product is no longer available', 'bookingId');
+      if (s.status === 'cancelled' && !command.data.saleRecorded)
+        throw illegalState('This booking was cancelled: the product is no longer available', 'bookingId');
       return [
         {
           type: 'BookingPaid',

@@ -124,4 +124,18 @@ describe('booking decider', () => {
       .when({ type: 'CancelBooking', data: { reason: 'product-sold', placement: 2 } })
       .then([cancelled]);
   });
+  it('given a booking a late reaction cancelled after its sale was recorded, when it is paid with the sale recorded, then BookingPaid; without, refused', () => {
+    const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
+    given(placed, intentCreated, cancelled)
+      .when({ type: 'PayBooking', data: { buyerId: 'u1', intent, saleRecorded: true } })
+      .then([
+        {
+          type: 'BookingPaid',
+          data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' },
+        },
+      ]);
+    given(placed, intentCreated, cancelled)
+      .when({ type: 'PayBooking', data: { buyerId: 'u1', intent } })
+      .thenThrows({ kind: 'illegal_state' });
+  });
 });

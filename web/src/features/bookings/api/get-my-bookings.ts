@@ -10,5 +10,7 @@ export function useMyBookings(email: string) {
   const fetchList = useCallback(() => getMyBookings(email), [email]);
   const mine = useMemo(() => (b: Booking) => b.email.toLowerCase() === email.toLowerCase(), [email]);
   const { items, ...state } = useLiveList(bookingsStore, fetchList, mine);
-  return { bookings: items, ...state };
+  // Newest first, like the server's answer, also for a booking that arrived by push.
+  const bookings = useMemo(() => [...items].sort((a, b) => b.booked_at.localeCompare(a.booked_at)), [items]);
+  return { bookings, ...state };
 }
