@@ -95,7 +95,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
-  app.use(requestLogger());
+  app.use(requestLogger(deps.config.logLevel ?? process.env.LOG_LEVEL ?? (process.env.VITEST ? 'error' : 'info')));
   app.use(
     helmet({
       contentSecurityPolicy: contentSecurityPolicy(),

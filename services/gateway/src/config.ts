@@ -48,6 +48,8 @@ const Env = z.object({
   UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),
   UPLOAD_SWEEP_MINUTES: z.coerce.number().min(0.01).default(60),
   // Socket.IO catch_up: changes per answer, and per socket and minute the calls and changes allowed.
+  // Request logs (pino): trace, debug, info, warn, error, fatal or silent; unset: info (error under tests).
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional().catch(undefined),
   CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(200),
   CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
@@ -85,6 +87,7 @@ export interface GatewayConfig {
   };
   uploads: { retentionHours: number; sweepMinutes: number };
   sockets: { catchUpPage: number; catchUpCallsPerMinute: number; catchUpChangesPerMinute: number };
+  logLevel: string | undefined;
 }
 
 /** Reads and checks the environment once at start; a bad value stops the start with its name. */
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       uploads: { windowMs: e.UPLOAD_RATE_WINDOW_MS, perAccount: e.UPLOADS_PER_ACCOUNT, perClient: e.UPLOADS_PER_CLIENT },
     },
     uploads: { retentionHours: e.UPLOAD_RETENTION_HOURS, sweepMinutes: e.UPLOAD_SWEEP_MINUTES },
+    logLevel: e.LOG_LEVEL,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,
