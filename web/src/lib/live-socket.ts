@@ -74,7 +74,11 @@ export function connectLive(token: string | null, handlers: LiveHandlers): () =>
       if (answer.resync) handlers.onResync();
       // The server answers a page at a time: the next one starts where this one ended (not at
       // log.last, which live pushes may already have moved past the pages still to come).
-      if (answer.more && !answer.resync) return catchUp(answer.position);
+      if (answer.more && !answer.resync) {
+        // Should the socket drop before the last page, the next catch-up starts from here.
+        log.gapFrom = Math.min(log.gapFrom, answer.position);
+        return catchUp(answer.position);
+      }
       asking = null;
       // A list read while this was asked may predate it; ask again from there.
       if (log.gapFrom < coveredFrom) catchUp();
