@@ -49,6 +49,32 @@ describe('projection runner', () => {
   const rows = async (schema: string) =>
     (await db.pool.query(`select stream_id, events, total::int, trail from ${schema}.tallies order by stream_id`)).rows;
 
+  it('when a projection starts with a changed table definition, then it rebuilds its tables from the log', async () => {
+    const first = new ProjectionRunner(db.pool, store, feed, tally('upgraded'), { batchSize: 50 });
+    await first.start();
+    await first.caughtUp();
+    await first.stop();
+    const before = await rows('rm_upgraded');
+    // Same again: the tables are kept (nothing replayed: the checkpoint stays where it was).
+    await db.pool.query(`update rm_upgraded.tallies set trail = 'kept'`);
+    const again = new ProjectionRunner(db.pool, store, feed, tally('upgraded'), { batchSize: 50 });
+    await again.start();
+    await again.caughtUp();
+    await again.stop();
+    expect((await rows('rm_upgraded')).every((r) => r.trail === 'kept')).toBe(true);
+
+    // A new column in the definition: the old tables go and the log is replayed into new ones.
+    const v2 = tally('upgraded');
+    v2.setup = v2.setup.replace('trail text not null', "trail text not null, note text not null default 'v2'");
+    const upgraded = new ProjectionRunner(db.pool, store, feed, v2, { batchSize: 50 });
+    await upgraded.start();
+    await upgraded.caughtUp();
+    await upgraded.stop();
+    expect(await rows('rm_upgraded')).toEqual(before);
+    const notes = await db.pool.query<{ note: string }>('select distinct note from rm_upgraded.tallies');
+    expect(notes.rows).toEqual([{ note: 'v2' }]);
+  });
+
   it('when a projection is killed between batches and restarted, then it ends with the same rows as an uninterrupted run', async () => {
     const straight = new ProjectionRunner(db.pool, store, feed, tally('straight'), { batchSize: 7 });
     await straight.start();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 import { dedicatedClient, withClient, withTransaction } from '../db/database';
@@ -21,6 +22,7 @@ export interface ProjectionStatus {
   role: 'leader' | 'standby' | 'stopped';
 }
 
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const ident = (s: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(s)) throw new Error(`bad identifier ${s}`);
   return `"${s}"`;
@@ -138,8 +140,14 @@ export class ProjectionRunner {
 
   private async run(attempt: number): Promise<void> {
     const { name, schema } = this.projection;
-    const exists = await this.pool.query('select 1 from pg_namespace where nspname = $1', [schema]);
-    if (exists.rowCount === 0) {
+    const found = await this.pool.query<{ definition: string | null }>(
+      `select obj_description(oid, 'pg_namespace') as definition from pg_namespace where nspname = $1`,
+      [schema],
+    );
+    // Tables made from another definition (an upgrade added a column) are rebuilt from the log.
+    const stale = found.rowCount !== 0 && found.rows[0]!.definition !== this.definition;
+    if (stale) this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log`);
+    if (found.rowCount === 0 || stale) {
       await this.createTables(schema);
       await this.pool.query(
         `insert into public.projection_checkpoints (name, position) values ($1, 0)
@@ -275,7 +283,13 @@ export class ProjectionRunner {
       await client.query(`create schema ${ident(schema)}`);
       await client.query(`set local search_path to ${ident(schema)}, public`);
       await client.query(this.projection.setup);
+      await client.query(`comment on schema ${ident(schema)} is ${literal(this.definition)}`);
     });
+  }
+
+  /** Names the table definition the schema was made from, kept as the schema's comment. */
+  private get definition(): string {
+    return `definition ${createHash('sha256').update(this.projection.setup).digest('hex').slice(0, 16)}`;
   }
 
   /**
