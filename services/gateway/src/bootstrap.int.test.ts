@@ -23,10 +23,10 @@ describe('the admin account has no default password', () => {
   const start = async (env: NodeJS.ProcessEnv = {}, opts: Partial<StartOptions> = {}) => {
     let printed = '';
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    process.stdout.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       printed += chunk.toString();
       return write(chunk, ...rest);
-    });
+    };
     try {
       const running = await startAll({ port: 0, databaseUrl: db.url, dataDir, webDist: path.join(dataDir, 'none'), env, ...opts });
       return { running, printed };
