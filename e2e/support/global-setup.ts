@@ -4,11 +4,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { freshDatabase } from './fresh-database';
+import { serveClientPage } from './client-page';
 import { ADMIN } from './shop';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Where the spec's client page is served, on an origin the server allows (CORS_ORIGINS). */
+    clientOrigin: string;
+    /** The same page on an origin the server does not allow. */
+    otherOrigin: string;
   }
 }
 
@@ -19,6 +24,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const { startAll } = await import('@tv-shop/gateway');
   const dataDir = await mkdtemp(join(tmpdir(), 'tvshop-e2e-'));
+  const client = await serveClientPage();
+  const other = await serveClientPage();
   const database = process.env.TEST_DATABASE_URL ? await freshDatabase(process.env.TEST_DATABASE_URL) : null;
   const server = await startAll({
     port: 0,
@@ -27,11 +34,17 @@ export default async function setup(project: TestProject) {
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
     webDist: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+    // The spec's own client, served from another origin, may call the API (original-client journey).
+    env: { ...process.env, CORS_ORIGINS: client.origin },
   });
   project.provide('baseUrl', server.url.replace(/\/$/, ''));
+  project.provide('clientOrigin', client.origin);
+  project.provide('otherOrigin', other.origin);
 
   return async () => {
     await server.stop();
+    await client.close();
+    await other.close();
     await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   };

@@ -147,7 +147,14 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       lifecycle: () => state,
     });
     const server = http.createServer(app);
-    const sockets = attachSockets(server, { feed, tokens, reads, position: () => positions.position, limits: config.sockets });
+    const sockets = attachSockets(server, {
+      feed,
+      tokens,
+      reads,
+      position: () => positions.position,
+      limits: config.sockets,
+      corsOrigins: config.corsOrigins,
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, resolve);

@@ -9,6 +9,7 @@ import { authenticate } from './auth/middleware';
 import type { GatewayDeps } from './deps';
 import { POSITION_HEADER } from '@tv-shop/contracts';
 import { AppError } from '@tv-shop/platform';
+import { apiCors } from './http/cors';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { nestedDeeperThan, unreadableText } from './http/validate';
 import { authRoutes } from './routes/auth';
@@ -110,6 +111,8 @@ export function createApp(deps: GatewayDeps): express.Express {
   );
 
   const api = express.Router();
+  // Before anything else, so a preflight is answered and even an error carries the CORS headers.
+  api.use(apiCors(deps.config.corsOrigins));
   api.use(stripeWebhook(deps));
   api.use(express.json({ limit: '100kb', strict: true }));
   api.use((req, _res, next) => {

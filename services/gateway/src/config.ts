@@ -49,6 +49,25 @@ const Env = z.object({
   UPLOAD_SWEEP_MINUTES: z.coerce.number().min(0.01).default(60),
   // Socket.IO catch_up: changes per answer, and per socket and minute the calls and changes allowed.
   // Request logs (pino): trace, debug, info, warn, error, fatal or silent; unset: info (error under tests).
+  /** Other origins whose pages may call the API and the socket (comma-separated; `*` for any). */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim().replace(/\/$/, ''))
+        .filter(Boolean),
+    )
+    .refine(
+      (list) =>
+        list.every(
+          (o) => o === '*' || /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(o) || /^https?:\/\/\[[0-9a-fA-F:]+\](:\d{1,5})?$/.test(o),
+        ),
+      {
+        message: 'must be a comma-separated list of origins such as https://shop.example or http://localhost:5173, or *',
+      },
+    ),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional().catch(undefined),
   CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(200),
   CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
@@ -88,6 +107,8 @@ export interface GatewayConfig {
   uploads: { retentionHours: number; sweepMinutes: number };
   sockets: { catchUpPage: number; catchUpCallsPerMinute: number; catchUpChangesPerMinute: number };
   logLevel: string | undefined;
+  /** Origins allowed to call the API and open sockets from their pages; empty: same origin only. */
+  corsOrigins: string[];
 }
 
 /** Reads and checks the environment once at start; a bad value stops the start with its name. */
@@ -136,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     uploads: { retentionHours: e.UPLOAD_RETENTION_HOURS, sweepMinutes: e.UPLOAD_SWEEP_MINUTES },
     logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGINS,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,

@@ -6,6 +6,7 @@ import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { rooms } from '@tv-shop/projector';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
+import { corsOptions, originAllowed } from './http/cors';
 
 const log = createLogger('sockets');
 
@@ -57,11 +58,29 @@ export function catchUpPage(recent: readonly Kept[], from: number, visible: (roo
  * with its log position; a client back from a disconnect asks `catch_up` for what it missed,
  * a page at a time and within a budget per socket (ADR 0023).
  */
+/** Whether a page's Origin is this server itself (the Host it called). */
+const sameHost = (origin: string, host: string | undefined) => {
+  try {
+    return host !== undefined && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+};
+
 export function attachSockets(
   server: HttpServer,
-  deps: { feed: ChangeFeed; tokens: Tokens; reads: ReadModels; position: () => number; limits?: Partial<SocketLimits> },
+  deps: {
+    feed: ChangeFeed;
+    tokens: Tokens;
+    reads: ReadModels;
+    position: () => number;
+    limits?: Partial<SocketLimits>;
+    /** Other origins whose pages may open a socket (CORS_ORIGINS); the app's own always may. */
+    corsOrigins?: string[];
+  },
 ) {
   const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
+  const corsOrigins = deps.corsOrigins ?? [];
 
   /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
   const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt'>> => {
@@ -98,6 +117,14 @@ export function attachSockets(
     adapter: CheckedSessionAdapter as never,
     // The middleware also runs for a recovered socket: its handshake's token is checked again.
     connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000, skipMiddlewares: false },
+    // Long-polling is plain HTTP and follows the API's CORS rules; a WebSocket is not subject to
+    // CORS in browsers, so its Origin is checked here: the app's own page, or an allowed origin.
+    cors: corsOptions(corsOrigins),
+    allowRequest: (req, done) => {
+      const origin = req.headers.origin;
+      const own = origin !== undefined && sameHost(origin, req.headers.host);
+      done(null, origin === undefined || own || originAllowed(corsOrigins)(origin));
+    },
   });
   const recent: Kept[] = [];
 

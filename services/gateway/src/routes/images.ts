@@ -70,6 +70,8 @@ export function imageRoutes({ images, config }: GatewayDeps): Router {
     res
       .set('Cache-Control', 'public, max-age=31536000, immutable')
       .set('X-Content-Type-Options', 'nosniff')
+      // Product pictures are public: a page on another origin (CORS_ORIGINS) may show them.
+      .set('Cross-Origin-Resource-Policy', 'cross-origin')
       .type(img.contentType)
       .send(img.bytes);
   });
