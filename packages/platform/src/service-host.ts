@@ -9,6 +9,7 @@ import { openDatabase } from './db/database';
 import { PostgresEventStore } from './event-store/postgres';
 import type { EventStore } from './event-store/types';
 import { createLogger } from './log';
+import { guardProcess } from './process-guard';
 import { migrate } from './db/migrate';
 import { projectionMigrations } from './projections/migrations';
 
@@ -125,10 +126,13 @@ export async function runServiceMain(
     process.exit(1);
   }
   log.info(`${name} takes commands at ${host.url}/commands`);
-  const stop = async () => {
-    await host.stop();
-    process.exit(0);
+  const stop = async (code = 0) => {
+    await host.stop().catch((err: unknown) => log.warn(`${name} did not stop cleanly`, { error: String(err) }));
+    process.exit(code);
   };
+  // A database fault nobody awaited is ridden out; any other uncaught error stops the service
+  // non-zero so its supervisor starts a fresh one.
+  guardProcess(log, () => void stop(1));
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
 }
