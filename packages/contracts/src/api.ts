@@ -25,9 +25,10 @@ export const tk = z
   )
   .transform((v) => (typeof v === 'string' ? Number(v) : v))
   .refine(Number.isFinite, 'must be a number')
-  .refine((n) => n > 0, 'must be more than 0')
+  .refine((n) => n >= 0.01, 'must be at least 0.01 TK')
   .refine((n) => n <= 10_000_000, 'must be at most 10,000,000 TK')
-  .refine((n) => Math.round(n * 100) === Math.round(n * 100 * 1000) / 1000, 'has more than two decimals');
+  // A whole number of poisha (1 TK = 100 poisha): anything finer would be rounded to another price.
+  .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'has more than two decimals');
 const url = z
   .string()
   .trim()

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { HttpCommandBus, MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transport';
@@ -73,13 +73,18 @@ export async function commandTokenFor(
   let source: 'generated' | 'file' = 'file';
   if (!existsSync(file)) {
     await mkdir(dataDir, { recursive: true });
-    // `wx`: when two processes start together, the first one's token is the one both use.
-    await writeFile(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' }).then(
+    // Written whole to a file of its own, then linked into place: a link fails if the name exists,
+    // so when two processes start together the first one's token is the one both use, and no
+    // process ever reads a half-written file.
+    const pending = `${file}.${process.pid}.tmp`;
+    await writeFile(pending, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
+    await link(pending, file).then(
       () => (source = 'generated'),
       (err: NodeJS.ErrnoException) => {
         if (err.code !== 'EEXIST') throw err;
       },
     );
+    await rm(pending, { force: true });
   }
   const token = (await readFile(file, 'utf8')).trim();
   if (token.length < MIN_COMMAND_TOKEN_LENGTH) throw new Error(`${file} holds no usable command token; delete it or set COMMAND_TOKEN`);

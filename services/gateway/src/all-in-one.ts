@@ -72,7 +72,11 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
   const stack: (() => Promise<unknown>)[] = [];
   let state: Running['state'] = 'starting';
   const stop = async () => {
+    const wasServing = state === 'ready';
     state = 'stopping';
+    // Drain: /api/ready answers 503 for a moment first, so a load balancer stops sending new
+    // requests before the server closes (SHUTDOWN_DRAIN_MS; 0 by default, e.g. 5000 behind one).
+    if (wasServing && config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
   try {
@@ -154,6 +158,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       position: () => positions.position,
       limits: config.sockets,
       corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy,
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -95,7 +95,9 @@ export function requestLogger(
 export function createApp(deps: GatewayDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Only proxies named in TRUST_PROXY may say who the client is; by default nobody may, so the
+  // per-client limits count the connection's own address and X-Forwarded-For changes nothing.
+  app.set('trust proxy', deps.config.trustProxy);
   app.use(requestLogger(deps.config.logLevel ?? process.env.LOG_LEVEL ?? (process.env.VITEST ? 'error' : 'info')));
   app.use(
     helmet({

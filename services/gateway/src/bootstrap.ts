@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { streams } from '@tv-shop/contracts';
 import { createLogger, uuidFromName, type CommandBus, type EventStore, type RecordedEvent } from '@tv-shop/platform';
@@ -74,15 +74,19 @@ export async function ensureAdmin(
   }
   const generated = generatePassword();
   await mkdir(dataDir, { recursive: true });
-  await writeFile(file, `${generated}\n`, { mode: 0o600 });
+  // Written aside first and put in place only once this process's password is the one that
+  // stands, so two first starts on one data dir cannot leave the file naming the wrong one.
+  const pending = `${file}.${process.pid}.tmp`;
+  await writeFile(pending, `${generated}\n`, { mode: 0o600 });
   const position = history.length === 0 ? await register(generated) : await changePassword(generated);
   // Another process may have created the admin at the same moment with its own password.
   const after = currentAdminHash(await store.readStream(streams.user(userId)), email);
   if (!(await checkPassword(after, generated))) {
-    await rm(file, { force: true });
+    await rm(pending, { force: true });
     log.warn(`Admin ${email} was created by another process; its password is wherever that process kept it`);
     return position;
   }
+  await rename(pending, file);
   // Printed this once; afterwards only the file says it.
   process.stdout.write(
     [

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { SocketLimits } from './sockets';
 
 const optional = z.string().trim().min(1).optional().catch(undefined);
 const Env = z.object({
@@ -49,6 +50,18 @@ const Env = z.object({
   UPLOAD_SWEEP_MINUTES: z.coerce.number().min(0.01).default(60),
   // Socket.IO catch_up: changes per answer, and per socket and minute the calls and changes allowed.
   // Request logs (pino): trace, debug, info, warn, error, fatal or silent; unset: info (error under tests).
+  /**
+   * Which proxies in front may name the client in X-Forwarded-For (Express's `trust proxy`): a
+   * hop count (`1`), or addresses and ranges (`loopback`, `10.0.0.0/8`). Unset: none, so the
+   * client is the connection's own address and the header cannot be spoofed.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('')
+    .transform((v): boolean | number | string =>
+      v === '' || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
+    ),
   /** Other origins whose pages may call the API and the socket (comma-separated; `*` for any). */
   CORS_ORIGINS: z
     .string()
@@ -56,7 +69,7 @@ const Env = z.object({
     .transform((v) =>
       v
         .split(',')
-        .map((o) => o.trim().replace(/\/$/, ''))
+        .map((o) => o.trim().replace(/\/$/, '').toLowerCase())
         .filter(Boolean),
     )
     .refine(
@@ -72,6 +85,9 @@ const Env = z.object({
   CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(200),
   CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(30_000),
 });
 
 export interface GatewayConfig {
@@ -105,8 +121,12 @@ export interface GatewayConfig {
     uploads: { windowMs: number; perAccount: number; perClient: number };
   };
   uploads: { retentionHours: number; sweepMinutes: number };
-  sockets: { catchUpPage: number; catchUpCallsPerMinute: number; catchUpChangesPerMinute: number };
+  sockets: SocketLimits;
   logLevel: string | undefined;
+  /** How long /api/ready answers 503 before a stop closes the server (a load balancer's check interval). */
+  shutdownDrainMs: number;
+  /** Express's `trust proxy`: which proxies may say who the client is (TRUST_PROXY). */
+  trustProxy: boolean | number | string;
   /** Origins allowed to call the API and open sockets from their pages; empty: same origin only. */
   corsOrigins: string[];
 }
@@ -158,10 +178,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     uploads: { retentionHours: e.UPLOAD_RETENTION_HOURS, sweepMinutes: e.UPLOAD_SWEEP_MINUTES },
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
+    trustProxy: e.TRUST_PROXY,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,
       catchUpChangesPerMinute: e.CATCH_UP_CHANGES_PER_MINUTE,
+      catchUpCallsPerClientPerMinute: e.CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE,
+      catchUpChangesPerClientPerMinute: e.CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE,
     },
   };
   return { ...base, ...overrides };

@@ -137,3 +137,38 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
     expect(await closedByServer(live)).toBe('io server disconnect');
   });
 });
+
+describe('Socket.IO catch-up budget per client address', () => {
+  let shop: TestShop;
+  const sockets: Client[] = [];
+  beforeAll(async () => {
+    shop = await startTestShop({ CATCH_UP_CALLS_PER_MINUTE: '20', CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: '10' });
+  });
+  afterAll(async () => {
+    sockets.forEach((s) => s.disconnect());
+    await shop.stop();
+  });
+  const open = async (headers: Record<string, string> = {}) => {
+    const s: Client = connect(shop.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, extraHeaders: headers });
+    sockets.push(s);
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', resolve);
+      s.once('connect_error', reject);
+    });
+    return s;
+  };
+  const ask = (s: Client) =>
+    new Promise<'answered' | 'closed'>((resolve) => {
+      s.once('disconnect', () => resolve('closed'));
+      s.emit('catch_up', 0, () => resolve('answered'));
+    });
+
+  it('when one client spreads catch_up over new sockets (claiming other addresses), then its address runs out of budget all the same', async () => {
+    const first = await open();
+    for (let i = 0; i < 6; i++) expect(await ask(first)).toBe('answered');
+    // A new socket is no new budget, and X-Forwarded-For is not believed without TRUST_PROXY.
+    const second = await open({ 'X-Forwarded-For': '203.0.113.9' });
+    for (let i = 0; i < 4; i++) expect(await ask(second)).toBe('answered');
+    expect(await ask(second)).toBe('closed');
+  });
+});

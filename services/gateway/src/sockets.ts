@@ -7,6 +7,8 @@ import { rooms } from '@tv-shop/projector';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';
+import type { IncomingMessage } from 'node:http';
+import proxyaddr from 'proxy-addr';
 
 const log = createLogger('sockets');
 
@@ -24,8 +26,32 @@ export interface SocketLimits {
   /** Per socket and minute: `catch_up` calls, and changes sent by them. Past either the socket is closed. */
   catchUpCallsPerMinute: number;
   catchUpChangesPerMinute: number;
+  /**
+   * The same for all the sockets of one client address together, so that opening new sockets
+   * does not buy a new budget. Generous: a household or an office shares one address.
+   */
+  catchUpCallsPerClientPerMinute: number;
+  catchUpChangesPerClientPerMinute: number;
 }
-export const DEFAULT_SOCKET_LIMITS: SocketLimits = { catchUpPage: 200, catchUpCallsPerMinute: 60, catchUpChangesPerMinute: 2 * RECENT };
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  catchUpPage: 200,
+  catchUpCallsPerMinute: 60,
+  catchUpChangesPerMinute: 2 * RECENT,
+  catchUpCallsPerClientPerMinute: 300,
+  catchUpChangesPerClientPerMinute: 6 * RECENT,
+};
+
+interface Budget {
+  start: number;
+  calls: number;
+  changes: number;
+}
+/** A per-minute budget of calls and changes: spends one call, says whether it is still within. */
+const within = (b: Budget, now: number, calls: number, changes: number): Budget | null => {
+  const fresh = now - b.start >= 60_000 ? { start: now, calls: 0, changes: 0 } : b;
+  fresh.calls += 1;
+  return fresh.calls > calls || fresh.changes > changes ? null : fresh;
+};
 
 interface Kept {
   push: ChangePush;
@@ -77,9 +103,29 @@ export function attachSockets(
     limits?: Partial<SocketLimits>;
     /** Other origins whose pages may open a socket (CORS_ORIGINS); the app's own always may. */
     corsOrigins?: string[];
+    /** TRUST_PROXY, as Express takes it: who may say which client a socket is. */
+    trustProxy?: boolean | number | string;
   },
 ) {
   const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
+  // The client behind a socket: its connection's address, or what a proxy trusted by
+  // TRUST_PROXY says (the same rule as the HTTP limits).
+  const trustSetting = deps.trustProxy ?? false;
+  const trust: (addr: string, hop: number) => boolean =
+    trustSetting === false
+      ? () => false
+      : trustSetting === true
+        ? () => true
+        : typeof trustSetting === 'number'
+          ? (_addr, hop) => hop < trustSetting
+          : proxyaddr.compile(trustSetting.split(',').map((t) => t.trim()));
+  const clientOf = (req: IncomingMessage) => proxyaddr(req, trust);
+  const perClient = new Map<string, Budget>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, b] of perClient) if (now - b.start >= 60_000) perClient.delete(key);
+  }, 60_000);
+  sweep.unref();
   const corsOrigins = deps.corsOrigins ?? [];
 
   /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
@@ -163,16 +209,24 @@ export function attachSockets(
     // Where this socket's stream starts: a client that has had no push yet catches up from here.
     socket.emit('synced', { position: deps.position() });
 
-    let window = { start: Date.now(), calls: 0, changes: 0 };
+    let window: Budget = { start: Date.now(), calls: 0, changes: 0 };
+    const client = clientOf(socket.request);
     socket.on('catch_up', (since, ack) => {
       const now = Date.now();
-      if (now - window.start >= 60_000) window = { start: now, calls: 0, changes: 0 };
-      window.calls += 1;
-      if (window.calls > limits.catchUpCallsPerMinute || window.changes > limits.catchUpChangesPerMinute) {
-        log.warn('socket closed: catch_up asked too often', { socket: socket.id, calls: window.calls, changes: window.changes });
+      const mine = within(window, now, limits.catchUpCallsPerMinute, limits.catchUpChangesPerMinute);
+      const ours = within(
+        perClient.get(client) ?? { start: now, calls: 0, changes: 0 },
+        now,
+        limits.catchUpCallsPerClientPerMinute,
+        limits.catchUpChangesPerClientPerMinute,
+      );
+      if (!mine || !ours) {
+        log.warn('socket closed: catch_up asked too often', { socket: socket.id, client, perSocket: !mine, perClient: !ours });
         socket.disconnect(true);
         return;
       }
+      window = mine;
+      perClient.set(client, ours);
       if (typeof ack !== 'function') return;
       const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : 0;
       const head = deps.position();
@@ -184,6 +238,7 @@ export function attachSockets(
       }
       const answer = catchUpPage(recent, from, (r) => r.some((room) => socket.rooms.has(room)), limits.catchUpPage, head);
       window.changes += answer.changes.length;
+      ours.changes += answer.changes.length;
       ack(answer satisfies CatchUpAnswer);
     });
   });
@@ -201,6 +256,7 @@ export function attachSockets(
     io,
     async close() {
       off();
+      clearInterval(sweep);
       io.disconnectSockets(true);
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },

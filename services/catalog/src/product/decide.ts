@@ -1,5 +1,5 @@
 import type { ProductListing } from '@tv-shop/contracts';
-import { conflict, forbidden, illegalState, notFound, type Decider } from '@tv-shop/platform';
+import { conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type ProductEvent, type ProductState } from './product';
 
 type By = { actorId: string };
@@ -29,6 +29,12 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
   switch (command.type) {
     case 'ListProduct':
       if (state.status !== 'none') throw conflict('This product is already listed', '_id');
+      // Whatever the edge let through, a listing's prices are whole poisha, at least 1.
+      for (const [field, poisha] of [
+        ['resale_price', command.data.resalePricePoisha],
+        ['orginal_price', command.data.originalPricePoisha],
+      ] as const)
+        if (!Number.isSafeInteger(poisha) || poisha < 1) throw validation(field, 'must be at least 0.01 TK');
       return [{ type: 'ProductListed', data: command.data }];
     case 'MarkProductSold': {
       const s = owned(state, command.data.actorId);

@@ -31,6 +31,14 @@ const seller = { actorId: 's1' };
 describe('product decider', () => {
   it('given nothing, when a seller lists a product, then ProductListed', () =>
     given().when({ type: 'ListProduct', data: listing }).then([listed]));
+  it('given nothing, when a listing costs less than one poisha or a fraction of one, then refused naming the price', () => {
+    given()
+      .when({ type: 'ListProduct', data: { ...listing, resalePricePoisha: 0 } })
+      .thenThrows({ kind: 'validation', field: 'resale_price' });
+    given()
+      .when({ type: 'ListProduct', data: { ...listing, originalPricePoisha: 0.5 } })
+      .thenThrows({ kind: 'validation', field: 'orginal_price' });
+  });
   it('given an available product, when its seller marks it sold, then ProductMarkedSold', () =>
     given(listed).when({ type: 'MarkProductSold', data: seller }).then([sold]));
   it('given an available product, when another seller marks it sold, then forbidden', () =>

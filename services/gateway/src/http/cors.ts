@@ -12,7 +12,7 @@ const EXPOSED_HEADERS = ['X-Position', 'X-Read-Models', 'Retry-After', 'X-Reques
  * header, never in cookies, so credentials are never allowed.
  */
 export const originAllowed = (allowed: string[]) => (origin: string | undefined) =>
-  origin !== undefined && (allowed.includes('*') || allowed.includes(origin));
+  origin !== undefined && (allowed.includes('*') || allowed.includes(origin.toLowerCase()));
 
 /** CORS for /api and, with the same rules, the Socket.IO endpoint. */
 export function corsOptions(allowed: string[]): cors.CorsOptions {

@@ -199,10 +199,23 @@ describe('sign-in and signup limits', () => {
     expect((await login(other.user.email, 'secret-pass')).status).toBe(200);
   });
 
-  it('when one client guesses across many accounts, then it is limited by its address', async () => {
-    // 5 failures and 2 refusals above already count for this address (7 of 12).
-    for (let i = 0; i < 5; i++) expect((await login(`nobody${i}@example.com`, 'whatever')).status).toBe(401);
-    expect429(await login('nobody-else@example.com', 'whatever'), 'password');
+  it('when one client guesses across many accounts, then it is limited by its address, whatever X-Forwarded-For it claims', async () => {
+    // 5 failures and 2 refusals above already count for this address (7 of 12). No proxy is
+    // trusted by default, so a made-up forwarded address is not a new client.
+    for (let i = 0; i < 5; i++) {
+      const res = await shop.call('POST', '/auth/login', {
+        body: { email: `nobody${i}@example.com`, password: 'whatever' },
+        headers: { 'X-Forwarded-For': `203.0.113.${i + 1}` },
+      });
+      expect(res.status).toBe(401);
+    }
+    expect429(
+      await shop.call('POST', '/auth/login', {
+        body: { email: 'nobody-else@example.com', password: 'whatever' },
+        headers: { 'X-Forwarded-For': '198.51.100.77' },
+      }),
+      'password',
+    );
   });
 
   it('when signups repeat for one email or pile up from one address, then 429 naming email', async () => {
@@ -219,5 +232,21 @@ describe('sign-in and signup limits', () => {
       }),
       'email',
     );
+  });
+});
+
+describe('behind a trusted proxy (TRUST_PROXY)', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await startTestShop({ TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_CLIENT: '3', LOGIN_FAILURES_PER_ACCOUNT: '100' });
+  });
+  afterAll(() => shop.stop());
+  const failFrom = (client: string, n: number) =>
+    shop.call('POST', '/auth/login', { body: { email: `x${n}@example.com`, password: 'nope' }, headers: { 'X-Forwarded-For': client } });
+
+  it('when the proxy names the clients, then each client address has its own quota', async () => {
+    for (let i = 0; i < 3; i++) expect((await failFrom('203.0.113.10', i)).status).toBe(401);
+    expect((await failFrom('203.0.113.10', 3)).status).toBe(429);
+    expect((await failFrom('203.0.113.11', 4)).status).toBe(401);
   });
 });

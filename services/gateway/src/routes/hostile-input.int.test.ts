@@ -14,7 +14,29 @@ describe('hostile input: money fields and deeply nested bodies', () => {
   it('when a price is not a positive finite number or plain decimal, then 400 naming the field, and nothing is listed', async () => {
     const before = ((await shop.call('GET', '/all_products')).body as Product[]).length;
     for (const field of ['resale_price', 'orginal_price']) {
-      for (const bad of [null, '', [], false, true, '0x10', '1e3', 0, '0', -5, '-5', {}, '12abc', 'NaN', 'Infinity', 10.123, 20_000_000]) {
+      for (const bad of [
+        null,
+        '',
+        [],
+        false,
+        true,
+        '0x10',
+        '1e3',
+        0,
+        '0',
+        -5,
+        '-5',
+        {},
+        '12abc',
+        'NaN',
+        'Infinity',
+        10.123,
+        20_000_000,
+        0.000001,
+        1e-300,
+        0.004,
+        '0.001',
+      ]) {
         const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ [field]: bad }) });
         expect(res.status, `${field}=${JSON.stringify(bad)}`).toBe(400);
         expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);

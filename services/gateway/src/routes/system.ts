@@ -1,7 +1,9 @@
 import { Router } from 'express';
 import type { Health, PublicConfig } from '@tv-shop/contracts';
-import { describeError } from '@tv-shop/platform';
+import { createLogger, describeError } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
+
+const log = createLogger('gateway');
 
 /** A projection or policy behind the head whose checkpoint has not moved for this long is stalled. */
 export const STALL_MS = 5000;
@@ -57,7 +59,9 @@ export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }
     } catch (err) {
       databaseOk = false;
       projections = [];
-      reasons.unshift(`database unreachable: ${describeError(err)}`);
+      // The cause (an address, a code) goes to the log, not to whoever asks.
+      log.warn('health: the database did not answer', { error: describeError(err) });
+      reasons.unshift('database unreachable');
     }
     const ok = reasons.length === 0;
     const body: Health & { reason?: string } = {
