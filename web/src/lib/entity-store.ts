@@ -82,7 +82,19 @@ export function createEntityStore<T extends Keyed>() {
     set(stateAtom, { rows, positions });
   });
 
-  return { stateAtom, applyAtom, loadAtom, lastRemovedAtom };
+  /**
+   * A successful write applied at once, before its push: a patch of the row (or its removal)
+   * placed just below the write's position, so the server's own push for that write still
+   * lands while any older push is ignored.
+   */
+  const patchAtom = atom(null, (get, set, id: string, writtenAt: number, patch: Partial<T> | 'remove') => {
+    const position = writtenAt - 0.5;
+    if (patch === 'remove') return set(applyAtom, { op: 'remove', id, position });
+    const row = get(stateAtom).rows.get(id);
+    if (row) set(applyAtom, { op: 'upsert', id, row: { ...row, ...patch }, position });
+  });
+
+  return { stateAtom, applyAtom, loadAtom, patchAtom, lastRemovedAtom };
 }
 
 export type EntityStore<T extends Keyed> = ReturnType<typeof createEntityStore<T>>;

@@ -15,10 +15,25 @@ const setup = () => {
     load: (rows: Tv[], position: number) => store.set(tvs.loadAtom, { rows, position, inScope: () => true }),
     rows: () => [...store.get(tvs.stateAtom).rows.values()],
     removed: () => store.get(tvs.lastRemovedAtom),
+    patch: (id: string, writtenAt: number, patch: Partial<Tv> | 'remove') => store.set(tvs.patchAtom, id, writtenAt, patch),
   };
 };
 
 describe('entity store (live lists patched by position)', () => {
+  it('when a write is patched in at once, then its own push still lands, and an older push does not undo it', () => {
+    const s = setup();
+    s.load([{ _id: 'a', sold: false }], 10);
+    s.patch('a', 15, { sold: true });
+    expect(s.rows()).toEqual([{ _id: 'a', sold: true }]);
+    s.apply({ op: 'upsert', id: 'a', row: { _id: 'a', sold: false }, position: 14 });
+    expect(s.rows()).toEqual([{ _id: 'a', sold: true }]);
+    s.apply({ op: 'upsert', id: 'a', row: { _id: 'a', sold: true }, position: 15 });
+    s.patch('a', 16, 'remove');
+    expect(s.rows()).toEqual([]);
+    s.patch('missing', 17, { sold: true });
+    expect(s.rows()).toEqual([]);
+  });
+
   it('when pushes arrive out of order, then a stale one is ignored', () => {
     const s = setup();
     s.load([{ _id: 'a', sold: false }], 10);

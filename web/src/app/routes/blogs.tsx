@@ -1,4 +1,4 @@
-import { Loaded } from '@/components/ui/load-error';
+import { Loaded } from '@/components/ui/loaded';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { useBlogs } from '@/features/blogs/api/get-blogs';

@@ -1,6 +1,4 @@
-import type { ReactNode } from 'react';
 import { Alert, Button } from 'antd';
-import { Spinner } from './spinner';
 
 type LoadErrorProps = ({ what: string; title?: never } | { title: string; what?: never }) & { error: string; onRetry: () => void };
 
@@ -21,23 +19,4 @@ export function LoadError({ what, title, error, onRetry }: LoadErrorProps) {
       }
     />
   );
-}
-
-/** What a page shows for a list: the spinner while it loads, the error with Retry, or the list. */
-export function Loaded({
-  loading,
-  error,
-  retry,
-  what,
-  children,
-}: {
-  loading: boolean;
-  error: string | null;
-  retry: () => void;
-  what: string;
-  children: ReactNode;
-}) {
-  if (loading) return <Spinner />;
-  if (error) return <LoadError what={what} error={error} onRetry={retry} />;
-  return <>{children}</>;
 }

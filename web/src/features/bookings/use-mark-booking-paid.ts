@@ -1,20 +1,13 @@
 import type { WriteAnswer } from '@tv-shop/contracts';
-import { useAtomCallback } from 'jotai/utils';
+import { useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { bookingsStore } from './atoms';
 
 /** After the payment is recorded the booking shows Paid at once; the push confirms it. */
 export function useMarkBookingPaid() {
-  return useAtomCallback(
-    useCallback((get, set, id: string, answer: WriteAnswer, transationId: string) => {
-      const row = get(bookingsStore.stateAtom).rows.get(id);
-      if (!row) return;
-      set(bookingsStore.applyAtom, {
-        op: 'upsert',
-        id,
-        row: { ...row, paid: true, transationId },
-        position: answer.position - 0.5,
-      });
-    }, []),
+  const patch = useSetAtom(bookingsStore.patchAtom);
+  return useCallback(
+    (id: string, answer: WriteAnswer, transationId: string) => patch(id, answer.position, { paid: true, status: 'paid', transationId }),
+    [patch],
   );
 }

@@ -1,22 +1,12 @@
 import type { User, WriteAnswer } from '@tv-shop/contracts';
-import { useAtomCallback } from 'jotai/utils';
+import { useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { useRowAction } from '@/lib/use-row-action';
 import { usersStore } from './atoms';
 
-/** One admin action on a user: call, toast, and patch the row just below the write's position. */
+/** One admin action on a user: call, toast, and patch the row at once (see the entity store's patch). */
 export function useUserWrite(call: (id: string) => Promise<WriteAnswer>, patch: Partial<User> | 'remove', successText: string) {
-  const apply = useAtomCallback(
-    useCallback(
-      (get, set, id: string, answer: WriteAnswer) => {
-        const position = answer.position - 0.5;
-        const row = get(usersStore.stateAtom).rows.get(id);
-        if (patch === 'remove') set(usersStore.applyAtom, { op: 'remove', id, position });
-        else if (row) set(usersStore.applyAtom, { op: 'upsert', id, row: { ...row, ...patch }, position });
-      },
-      [patch],
-    ),
-  );
-  const action = useCallback(async (id: string) => apply(id, await call(id)), [apply, call]);
+  const apply = useSetAtom(usersStore.patchAtom);
+  const action = useCallback(async (id: string) => apply(id, (await call(id)).position, patch), [apply, call, patch]);
   return useRowAction(action, successText);
 }

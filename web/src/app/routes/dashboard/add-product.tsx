@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import toast from 'react-hot-toast';
-import { Loaded } from '@/components/ui/load-error';
+import { Loaded } from '@/components/ui/loaded';
 import { paths } from '@/config/paths';
 import { useCategories } from '@/features/categories/api/get-categories';
 import { AddProductForm } from '@/features/products/components/add-product-form';

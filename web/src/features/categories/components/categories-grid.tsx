@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { Loaded } from '@/components/ui/load-error';
+import { Loaded } from '@/components/ui/loaded';
 import { useCategories } from '../api/get-categories';
 
 /** 1 column on phones, 3 from medium screens (the grid's CSS). */
