@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'web/src/**/*.unit.test.ts'],
+    include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'web/src/**/*.unit.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'e2e/**'],
     globalSetup: ['./packages/platform/src/testing/global-setup.ts'],
     testTimeout: 30_000,

@@ -75,7 +75,9 @@ export function requestLogger(
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    // A 503 is an honest answer during an outage (the outage itself is logged where it happens).
+    customLogLevel: (_req, res, err) =>
+      res.statusCode === 503 ? 'warn' : err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     serializers: {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       // pino-http makes an Error for every 5xx; its stack says nothing about the request.

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Change } from '@tv-shop/contracts';
+import type { Change } from '../change-feed/port';
 import type { RecordedEvent } from '../event-store/types';
 
 export interface ProjectionContext {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { ChangePush } from '@tv-shop/contracts';
+import type { PushedChange } from '../change-feed/port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 
-const product = (id: string, position: number): ChangePush => ({
+const product = (id: string, position: number): PushedChange => ({
   entity: 'product',
   op: 'upsert',
   id,
@@ -31,7 +31,7 @@ const product = (id: string, position: number): ChangePush => ({
     advertised: true,
   },
 });
-const change = (projection: string, push: ChangePush, rooms = ['all']): ChangeNotice => ({ kind: 'change', projection, push, rooms });
+const change = (projection: string, push: PushedChange, rooms = ['all']): ChangeNotice => ({ kind: 'change', projection, push, rooms });
 const checkpoint = (projection: string, position: number): ChangeNotice => ({ kind: 'checkpoint', projection, position });
 
 /** Long enough for a notice that was going to arrive to have arrived, when asserting that none did. */

@@ -1,0 +1,58 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Import boundaries (docs/architecture.md): what each part of the tree may depend on. A service
+ * reaches another only through packages/contracts and the command bus; the platform and the
+ * contracts know nothing above them; in the web app, features do not import each other and
+ * shared code does not import features.
+ */
+const restrict = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+const domainServices = ['identity', 'catalog', 'orders'];
+const webFeatures = readdirSync(path.join(import.meta.dirname, 'web/src/features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+export const boundaries = [
+  restrict(
+    ['packages/contracts/**/*.ts'],
+    [{ group: ['@tv-shop/*'], message: 'packages/contracts is the shared vocabulary: it imports nothing of ours.' }],
+  ),
+  restrict(
+    ['packages/platform/**/*.ts'],
+    [{ group: ['@tv-shop/*'], message: 'packages/platform knows no domain: no contracts, no services, no gateway.' }],
+  ),
+  ...domainServices.map((service) =>
+    restrict(
+      [`services/${service}/**/*.ts`],
+      [
+        {
+          group: ['@tv-shop/gateway', '@tv-shop/projector', ...domainServices.filter((s) => s !== service).map((s) => `@tv-shop/${s}`)],
+          message: 'A service reaches other services only through @tv-shop/contracts and the command bus.',
+        },
+        {
+          group: ['**/gateway/**', '**/projector/**', ...domainServices.filter((s) => s !== service).map((s) => `**/${s}/src/**`)],
+          message: 'No relative imports into another part of the tree.',
+        },
+      ],
+    ),
+  ),
+  restrict(
+    ['services/projector/**/*.ts'],
+    [{ group: ['@tv-shop/gateway'], message: 'The projector host does not depend on the gateway.' }],
+  ),
+  ...webFeatures.map((feature) =>
+    restrict(
+      [`web/src/features/${feature}/**/*.{ts,tsx}`],
+      [
+        {
+          group: webFeatures.filter((f) => f !== feature).map((f) => `@/features/${f}/**`),
+          message: 'Features do not import each other; compose them in web/src/app.',
+        },
+      ],
+    ),
+  ),
+  restrict(
+    ['web/src/lib/**/*.{ts,tsx}', 'web/src/components/**/*.{ts,tsx}', 'web/src/config/**/*.{ts,tsx}'],
+    [{ group: ['@/features/*', '@/features/**', '@/app/*', '@/app/**'], message: 'Shared code never imports features or the app.' }],
+  ),
+];
