@@ -245,11 +245,13 @@ export function attachSockets(
 
   const off = deps.feed.subscribe((n) => {
     if (n.kind !== 'change') return;
-    recent.push({ push: n.push, rooms: n.rooms });
+    // The projections (the services' read models) emit the contracts' change shapes.
+    const push = n.push as ChangePush;
+    recent.push({ push, rooms: n.rooms });
     if (recent.length > RECENT) recent.splice(0, recent.length - RECENT);
-    io.to(n.rooms).emit('change', n.push);
+    io.to(n.rooms).emit('change', push);
     // A deleted account's open sockets are closed along with its token.
-    if (n.push.entity === 'user' && n.push.op === 'remove') io.in(rooms.user(n.push.id)).disconnectSockets(true);
+    if (push.entity === 'user' && push.op === 'remove') io.in(rooms.user(push.id)).disconnectSockets(true);
   });
 
   return {
