@@ -3,3 +3,4 @@ export * from './api';
 export * from './events';
 export * from './socket';
 export * from './paths';
+export * from './commands';

@@ -1,10 +1,11 @@
-import { streams, type EventOf } from '@tv-shop/contracts';
+import { parseCommand, streams, type EventOf } from '@tv-shop/contracts';
 import {
   createLogger,
   handleCommand,
   notFound,
   startPolicy,
   uuidFromName,
+  validation,
   type CommandBus,
   type CommandEnvelope,
   type EventStore,
@@ -30,12 +31,12 @@ export async function startCatalog({ store, bus, pool, now = () => new Date() }:
     handleCommand(store, productDecider, streams.product(productId), command, { ...meta, now });
 
   bus.register('catalog', async (env) => {
-    const command = { type: env.type, data: env.data } as ProductCommand;
+    let command = parseCommand('catalog', env, validation);
     if (command.type === 'ListProduct') {
       const category = await store.readStream(streams.category(command.data.categoryId));
       const added = category[0] as RecordedEvent<'CategoryAdded', EventOf<'CategoryAdded'>['data']> | undefined;
       if (!added) throw notFound('Category', 'category_id');
-      command.data = { ...command.data, productId: env.aggregateId, categoryName: added.data.category_name };
+      command = { ...command, data: { ...command.data, productId: env.aggregateId, categoryName: added.data.category_name } };
     }
     const out = await run(env.aggregateId, command, env);
     return { position: out.position, result: { productId: env.aggregateId, changed: out.events.length > 0 } };

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import type { WriteAnswer } from '@tv-shop/contracts';
+import type { AddressedCommand, WriteAnswer } from '@tv-shop/contracts';
 import type pg from 'pg';
 import {
   AppError,
@@ -8,7 +8,6 @@ import {
   uuidFromName,
   waitForCheckpoint,
   type CommandBus,
-  type CommandEnvelope,
   type CommandReply,
   type EventStore,
 } from '@tv-shop/platform';
@@ -43,12 +42,13 @@ export class CommandSender {
   }
 
   /**
+   * Sends one of the services' typed commands (`@tv-shop/contracts`), on behalf of the caller.
    * `settle` names policies whose reactions belong to this write (a deleted seller's listings
    * are withdrawn): the answer then also waits for them and for the read models after them.
    */
   async send(
     req: Request,
-    cmd: Pick<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'> & { commandId?: string },
+    cmd: AddressedCommand & { aggregateId: string; commandId?: string },
     opts: { settle?: string[] } = {},
   ): Promise<CommandReply> {
     const commandId = cmd.commandId ?? this.commandId(req);

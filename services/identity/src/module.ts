@@ -1,6 +1,6 @@
-import { streams } from '@tv-shop/contracts';
-import { handleCommand, type CommandBus, type CommandEnvelope, type EventStore } from '@tv-shop/platform';
-import { userDecider, type UserCommand } from './user/decide';
+import { parseCommand, streams } from '@tv-shop/contracts';
+import { handleCommand, validation, type CommandBus, type CommandEnvelope, type EventStore } from '@tv-shop/platform';
+import { userDecider } from './user/decide';
 
 export interface IdentityDeps {
   store: EventStore;
@@ -11,7 +11,7 @@ export interface IdentityDeps {
 /** Identity: registration, profiles, seller verification and deletion of users. */
 export function startIdentity({ store, bus, now = () => new Date() }: IdentityDeps) {
   bus.register('identity', async (env: CommandEnvelope) => {
-    const command = { type: env.type, data: env.data } as UserCommand;
+    const command = parseCommand('identity', env, validation);
     const out = await handleCommand(store, userDecider, streams.user(env.aggregateId), command, {
       commandId: env.commandId,
       actor: env.actor,

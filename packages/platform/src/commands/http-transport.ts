@@ -3,7 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError, type ErrorKind } from '../errors';
 import { createLogger } from '../log';
-import { InProcessCommandBus, type CommandBus, type CommandEnvelope, type CommandHandlerFn, type CommandReply } from './transport';
+import {
+  InProcessCommandBus,
+  readEnvelope,
+  type CommandBus,
+  type CommandEnvelope,
+  type CommandHandlerFn,
+  type CommandReply,
+} from './transport';
 
 type Service = CommandEnvelope['service'];
 const log = createLogger('command-http');
@@ -96,7 +103,7 @@ export async function serveCommands(
     req.on('end', () => {
       void (async () => {
         try {
-          const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as CommandEnvelope;
+          const envelope = readEnvelope(JSON.parse(Buffer.concat(chunks).toString('utf8')));
           answer(200, await bus.send(envelope));
         } catch (err) {
           if (err instanceof AppError) return answer(err.status, { error: err.toJSON() });

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError, validation } from '../errors';
 import type { Actor } from './handler';
 
 /** A command on its way from the gateway to the service that owns the aggregate. */
@@ -11,6 +11,25 @@ export interface CommandEnvelope<T extends string = string, D = unknown> {
   commandId: string;
   actor: Actor;
   correlationId: string;
+}
+
+const SERVICES: readonly string[] = ['identity', 'catalog', 'orders'] satisfies CommandEnvelope['service'][];
+
+/**
+ * The envelope of a command that arrived over a transport, checked for shape (400 naming the
+ * field if not). The command itself (`type`, `data`) is the receiving service's to check.
+ */
+export function readEnvelope(raw: unknown): CommandEnvelope {
+  const env = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const text = (field: string) => {
+    if (typeof env[field] !== 'string' || env[field] === '') throw validation(field, 'must be a non-empty string');
+  };
+  if (typeof env.service !== 'string' || !SERVICES.includes(env.service))
+    throw validation('service', `must be one of ${SERVICES.join(', ')}`);
+  for (const field of ['type', 'aggregateId', 'commandId', 'correlationId']) text(field);
+  const actor = env.actor as Record<string, unknown> | undefined;
+  if (typeof actor?.id !== 'string' || typeof actor.role !== 'string') throw validation('actor', 'must have an id and a role');
+  return env as unknown as CommandEnvelope;
 }
 
 /** What a service answers: the log position its events reached and a small result. */

@@ -1,18 +1,9 @@
-import type { ProductListing } from '@tv-shop/contracts';
+import type { CatalogCommand } from '@tv-shop/contracts';
 import { conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type ProductEvent, type ProductState } from './product';
 
-type By = { actorId: string };
-export type ProductCommand =
-  | { type: 'ListProduct'; data: ProductListing }
-  | { type: 'MarkProductSold'; data: By }
-  | { type: 'MarkProductAvailable'; data: By }
-  | { type: 'AdvertiseProduct'; data: By }
-  | { type: 'RemoveAdvertising'; data: By }
-  | { type: 'ReportProduct'; data: By & { actorName: string; reason: string } }
-  | { type: 'RemoveProduct'; data: { reason: 'reported' | 'seller-deleted' | 'admin' } }
-  /** Sent by orders before it records a payment: the product's own stream decides who bought it. */
-  | { type: 'RecordSale'; data: { bookingId: string; buyerName: string } };
+/** Catalog's commands as they arrive over the bus (schemas in `@tv-shop/contracts`). */
+export type ProductCommand = CatalogCommand;
 
 type Listed = Extract<ProductState, { status: 'listed' }>;
 const listed = (s: ProductState): Listed => {
@@ -74,6 +65,10 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       if (s.sold) throw illegalState('This product has already been sold', 'product_id');
       const { bookingId, buyerName } = command.data;
       return [{ type: 'ProductMarkedSold', data: { productId: s.listing.productId, bookingId, buyerName } }];
+    }
+    default: {
+      const unknown: never = command;
+      throw validation('type', `is not a catalog command: ${(unknown as { type: unknown }).type as string}`);
     }
   }
 }

@@ -75,7 +75,7 @@ export function catalogRoutes({ reads, sender, lists }: GatewayDeps): Router {
     res.json(await reads.sellerProducts(email));
   });
 
-  const sellerAction = (path: string, type: string) =>
+  const sellerAction = (path: string, type: 'MarkProductSold' | 'MarkProductAvailable' | 'AdvertiseProduct' | 'RemoveAdvertising') =>
     r.put(path, async (req, res) => {
       const seller = withRole(req, 'Seller');
       const id = idParam(String(req.params.id), 'Product');

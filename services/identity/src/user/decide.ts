@@ -1,24 +1,9 @@
-import type { Role } from '@tv-shop/contracts';
-import { conflict, forbidden, illegalState, notFound, type Decider } from '@tv-shop/platform';
+import type { IdentityCommand } from '@tv-shop/contracts';
+import { conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type UserEvent, type UserState } from './user';
 
-export type UserCommand =
-  | {
-      type: 'RegisterUser';
-      data: {
-        userId: string;
-        name: string;
-        email: string;
-        role: Role;
-        photoURL: string;
-        passwordHash: string | null;
-        via: 'password' | 'google' | 'bootstrap';
-      };
-    }
-  | { type: 'UpdateProfile'; data: { name?: string | undefined; photoURL?: string | undefined } }
-  | { type: 'ChangePassword'; data: { passwordHash: string } }
-  | { type: 'VerifySeller'; data: Record<string, never> }
-  | { type: 'DeleteUser'; data: { requestedBy: string } };
+/** Identity's commands as they arrive over the bus (schemas in `@tv-shop/contracts`). */
+export type UserCommand = IdentityCommand;
 
 const active = (s: UserState) => {
   if (s.status !== 'active') throw notFound('User');
@@ -51,6 +36,10 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (s.userId === command.data.requestedBy) throw forbidden('An admin cannot delete their own account');
       if (s.role === 'Admin') throw forbidden('The admin account cannot be deleted');
       return [{ type: 'UserDeleted', data: { userId: s.userId, email: s.email, role: s.role } }];
+    }
+    default: {
+      const unknown: never = command;
+      throw validation('type', `is not an identity command: ${(unknown as { type: unknown }).type as string}`);
     }
   }
 }

@@ -32,7 +32,7 @@ export type BookingCommand =
       data: { buyerId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string; product: ProductFacts };
     }
   /**
-   * The product side (who bought it) is decided first by catalog's RecordSale; see module.ts.
+   * The product side (who bought it) is decided first by catalog's RecordSale; see workflow/payment.ts.
    * `saleRecorded`: the product's stream already says this booking bought it. That decision is
    * the authority, so it stands even against a cancellation that a late policy reaction appended
    * in between (ADR "a paid sale is final").
@@ -126,6 +126,10 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
           data: { bookingId: state.booking.bookingId, productId: state.booking.productId, reason: command.data.reason },
         },
       ];
+    }
+    default: {
+      const unknown: never = command;
+      throw validation('type', `is not a booking command: ${(unknown as { type: unknown }).type as string}`);
     }
   }
 }

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { CONDITIONS, ROLES } from './entities';
+
+/**
+ * The commands each service takes over the command bus, as their senders (the gateway, the
+ * bootstrap, another service) send them: one zod schema per command's `data`, so a service can
+ * check what arrives over a transport before it decides anything. A command type a service does
+ * not know, or data of the wrong shape, is a 400 naming the field (`type`, `data.<path>`).
+ */
+const id = z.string();
+const by = z.object({ actorId: id });
+
+export const IdentityCommandData = {
+  RegisterUser: z.object({
+    userId: id,
+    name: z.string(),
+    email: z.string(),
+    role: z.enum(ROLES),
+    photoURL: z.string(),
+    passwordHash: z.string().nullable(),
+    via: z.enum(['password', 'google', 'bootstrap']),
+  }),
+  UpdateProfile: z.object({ name: z.string().optional(), photoURL: z.string().optional() }),
+  ChangePassword: z.object({ passwordHash: z.string() }),
+  VerifySeller: z.object({}),
+  /** `requestedBy`: the admin asking, who may not delete their own account. */
+  DeleteUser: z.object({ requestedBy: id }),
+};
+
+/** A listing as the seller's route sends it; catalog fills `categoryName` from the category's stream. */
+export const ProductListingData = z.object({
+  productId: id,
+  name: z.string(),
+  imageUrl: z.string(),
+  details: z.string(),
+  location: z.string(),
+  resalePricePoisha: z.number(),
+  originalPricePoisha: z.number(),
+  useDuration: z.string(),
+  condition: z.enum(CONDITIONS),
+  phone: z.string(),
+  categoryId: id,
+  categoryName: z.string(),
+  sellerId: id,
+  sellerName: z.string(),
+  sellerEmail: z.string(),
+  postedOn: z.string(),
+});
+
+export const CatalogCommandData = {
+  ListProduct: ProductListingData,
+  MarkProductSold: by,
+  MarkProductAvailable: by,
+  AdvertiseProduct: by,
+  RemoveAdvertising: by,
+  ReportProduct: by.extend({ actorName: z.string(), reason: z.string() }),
+  RemoveProduct: z.object({ reason: z.enum(['reported', 'seller-deleted', 'admin']) }),
+  /** Sent by orders before it records a payment: the product's own stream decides who bought it (ADR 0006). */
+  RecordSale: z.object({ bookingId: id, buyerName: z.string() }),
+};
+
+/**
+ * What the gateway asks of orders. These are not the booking decider's own commands: orders
+ * reads the product's facts and the payment provider's word before it decides.
+ */
+export const OrdersCommandData = {
+  PlaceBooking: z.object({
+    productId: id,
+    phone: z.string(),
+    meetingLocation: z.string(),
+    buyer: z.object({ id, name: z.string(), email: z.string() }),
+  }),
+  CreatePaymentIntent: z.object({ buyerId: id }),
+  /** `buyerId` null: Stripe's webhook, which pays for whoever booked. */
+  PayBooking: z.object({ buyerId: id.nullable(), paymentIntentId: z.string() }),
+};
+
+export const CommandData = { identity: IdentityCommandData, catalog: CatalogCommandData, orders: OrdersCommandData };
+
+type CommandsOf<M extends Record<string, z.ZodType>> = { [K in keyof M & string]: { type: K; data: z.output<M[K]> } }[keyof M & string];
+
+export type IdentityCommand = CommandsOf<typeof IdentityCommandData>;
+export type CatalogCommand = CommandsOf<typeof CatalogCommandData>;
+export type OrdersCommand = CommandsOf<typeof OrdersCommandData>;
+
+/** The services that take commands, and each one's commands. */
+export interface ServiceCommands {
+  identity: IdentityCommand;
+  catalog: CatalogCommand;
+  orders: OrdersCommand;
+}
+export type CommandService = keyof ServiceCommands;
+export type CommandOf<S extends CommandService, T extends ServiceCommands[S]['type']> = Extract<ServiceCommands[S], { type: T }>;
+/** A command addressed to its service, as a sender puts it on the bus. */
+export type AddressedCommand = { [S in CommandService]: { service: S } & ServiceCommands[S] }[CommandService];
+
+export type ReadCommand<S extends CommandService> =
+  { ok: true; command: ServiceCommands[S] } | { ok: false; field: string; message: string };
+
+/**
+ * Checks a command that arrived for `service`: its type must be one of the service's and its
+ * data must match that command's schema (unknown keys are dropped). Answers the command or the
+ * field at fault; the service turns the latter into a 400.
+ */
+export function readCommand<S extends CommandService>(service: S, raw: { type: unknown; data: unknown }): ReadCommand<S> {
+  const schemas: Record<string, z.ZodType> = CommandData[service];
+  const type = raw.type;
+  if (typeof type !== 'string' || !Object.hasOwn(schemas, type))
+    return { ok: false, field: 'type', message: `is not a ${service} command` };
+  const parsed = schemas[type]!.safeParse(raw.data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, field: ['data', ...issue.path.map(String)].join('.'), message: issue.message };
+  }
+  return { ok: true, command: { type, data: parsed.data } as ServiceCommands[S] };
+}
+
+/** `readCommand` that throws `invalid(field, message)` (the service's 400) when the command is not one of `service`'s. */
+export function parseCommand<S extends CommandService>(
+  service: S,
+  raw: { type: unknown; data: unknown },
+  invalid: (field: string, message: string) => Error,
+): ServiceCommands[S] {
+  const read = readCommand(service, raw);
+  if (!read.ok) throw invalid(read.field, read.message);
+  return read.command;
+}
