@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '@tv-shop/contracts';
 import { startCatalog } from '@tv-shop/catalog';
 import { startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, startOrders } from '@tv-shop/orders';
-import { migrate, startServiceHost } from '@tv-shop/platform';
+import { HttpCommandBus, migrate, startServiceHost } from '@tv-shop/platform';
 import { createTestDatabase } from '@tv-shop/platform/testing';
 import { startTestShop, type TestShop } from './testing/harness';
 
@@ -68,6 +69,63 @@ describe('services in their own processes, reached over the HTTP command transpo
   it('when a command comes without the service token, then the service refuses it', async () => {
     const res = await fetch(`${hosts[0]!.url}/commands`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(401);
+  });
+
+  it('when a command of an unknown type or with malformed data crosses the HTTP transport, then the service answers 400 naming the field', async () => {
+    const envelope = (service: 'identity' | 'catalog' | 'orders', type: string, data: unknown) => ({
+      service,
+      type,
+      data,
+      aggregateId: randomUUID(),
+      commandId: randomUUID(),
+      actor: { id: 'someone', role: 'Buyer' },
+      correlationId: randomUUID(),
+    });
+    const urls = { identity: hosts[0]!.url, catalog: hosts[1]!.url, orders: hosts[2]!.url };
+    const post = async (body: Record<string, unknown>) => {
+      const res = await fetch(`${urls[body.service as keyof typeof urls] ?? urls.identity}/commands`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, error: ((await res.json()) as { error: { kind: string; field?: string; message: string } }).error };
+    };
+    // A misspelt type: never reaches a decider (which once answered undefined, a 500).
+    for (const [service, type] of [
+      ['identity', 'RegisterUsr'],
+      ['catalog', 'MarkProductSould'],
+      ['orders', 'PayBookin'],
+      ['orders', 'toString'],
+      ['orders', 'RefundPayment'], // the booking decider's own command, not one orders takes from outside
+    ] as const) {
+      const res = await post(envelope(service, type, {}));
+      expect(res, `${service} ${type}`).toMatchObject({ status: 400, error: { kind: 'validation', field: 'type' } });
+    }
+    // A known type with data of the wrong shape.
+    expect(await post(envelope('orders', 'PayBooking', { buyerId: 'someone' }))).toMatchObject({
+      status: 400,
+      error: { field: 'data.paymentIntentId' },
+    });
+    expect(
+      await post(envelope('orders', 'PlaceBooking', { productId: 'p', phone: '1', meetingLocation: 'x', buyer: { id: 7 } })),
+    ).toMatchObject({
+      status: 400,
+      error: { field: 'data.buyer.id' },
+    });
+    expect(await post(envelope('catalog', 'RemoveProduct', { reason: 'because' }))).toMatchObject({
+      status: 400,
+      error: { field: 'data.reason' },
+    });
+    expect(await post(envelope('identity', 'RegisterUser', null))).toMatchObject({ status: 400, error: { field: 'data' } });
+    // An envelope that is not one.
+    expect(await post({ type: 'PayBooking' })).toMatchObject({ status: 400, error: { field: 'service' } });
+    expect(await post({ ...envelope('identity', 'VerifySeller', {}), aggregateId: 42 })).toMatchObject({
+      status: 400,
+      error: { field: 'aggregateId' },
+    });
+    // Through the client adapter, as the gateway sends: the typed error comes back.
+    const bus = new HttpCommandBus({ orders: hosts[2]!.url }, token);
+    await expect(bus.send(envelope('orders', 'PayBookin', {}))).rejects.toMatchObject({ kind: 'validation', status: 400, field: 'type' });
   });
 
   it('when a service is down, then writes to it answer 503 and nothing else breaks', async () => {

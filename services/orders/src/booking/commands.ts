@@ -1,0 +1,72 @@
+import type { CommandOf } from '@tv-shop/contracts';
+import { notFound, type CommandEnvelope, type CommandReply, type EventStore } from '@tv-shop/platform';
+import type { PaymentProvider } from '../payments/provider';
+import { bookingDecider, type BookingCommand } from './decide';
+import { loadProductFacts } from './product-facts';
+import type { Bookings } from './stream';
+
+export interface BookingDeps {
+  store: EventStore;
+  payments: PaymentProvider;
+  bookings: Bookings;
+}
+
+/** PlaceBooking: the price and product data come from the product's stream, never the form. */
+export async function placeBooking(
+  { store, bookings }: BookingDeps,
+  env: CommandEnvelope,
+  d: CommandOf<'orders', 'PlaceBooking'>['data'],
+): Promise<CommandReply> {
+  const bookingId = env.aggregateId;
+  const product = await loadProductFacts(store, d.productId);
+  const booking = {
+    bookingId,
+    productId: d.productId,
+    productName: product.name,
+    productImage: product.image,
+    pricePoisha: product.pricePoisha,
+    buyerId: d.buyer.id,
+    buyerName: d.buyer.name,
+    buyerEmail: d.buyer.email,
+    phone: d.phone,
+    meetingLocation: d.meetingLocation,
+  };
+  const out = await bookings.run(bookingId, { type: 'PlaceBooking', data: { booking, product } }, env);
+  return { position: out.position, result: { bookingId } };
+}
+
+/** CreatePaymentIntent: one intent per booking and price, for the booking's own price. */
+export async function createPaymentIntent(
+  { store, payments, bookings }: BookingDeps,
+  env: CommandEnvelope,
+  { buyerId }: CommandOf<'orders', 'CreatePaymentIntent'>['data'],
+): Promise<CommandReply> {
+  const bookingId = env.aggregateId;
+  const { state } = await bookings.load(bookingId);
+  if (state.status === 'none' || state.booking.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
+  const product = await loadProductFacts(store, state.booking.productId);
+  const recordIntent = (paymentIntentId: string, amountPoisha: number, currency: string): BookingCommand => ({
+    type: 'RecordPaymentIntent',
+    data: { buyerId, paymentIntentId, provider: payments.name, amountPoisha, currency, product },
+  });
+  // Refuse before anything is created at the provider (paid, cancelled, product gone).
+  bookingDecider.decide(recordIntent('pi_check', state.booking.pricePoisha, 'bdt'), state);
+  // Asking again (a reload, a second tab) gives the same intent, so a booking can never be charged twice.
+  const intent = await payments.createIntent({
+    amount: state.booking.pricePoisha,
+    currency: 'bdt',
+    bookingId,
+    idempotencyKey: `intent:${bookingId}:${state.booking.pricePoisha}`,
+  });
+  const out = await bookings.run(bookingId, recordIntent(intent.id, intent.amount, intent.currency), env);
+  return {
+    position: out.position,
+    result: {
+      clientSecret: intent.clientSecret,
+      paymentIntentId: intent.id,
+      amount: intent.amount,
+      currency: intent.currency,
+      provider: payments.name,
+    },
+  };
+}

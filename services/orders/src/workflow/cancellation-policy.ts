@@ -1,0 +1,77 @@
+import { streams, type EventOf } from '@tv-shop/contracts';
+import { createLogger, startPolicy, uuidFromName, waitForCheckpoint, type EventStore, type RecordedEvent } from '@tv-shop/platform';
+import type pg from 'pg';
+import { loadProductFacts } from '../booking/product-facts';
+import type { Bookings } from '../booking/stream';
+
+type CancelReason = 'product-sold' | 'product-removed' | 'buyer-deleted';
+
+/**
+ * Orders' policy: cancels the bookings that can no longer be paid (their product was sold or
+ * removed, their buyer deleted), acting on the state as of its event (ADR 0010).
+ */
+export async function startCancellationPolicy({ store, pool, bookings }: { store: EventStore; pool: pg.Pool; bookings: Bookings }) {
+  const cause = (e: RecordedEvent, key: string) => ({
+    commandId: uuidFromName(`orders-policy:${e.eventId}:${key}`),
+    actor: { id: 'system', role: 'System' },
+    correlationId: e.metadata.correlationId,
+    causationId: e.eventId,
+  });
+  const cancel = (e: RecordedEvent, bookingId: string, reason: CancelReason, placement?: number) =>
+    bookings.run(bookingId, { type: 'CancelBooking', data: { reason, ...(placement ? { placement } : {}) } }, cause(e, bookingId));
+  /**
+   * Cancels the placings of bookings that came before event `e` (a sale, a removal), never one
+   * placed after it: a late reaction to an old sale must not undo a booking made since.
+   */
+  const cancelPlacedBefore = async (e: RecordedEvent, productId: string, bookingId: string, reason: CancelReason) => {
+    // The product's stream may have sold it to this very booking since (its payment is in flight).
+    if ((await loadProductFacts(store, productId)).soldTo === bookingId) return;
+    const placement = (await store.readStream(streams.booking(bookingId))).filter(
+      (b) => b.type === 'BookingPlaced' && b.position < e.position,
+    ).length;
+    if (placement > 0) await cancel(e, bookingId, reason, placement);
+  };
+  /** Unpaid bookings placed before the event at hand, from the read model once it has caught up with that event. */
+  const unpaidBookings = async (e: RecordedEvent, where: 'product_id' | 'buyer_id', value: string) => {
+    await waitForCheckpoint(pool, 'orders', e.position);
+    const { rows } = await pool.query<{ id: string }>(
+      `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled and placed_at < $2`,
+      [value, e.position],
+    );
+    return rows.map((r) => r.id);
+  };
+  return startPolicy({
+    name: 'orders',
+    pool,
+    store,
+    log: createLogger('orders'),
+    handlers: {
+      // A booking that lands just after its product was sold or removed is cancelled at once.
+      BookingPlaced: async (e) => {
+        const d = e.data as EventOf<'BookingPlaced'>['data'];
+        const product = await loadProductFacts(store, d.productId);
+        const reason = product.removed ? 'product-removed' : product.sold && product.soldTo !== d.bookingId ? 'product-sold' : null;
+        if (!reason) return;
+        // This very placing, not one made again later in the same stream.
+        const placement = (await store.readStream(streams.booking(d.bookingId))).filter(
+          (b) => b.type === 'BookingPlaced' && b.position <= e.position,
+        ).length;
+        await cancel(e, d.bookingId, reason, placement);
+      },
+      ProductMarkedSold: async (e) => {
+        const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
+        for (const id of await unpaidBookings(e, 'product_id', productId))
+          if (id !== bookingId) await cancelPlacedBefore(e, productId, id, 'product-sold');
+      },
+      ProductRemoved: async (e) => {
+        const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
+        for (const id of await unpaidBookings(e, 'product_id', productId)) await cancelPlacedBefore(e, productId, id, 'product-removed');
+      },
+      UserDeleted: async (e) => {
+        const d = e.data as EventOf<'UserDeleted'>['data'];
+        if (d.role !== 'Buyer') return;
+        for (const id of await unpaidBookings(e, 'buyer_id', d.userId)) await cancel(e, id, 'buyer-deleted');
+      },
+    },
+  });
+}

@@ -1,0 +1,102 @@
+import { AppError, illegalState, notFound, type ErrorKind } from '@tv-shop/platform';
+import type { BookingState } from '../booking/booking';
+import { bookingDecider, type BookingCommand, type ConfirmedIntent } from '../booking/decide';
+
+/**
+ * Paying for a booking (ADR 0006, 0010) as a pure workflow: given what was read before the first
+ * step and what each step came to, `nextPaymentStep` says what to do next. The runner
+ * (run-payment.ts) performs the steps; this file does no I/O.
+ *
+ *   check the payment against the booking ─┬─ refused ───────────────────────────────► Refuse
+ *                                          ├─ already paid with this intent ─────────► AlreadyPaid
+ *                                          ├─ paid for a booking cancelled meanwhile ► Refund ► Refuse
+ *                                          └─ payable ► RecordSale (catalog) ─┬─ recorded ► AppendBookingPaid
+ *                                                                            └─ refused ─► Refund ► Refuse
+ */
+
+export type PayBooking = Extract<BookingCommand, { type: 'PayBooking' }>;
+
+/** What the workflow decides on, read once before its first step. */
+export interface PaymentFacts {
+  bookingId: string;
+  /** The buyer who pays; null for the provider's webhook, which pays for whoever booked. */
+  buyerId: string | null;
+  /** What the provider says about the intent; null when it does not know the id. */
+  intent: ConfirmedIntent | null;
+  booking: BookingState;
+  /** Position of the booking stream's last event: the answer to a payment already recorded. */
+  bookingPosition: number;
+  /** The booking the product's own stream says bought it (null: not sold through a booking). */
+  productSoldTo: string | null;
+}
+
+/** What the steps taken so far came to. */
+export interface PaymentProgress {
+  /** Catalog's answer to RecordSale: recorded, or refused with the kind of its error. */
+  sale?: { recorded: true } | { recorded: false; refusedAs: ErrorKind };
+  /** The provider gave the money back and the booking stream says so. */
+  refunded?: boolean;
+}
+
+export type RefundReason = 'product-sold' | 'product-removed';
+
+export type PaymentStep =
+  /** Answer with this error; nothing (more) to do. */
+  | { type: 'Refuse'; error: AppError }
+  /** The booking is already paid with this intent (a retry, the webhook after the browser): answer as before. */
+  | { type: 'AlreadyPaid'; position: number }
+  /** Ask catalog to record the sale on the product's stream, which decides who bought it. */
+  | { type: 'RecordSale'; productId: string; bookingId: string; buyerName: string }
+  /** Give the money back through the provider and append PaymentRefunded (+ BookingCancelled). */
+  | { type: 'Refund'; bookingId: string; intent: ConfirmedIntent; reason: RefundReason }
+  /** Append BookingPaid: the last step. */
+  | { type: 'AppendBookingPaid'; bookingId: string; command: PayBooking };
+
+export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress): PaymentStep {
+  const { intent, booking, bookingId } = facts;
+  if (!intent) return refuse(new AppError('validation', 'transationId is not a known payment', { field: 'transationId' }));
+  if (progress.sale) return afterTheSale(facts, intent, progress.sale, progress.refunded === true);
+
+  // A retry after the sale was recorded (a crash, a webhook) finishes the payment even if a late
+  // reaction cancelled the booking in between: the product's stream decided who bought it.
+  const saleRecorded = booking.status !== 'none' && facts.productSoldTo === bookingId;
+  let decided;
+  try {
+    decided = bookingDecider.decide(pay(facts, intent, saleRecorded), booking);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (!paidForCancelledBooking(booking, intent)) return refuse(err);
+    // Paid for a booking that was cancelled meanwhile (its product was sold or removed): refund.
+    if (!progress.refunded) return { type: 'Refund', bookingId, intent, reason: 'product-sold' };
+    return refuse(illegalState('This product is no longer available; your payment was refunded', 'bookingId'));
+  }
+  if (decided.length === 0) return { type: 'AlreadyPaid', position: facts.bookingPosition };
+  if (booking.status === 'none') return refuse(notFound('Booking', 'bookingId'));
+  // The product's own stream decides who bought it, so two buyers can never both pay for it.
+  return { type: 'RecordSale', productId: booking.booking.productId, bookingId, buyerName: booking.booking.buyerName };
+}
+
+function afterTheSale(
+  facts: PaymentFacts,
+  intent: ConfirmedIntent,
+  sale: Required<PaymentProgress>['sale'],
+  refunded: boolean,
+): PaymentStep {
+  if (sale.recorded) return { type: 'AppendBookingPaid', bookingId: facts.bookingId, command: pay(facts, intent, true) };
+  if (!refunded) {
+    const reason = sale.refusedAs === 'not_found' ? 'product-removed' : 'product-sold';
+    return { type: 'Refund', bookingId: facts.bookingId, intent, reason };
+  }
+  return refuse(illegalState('This product was sold to someone else meanwhile; your payment was refunded', 'bookingId'));
+}
+
+const pay = (facts: PaymentFacts, intent: ConfirmedIntent, saleRecorded: boolean): PayBooking => ({
+  type: 'PayBooking',
+  data: { buyerId: facts.buyerId, intent, saleRecorded },
+});
+
+const refuse = (error: AppError): PaymentStep => ({ type: 'Refuse', error });
+
+/** Money taken for a booking of this stream that a policy cancelled before it could be paid. */
+const paidForCancelledBooking = (s: BookingState, intent: ConfirmedIntent) =>
+  s.status === 'cancelled' && intent.status === 'succeeded' && s.intents[intent.id] !== undefined && !s.refunded[intent.id];

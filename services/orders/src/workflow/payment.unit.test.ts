@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { AppError, fold, illegalState, notFound, type CommandReply } from '@tv-shop/platform';
+import type { BookingEvent } from '../booking/booking';
+import { bookingDecider, type ConfirmedIntent } from '../booking/decide';
+import { nextPaymentStep, type PaymentFacts } from './payment';
+import { runPayment, type PaymentEffects } from './run-payment';
+
+// The payment workflow alone (ADR 0006, 0010): given the booking's events, what the product's
+// stream says and the provider's intent; when the buyer (or the webhook) pays and catalog answers
+// RecordSale; then the steps taken, in order, and the answer or the refusal. No database.
+
+const booking = {
+  bookingId: 'b1',
+  productId: 'p1',
+  productName: 'LG 32"',
+  productImage: '/api/images/a',
+  pricePoisha: 1_200_000,
+  buyerId: 'u1',
+  buyerName: 'Nila',
+  buyerEmail: 'nila@example.com',
+  phone: '017',
+  meetingLocation: 'Mirpur 10',
+};
+const placed: BookingEvent = { type: 'BookingPlaced', data: booking };
+const intentCreated: BookingEvent = {
+  type: 'PaymentIntentCreated',
+  data: { bookingId: 'b1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_200_000, currency: 'bdt' },
+};
+const paid: BookingEvent = {
+  type: 'BookingPaid',
+  data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' },
+};
+const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
+const succeeded: ConfirmedIntent = {
+  id: 'pi_1',
+  status: 'succeeded',
+  amount: 1_200_000,
+  currency: 'bdt',
+  bookingId: 'b1',
+  provider: 'sandbox',
+};
+
+type CatalogAnswer = 'records' | AppError;
+
+function given(events: BookingEvent[], opts: { productSoldTo?: string | null; intent?: Partial<ConfirmedIntent> | null } = {}) {
+  const facts: PaymentFacts = {
+    bookingId: 'b1',
+    buyerId: 'u1',
+    intent: opts.intent === null ? null : { ...succeeded, ...opts.intent },
+    booking: fold(bookingDecider, events),
+    bookingPosition: events.length * 10,
+    productSoldTo: opts.productSoldTo ?? null,
+  };
+  return {
+    facts,
+    /** Pays, with catalog answering RecordSale as told; answers the steps taken and the outcome. */
+    async whenPaid(catalog: CatalogAnswer = 'records') {
+      const steps: string[] = [];
+      const effects: PaymentEffects = {
+        recordSale: async (s) => {
+          steps.push(`RecordSale ${s.productId} for ${s.bookingId} by ${s.buyerName}`);
+          if (catalog !== 'records') throw catalog;
+        },
+        refund: async (s) => void steps.push(`Refund ${s.intent.id} (${s.reason})`),
+        appendPaid: async (s) => {
+          steps.push(`BookingPaid with ${s.command.data.intent.id}${s.command.data.saleRecorded ? ' (sale recorded)' : ''}`);
+          return 999;
+        },
+      };
+      const outcome: { answered?: CommandReply; refused?: AppError } = await runPayment(facts, effects).then(
+        (reply) => ({ answered: reply }),
+        (err: unknown) => ({ refused: err as AppError }),
+      );
+      return { steps, ...outcome };
+    },
+  };
+}
+
+describe('the payment workflow', () => {
+  it('given a placed booking and its succeeded intent, when paid, then the sale is recorded first and BookingPaid appended after', async () => {
+    const then = await given([placed, intentCreated]).whenPaid();
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'BookingPaid with pi_1 (sale recorded)']);
+    expect(then).toMatchObject({ answered: { position: 999, result: { bookingId: 'b1', paid: true } } });
+  });
+
+  it('given a booking already paid with this intent, when paid again (a retry, the webhook), then nothing is done and the answer is the same', async () => {
+    const then = await given([placed, intentCreated, paid], { productSoldTo: 'b1' }).whenPaid();
+    expect(then.steps).toEqual([]);
+    expect(then).toMatchObject({ answered: { position: 30, result: { bookingId: 'b1', paid: true } } });
+  });
+
+  it('given a booking already paid with another intent, when paid, then 409 and nothing is done', async () => {
+    const then = await given([placed, intentCreated, paid], { intent: { id: 'pi_2' } }).whenPaid();
+    expect(then.steps).toEqual([]);
+    expect(then.refused).toMatchObject({ status: 409, field: 'bookingId' });
+  });
+
+  it('given an intent the provider does not know, when paid, then 400 on transationId', async () => {
+    const then = await given([placed, intentCreated], { intent: null }).whenPaid();
+    expect(then.steps).toEqual([]);
+    expect(then.refused).toMatchObject({ status: 400, field: 'transationId', message: 'transationId is not a known payment' });
+  });
+
+  it('given an intent for another booking, of a wrong amount, or not succeeded, when paid, then refused before any step', async () => {
+    const other = await given([placed, intentCreated], { intent: { bookingId: 'b2' } }).whenPaid();
+    expect(other.refused).toMatchObject({ status: 400, field: 'transationId', message: 'transationId is not a payment for this booking' });
+    const amount = await given([placed, intentCreated], { intent: { amount: 100 } }).whenPaid();
+    expect(amount.refused).toMatchObject({ status: 400, field: 'transationId', message: /different amount/ });
+    const pending = await given([placed, intentCreated], { intent: { status: 'processing' } }).whenPaid();
+    expect(pending.refused).toMatchObject({ status: 402, field: 'transationId' });
+    for (const then of [other, amount, pending]) expect(then.steps).toEqual([]);
+  });
+
+  it("given someone else's booking, when paid, then 404 as if it did not exist", async () => {
+    const g = given([placed, intentCreated]);
+    g.facts.buyerId = 'u2';
+    const then = await g.whenPaid();
+    expect(then.steps).toEqual([]);
+    expect(then.refused).toMatchObject({ status: 404, field: 'bookingId' });
+  });
+
+  it('given a booking cancelled before its sale, when its succeeded intent is paid, then the money is refunded and 409 says so', async () => {
+    const then = await given([placed, intentCreated, cancelled]).whenPaid();
+    expect(then.steps).toEqual(['Refund pi_1 (product-sold)']);
+    expect(then.refused).toMatchObject({
+      status: 409,
+      field: 'bookingId',
+      message: 'This product is no longer available; your payment was refunded',
+    });
+  });
+
+  it('given a cancelled booking whose intent never succeeded, when paid, then refused without a refund', async () => {
+    const then = await given([placed, intentCreated, cancelled], { intent: { status: 'processing' } }).whenPaid();
+    expect(then.steps).toEqual([]);
+    expect(then.refused).toMatchObject({ status: 402 });
+  });
+
+  it('given a product sold to someone else, when catalog refuses the sale, then the payment is refunded and 409 says so', async () => {
+    const then = await given([placed, intentCreated]).whenPaid(illegalState('This product has already been sold', 'product_id'));
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-sold)']);
+    expect(then.refused).toMatchObject({
+      status: 409,
+      field: 'bookingId',
+      message: 'This product was sold to someone else meanwhile; your payment was refunded',
+    });
+  });
+
+  it('given a removed product, when catalog answers not found, then the payment is refunded as product-removed and 409', async () => {
+    const then = await given([placed, intentCreated]).whenPaid(notFound('Product'));
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-removed)']);
+    expect(then.refused).toMatchObject({ status: 409, message: /refunded/ });
+  });
+
+  it('given catalog unreachable, when paid, then the error stands and nothing is refunded or paid (a retry decides)', async () => {
+    const then = await given([placed, intentCreated]).whenPaid(
+      new AppError('unavailable', 'The catalog service is unavailable; try again'),
+    );
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila']);
+    expect(then.refused).toMatchObject({ status: 503 });
+  });
+
+  it('given a sale recorded for this booking and a stale cancellation after it, when paid, then it pays: the product stream decided', async () => {
+    const then = await given([placed, intentCreated, cancelled], { productSoldTo: 'b1' }).whenPaid();
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'BookingPaid with pi_1 (sale recorded)']);
+    expect(then.answered).toMatchObject({ result: { paid: true } });
+  });
+
+  it('given a crash between RecordSale and BookingPaid, when the payment is retried, then the sale is asked again (a no-op) and BookingPaid appended', async () => {
+    const then = await given([placed, intentCreated], { productSoldTo: 'b1' }).whenPaid();
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'BookingPaid with pi_1 (sale recorded)']);
+  });
+
+  it('is a pure function of the facts and the progress', () => {
+    const { facts } = given([placed, intentCreated]);
+    expect(nextPaymentStep(facts, {})).toEqual({ type: 'RecordSale', productId: 'p1', bookingId: 'b1', buyerName: 'Nila' });
+    expect(nextPaymentStep(facts, { sale: { recorded: true } })).toMatchObject({
+      type: 'AppendBookingPaid',
+      command: { type: 'PayBooking', data: { buyerId: 'u1', saleRecorded: true } },
+    });
+    expect(nextPaymentStep(facts, { sale: { recorded: false, refusedAs: 'illegal_state' } })).toMatchObject({
+      type: 'Refund',
+      reason: 'product-sold',
+    });
+    expect(nextPaymentStep(facts, { sale: { recorded: false, refusedAs: 'illegal_state' }, refunded: true })).toMatchObject({
+      type: 'Refuse',
+    });
+  });
+});

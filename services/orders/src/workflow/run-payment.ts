@@ -1,0 +1,102 @@
+import type { CommandOf } from '@tv-shop/contracts';
+import { AppError, uuidFromName, type CommandBus, type CommandEnvelope, type CommandReply, type EventStore } from '@tv-shop/platform';
+import { loadProductFacts } from '../booking/product-facts';
+import type { Bookings } from '../booking/stream';
+import type { PaymentProvider } from '../payments/provider';
+import { nextPaymentStep, type PaymentFacts, type PaymentProgress, type PaymentStep } from './payment';
+
+type Step<T extends PaymentStep['type']> = Extract<PaymentStep, { type: T }>;
+
+/** The effects the payment workflow asks for. Each throws what its port throws. */
+export interface PaymentEffects {
+  /** Catalog's RecordSale; a refusal is an AppError under 500. */
+  recordSale(step: Step<'RecordSale'>): Promise<void>;
+  refund(step: Step<'Refund'>): Promise<void>;
+  /** Appends BookingPaid; answers the position it reached. */
+  appendPaid(step: Step<'AppendBookingPaid'>): Promise<number>;
+}
+
+/** Performs the workflow's steps until it answers or refuses. */
+export async function runPayment(facts: PaymentFacts, effects: PaymentEffects): Promise<CommandReply> {
+  const paid = (position: number) => ({ position, result: { bookingId: facts.bookingId, paid: true } });
+  let progress: PaymentProgress = {};
+  for (;;) {
+    const step = nextPaymentStep(facts, progress);
+    switch (step.type) {
+      case 'Refuse':
+        throw step.error;
+      case 'AlreadyPaid':
+        return paid(step.position);
+      case 'RecordSale':
+        progress = { ...progress, sale: await saleOutcome(effects.recordSale(step)) };
+        break;
+      case 'Refund':
+        await effects.refund(step);
+        progress = { ...progress, refunded: true };
+        break;
+      case 'AppendBookingPaid':
+        return paid(await effects.appendPaid(step));
+    }
+  }
+}
+
+async function saleOutcome(recording: Promise<void>): Promise<Required<PaymentProgress>['sale']> {
+  try {
+    await recording;
+    return { recorded: true };
+  } catch (err) {
+    // Catalog unreachable or failing: the provider keeps the money until a retry decides (ADR 0006).
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    return { recorded: false, refusedAs: err.kind };
+  }
+}
+
+export interface PaymentDeps {
+  store: EventStore;
+  bus: CommandBus;
+  payments: PaymentProvider;
+  bookings: Bookings;
+}
+
+/** Orders' PayBooking: read the facts, then run the workflow with the real provider, bus and store. */
+export async function payBooking(deps: PaymentDeps, env: CommandEnvelope, data: CommandOf<'orders', 'PayBooking'>['data']) {
+  return runPayment(await readPaymentFacts(deps, env.aggregateId, data), paymentEffects(deps, env));
+}
+
+async function readPaymentFacts(
+  { store, payments, bookings }: PaymentDeps,
+  bookingId: string,
+  { buyerId, paymentIntentId }: CommandOf<'orders', 'PayBooking'>['data'],
+): Promise<PaymentFacts> {
+  const found = await payments.retrieveIntent(paymentIntentId);
+  const facts = { bookingId, buyerId, intent: null, booking: { status: 'none' }, bookingPosition: 0, productSoldTo: null } as const;
+  if (!found) return facts;
+  const { history, state } = await bookings.load(bookingId);
+  const productSoldTo = state.status === 'none' ? null : (await loadProductFacts(store, state.booking.productId)).soldTo;
+  const bookingPosition = history[history.length - 1]?.position ?? 0;
+  return { ...facts, intent: { ...found, provider: payments.name }, booking: state, bookingPosition, productSoldTo };
+}
+
+/** Step ids derive from the payment's command id (`sale:<id>`, `refund:<intent>`), so a retry repeats nothing. */
+function paymentEffects({ bus, payments, bookings }: PaymentDeps, env: CommandEnvelope): PaymentEffects {
+  return {
+    recordSale: async ({ productId, bookingId, buyerName }) => {
+      const sale: CommandOf<'catalog', 'RecordSale'> = { type: 'RecordSale', data: { bookingId, buyerName } };
+      const { actor, correlationId } = env;
+      await bus.send({
+        service: 'catalog',
+        ...sale,
+        aggregateId: productId,
+        commandId: uuidFromName(`sale:${env.commandId}`),
+        actor,
+        correlationId,
+      });
+    },
+    refund: async ({ bookingId, intent, reason }) => {
+      await payments.refund(intent.id, `refund:${intent.id}`);
+      const command = { type: 'RefundPayment', data: { paymentIntentId: intent.id, reason } } as const;
+      await bookings.run(bookingId, command, { ...env, commandId: uuidFromName(`refund:${intent.id}`) });
+    },
+    appendPaid: async ({ bookingId, command }) => (await bookings.run(bookingId, command, env)).position,
+  };
+}
