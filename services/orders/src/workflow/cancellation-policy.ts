@@ -6,11 +6,14 @@ import type { Bookings } from '../booking/stream';
 
 type CancelReason = 'product-sold' | 'product-removed' | 'buyer-deleted';
 
-/**
- * Orders' policy: cancels the bookings that can no longer be paid (their product was sold or
- * removed, their buyer deleted), acting on the state as of its event (ADR 0010).
- */
-export async function startCancellationPolicy({ store, pool, bookings }: { store: EventStore; pool: pg.Pool; bookings: Bookings }) {
+interface PolicyDeps {
+  store: EventStore;
+  pool: pg.Pool;
+  bookings: Bookings;
+}
+
+/** What the policy does to bookings, each for the event that caused it (ADR 0010). */
+function cancellations({ store, pool, bookings }: PolicyDeps) {
   const cause = (e: RecordedEvent, key: string) => ({
     commandId: uuidFromName(`orders-policy:${e.eventId}:${key}`),
     actor: { id: 'system', role: 'System' },
@@ -19,27 +22,43 @@ export async function startCancellationPolicy({ store, pool, bookings }: { store
   });
   const cancel = (e: RecordedEvent, bookingId: string, reason: CancelReason, placement?: number) =>
     bookings.run(bookingId, { type: 'CancelBooking', data: { reason, ...(placement ? { placement } : {}) } }, cause(e, bookingId));
-  /**
-   * Cancels the placings of bookings that came before event `e` (a sale, a removal), never one
-   * placed after it: a late reaction to an old sale must not undo a booking made since.
-   */
-  const cancelPlacedBefore = async (e: RecordedEvent, productId: string, bookingId: string, reason: CancelReason) => {
-    // The product's stream may have sold it to this very booking since (its payment is in flight).
-    if ((await loadProductFacts(store, productId)).soldTo === bookingId) return;
-    const placement = (await store.readStream(streams.booking(bookingId))).filter(
-      (b) => b.type === 'BookingPlaced' && b.position < e.position,
+  /** How many times the booking was placed up to (`<=`) or before (`<`) event `e`: the placing a reaction means. */
+  const placementAt = async (e: RecordedEvent, bookingId: string, upTo: 'before' | 'including') =>
+    (await store.readStream(streams.booking(bookingId))).filter(
+      (b) => b.type === 'BookingPlaced' && (upTo === 'including' ? b.position <= e.position : b.position < e.position),
     ).length;
-    if (placement > 0) await cancel(e, bookingId, reason, placement);
+  return {
+    cancel,
+    placementAt,
+    /**
+     * Cancels the placings of bookings that came before event `e` (a sale, a removal), never one
+     * placed after it: a late reaction to an old sale must not undo a booking made since.
+     */
+    cancelPlacedBefore: async (e: RecordedEvent, productId: string, bookingId: string, reason: CancelReason) => {
+      // The product's stream may have sold it to this very booking since (its payment is in flight).
+      if ((await loadProductFacts(store, productId)).soldTo === bookingId) return;
+      const placement = await placementAt(e, bookingId, 'before');
+      if (placement > 0) await cancel(e, bookingId, reason, placement);
+    },
+    /** Unpaid bookings placed before the event at hand, from the read model once it has caught up with that event. */
+    unpaidBookings: async (e: RecordedEvent, where: 'product_id' | 'buyer_id', value: string) => {
+      await waitForCheckpoint(pool, 'orders', e.position);
+      const { rows } = await pool.query<{ id: string }>(
+        `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled and placed_at < $2`,
+        [value, e.position],
+      );
+      return rows.map((r) => r.id);
+    },
   };
-  /** Unpaid bookings placed before the event at hand, from the read model once it has caught up with that event. */
-  const unpaidBookings = async (e: RecordedEvent, where: 'product_id' | 'buyer_id', value: string) => {
-    await waitForCheckpoint(pool, 'orders', e.position);
-    const { rows } = await pool.query<{ id: string }>(
-      `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled and placed_at < $2`,
-      [value, e.position],
-    );
-    return rows.map((r) => r.id);
-  };
+}
+
+/**
+ * Orders' policy: cancels the bookings that can no longer be paid (their product was sold or
+ * removed, their buyer deleted), acting on the state as of its event (ADR 0010).
+ */
+export async function startCancellationPolicy(deps: PolicyDeps) {
+  const { store, pool } = deps;
+  const { cancel, placementAt, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
   return startPolicy({
     name: 'orders',
     pool,
@@ -53,10 +72,7 @@ export async function startCancellationPolicy({ store, pool, bookings }: { store
         const reason = product.removed ? 'product-removed' : product.sold && product.soldTo !== d.bookingId ? 'product-sold' : null;
         if (!reason) return;
         // This very placing, not one made again later in the same stream.
-        const placement = (await store.readStream(streams.booking(d.bookingId))).filter(
-          (b) => b.type === 'BookingPlaced' && b.position <= e.position,
-        ).length;
-        await cancel(e, d.bookingId, reason, placement);
+        await cancel(e, d.bookingId, reason, await placementAt(e, d.bookingId, 'including'));
       },
       ProductMarkedSold: async (e) => {
         const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
