@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@tv-shop/platform/testing';
 import type { ProductListing } from '@tv-shop/contracts';
-import { productDecider } from './decide';
+import { productDecider, type ProductCommand } from './decide';
 import type { ProductEvent } from './product';
 
 const listing: ProductListing = {
@@ -124,4 +124,8 @@ describe('product decider', () => {
       .when({ type: 'RecordSale', data: { bookingId: 'b2', buyerName: 'Rafi' } })
       .thenThrows({ kind: 'not_found' });
   });
+  it('when a command of a type it does not know reaches decide (a misspelling past the type checker), then 400 on type, never undefined', () =>
+    given()
+      .when({ type: 'MarkProductSould', data: {} } as unknown as ProductCommand)
+      .thenThrows({ kind: 'validation', field: 'type' }));
 });

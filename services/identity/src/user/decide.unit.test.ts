@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '@tv-shop/platform/testing';
-import { userDecider } from './decide';
+import { userDecider, type UserCommand } from './decide';
 import type { UserEvent } from './user';
 
 const given = deciderSpec(userDecider);
@@ -48,4 +48,8 @@ describe('user decider', () => {
     given(registered(), { type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } })
       .when({ type: 'DeleteUser', data: { requestedBy: 'admin' } })
       .thenThrows({ kind: 'not_found' }));
+  it('when a command of a type it does not know reaches decide (a misspelling past the type checker), then 400 on type, never undefined', () =>
+    given()
+      .when({ type: 'RegisterUsr', data: {} } as unknown as UserCommand)
+      .thenThrows({ kind: 'validation', field: 'type' }));
 });

@@ -138,4 +138,8 @@ describe('booking decider', () => {
       .when({ type: 'PayBooking', data: { buyerId: 'u1', intent } })
       .thenThrows({ kind: 'illegal_state' });
   });
+  it('when a command of a type it does not know reaches decide (a misspelling past the type checker), then 400 on type, never undefined', () =>
+    given()
+      .when({ type: 'PayBookin', data: {} } as unknown as BookingCommand)
+      .thenThrows({ kind: 'validation', field: 'type' }));
 });
