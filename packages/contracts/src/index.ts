@@ -4,3 +4,4 @@ export * from './events';
 export * from './socket';
 export * from './paths';
 export * from './commands';
+export * from './rooms';

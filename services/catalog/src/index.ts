@@ -1,2 +1,3 @@
 export { startCatalog, type CatalogDeps } from './module';
 export { productDecider, type ProductCommand } from './product/decide';
+export { catalogProjections, CatalogQueries, type NamesOf } from './read-model';

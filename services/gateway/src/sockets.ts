@@ -3,7 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { SessionAwareAdapter, type PrivateSessionId, type Session } from 'socket.io-adapter';
 import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEvents, User } from '@tv-shop/contracts';
 import { createLogger, type ChangeFeed } from '@tv-shop/platform';
-import { rooms } from '@tv-shop/projector';
+import { rooms } from '@tv-shop/contracts';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';

@@ -1,3 +1,2 @@
 export { startProjector, projections, type Projector } from './module';
-export * from './rows';
-export { rooms } from './rooms';
+export { projectionPositions } from './positions';

@@ -1,10 +1,11 @@
 import { ProjectionRunner, createLogger, type ChangeFeed, type EventStore } from '@tv-shop/platform';
 import type pg from 'pg';
-import { catalogProjection } from './catalog.projection';
-import { ordersProjection } from './orders.projection';
-import { usersProjection } from './users.projection';
+import { catalogProjections } from '@tv-shop/catalog';
+import { identityProjections } from '@tv-shop/identity';
+import { ordersProjections } from '@tv-shop/orders';
 
-export const projections = [usersProjection, catalogProjection, ordersProjection];
+/** Every service's read-model projections: this package hosts them and knows nothing of their domain. */
+export const projections = [...identityProjections, ...catalogProjections, ...ordersProjections];
 
 /** Runs every read-model projection; each keeps its own checkpoint. */
 export async function startProjector({ pool, store, feed }: { pool: pg.Pool; store: EventStore; feed: ChangeFeed }) {

@@ -1,6 +1,5 @@
-import type { EventOf, ProductListing } from '@tv-shop/contracts';
+import { rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
-import { rooms } from './rooms';
 import { toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
 const emitProducts = async (ctx: ProjectionContext, where: string, value: string) => {

@@ -1,6 +1,5 @@
-import type { EventOf, ProductListing } from '@tv-shop/contracts';
+import { rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
-import { rooms } from './rooms';
 import { toBooking, type BookingRow } from './rows';
 
 /** A booking is seen by its buyer, the seller of the booked TV, and the admin; nobody else. */

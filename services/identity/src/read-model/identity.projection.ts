@@ -1,6 +1,5 @@
-import type { EventOf } from '@tv-shop/contracts';
+import { rooms, type EventOf } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
-import { rooms } from './rooms';
 import { toUser, type UserRow } from './rows';
 
 const emitUser = async (ctx: ProjectionContext, id: string) => {
@@ -9,8 +8,13 @@ const emitUser = async (ctx: ProjectionContext, id: string) => {
   if (row) ctx.emit({ entity: 'user', op: 'upsert', id, row: toUser(row) }, [rooms.admins, rooms.user(id)]);
 };
 
-/** Users for the admin's lists, role checks, sign-in (password hashes stay server-side). */
-export const usersProjection: Projection = {
+/**
+ * Identity's read model: users for the admin's lists, role checks, sign-in (password hashes stay
+ * server-side). Its checkpoint keeps the name `users` it had before it was called after its
+ * service, so existing databases carry on where they were (a new name would replay the log into
+ * the tables already there).
+ */
+export const identityProjection: Projection = {
   name: 'users',
   schema: 'rm_identity',
   setup: `

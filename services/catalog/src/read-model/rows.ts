@@ -1,8 +1,9 @@
-import type { Blog, Booking, Category, Product, ProductReport, User } from '@tv-shop/contracts';
+import type { Blog, Category, Product, ProductReport } from '@tv-shop/contracts';
 
 /** Poisha in the read models, TK on the wire. */
 export const toTk = (poisha: number | string) => Number(poisha) / 100;
 
+/** A row of `rm_catalog.products`. */
 export interface ProductRow {
   id: string;
   name: string;
@@ -49,6 +50,7 @@ export const toProduct = (r: ProductRow): Product => ({
   advertised: r.advertised,
 });
 
+/** A row of `rm_catalog.reports`: one per product and reporter. */
 export interface ReportRow {
   product_id: string;
   by_name: string;
@@ -56,62 +58,6 @@ export interface ReportRow {
   at: Date;
 }
 export const toReport = (r: ReportRow): ProductReport => ({ by_name: r.by_name, reason: r.reason, at: new Date(r.at).toISOString() });
-
-export interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-  photo_url: string;
-  role: User['role'];
-  verified: boolean;
-  deleted: boolean;
-  password_hash: string | null;
-}
-export const toUser = (r: UserRow): User => ({
-  _id: r.id,
-  name: r.name,
-  email: r.email,
-  photoURL: r.photo_url,
-  role: r.role,
-  verified: r.verified,
-});
-
-export interface BookingRow {
-  id: string;
-  product_id: string;
-  product_name: string;
-  product_image: string;
-  price_poisha: string;
-  buyer_id: string;
-  buyer_name: string;
-  buyer_email: string;
-  phone: string;
-  meeting_location: string;
-  paid: boolean;
-  cancelled: boolean;
-  cancel_reason: string | null;
-  transaction_id: string | null;
-  booked_at: Date;
-  seller_id: string | null;
-  seller_email: string;
-}
-export const toBooking = (r: BookingRow): Booking => ({
-  _id: r.id,
-  porduct_name: r.product_name,
-  price: toTk(r.price_poisha),
-  username: r.buyer_name,
-  email: r.buyer_email,
-  phone_number: r.phone,
-  meeting_location: r.meeting_location,
-  productImage: r.product_image,
-  product_id: r.product_id,
-  paid: r.paid,
-  ...(r.transaction_id ? { transationId: r.transaction_id } : {}),
-  status: r.paid ? 'paid' : r.cancelled ? 'cancelled' : 'open',
-  ...(r.cancelled && !r.paid && r.cancel_reason ? { cancel_reason: r.cancel_reason } : {}),
-  booked_at: new Date(r.booked_at).toISOString(),
-  seller_email: r.seller_email,
-});
 
 export const toCategory = (r: { id: string; category_name: string; name: string; bg_color: string; color: string }): Category => ({
   _id: r.id,

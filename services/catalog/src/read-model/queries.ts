@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import type { Blog, Category, Product, ReportedProduct } from '@tv-shop/contracts';
+import { toBlog, toCategory, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+
+/** Finds the current names of users by id (identity's read model): the host passes it in. */
+export type NamesOf = (ids: readonly string[]) => Promise<Map<string, string>>;
+
+/** Catalog's read-model queries (`rm_catalog`). Everything here is a read: writes go through commands. */
+export class CatalogQueries {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private async products(where: string, params: unknown[] = []): Promise<Product[]> {
+    const { rows } = await this.pool.query<ProductRow>(`select * from rm_catalog.products ${where} order by listed_at desc`, params);
+    return rows.map(toProduct);
+  }
+
+  allProducts = () => this.products('');
+  productsOfCategory = (categoryId: string) => this.products('where category_id = $1', [categoryId]);
+  advertisedProducts = () => this.products('where advertised and not sold');
+  sellerProducts = (email: string) => this.products('where seller_email = $1', [email]);
+
+  /**
+   * Reported products with who reported each and why, oldest report first. Reports made before
+   * names were recorded show the reporter's current name, which `namesOf` finds.
+   */
+  async reportedProducts(namesOf: NamesOf): Promise<ReportedProduct[]> {
+    const products = await this.products('where reported');
+    const { rows } = await this.pool.query<ReportRow & { reporter_id: string }>(
+      `select r.product_id, r.reporter_id, r.by_name, r.reason, r.at
+       from rm_catalog.reports r join rm_catalog.products p on p.id = r.product_id
+       where p.reported order by r.at`,
+    );
+    const unnamed = [...new Set(rows.filter((r) => r.by_name === '').map((r) => r.reporter_id))];
+    const names = await namesOf(unnamed);
+    const byProduct = new Map<string, ReportRow[]>();
+    for (const r of rows) {
+      const report = { ...r, by_name: r.by_name || (names.get(r.reporter_id) ?? '') };
+      byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), report]);
+    }
+    return products.map((p) => ({ ...p, reports: (byProduct.get(p._id) ?? []).map(toReport) }));
+  }
+  async product(id: string): Promise<(Product & { sellerId: string }) | null> {
+    const { rows } = await this.pool.query<ProductRow>('select * from rm_catalog.products where id = $1', [id]);
+    return rows[0] ? { ...toProduct(rows[0]), sellerId: rows[0].seller_id } : null;
+  }
+  /** Which of these products are still listed and unsold. */
+  async unsold(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.pool.query<{ id: string }>('select id from rm_catalog.products where id = any($1) and not sold', [
+      [...ids],
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async categories(): Promise<Category[]> {
+    const { rows } = await this.pool.query('select * from rm_catalog.categories order by added_at');
+    return rows.map(toCategory);
+  }
+  async categoryExists(id: string): Promise<boolean> {
+    return (await this.pool.query('select 1 from rm_catalog.categories where id = $1', [id])).rowCount === 1;
+  }
+  async blogs(): Promise<Blog[]> {
+    const { rows } = await this.pool.query('select * from rm_catalog.blogs order by published_at');
+    return rows.map(toBlog);
+  }
+}

@@ -1,0 +1,46 @@
+import type pg from 'pg';
+import type { SellerCard, User } from '@tv-shop/contracts';
+import { toUser, type UserRow } from './rows';
+
+/** Identity's read-model queries (`rm_identity`). Everything here is a read: writes go through commands. */
+export class IdentityQueries {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async userById(id: string): Promise<User | null> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = $1 and not deleted', [id]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+  async userByEmail(email: string): Promise<User | null> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [
+      email.trim().toLowerCase(),
+    ]);
+    return rows[0] ? toUser(rows[0]) : null;
+  }
+  async credentials(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email]);
+    return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
+  }
+  async usersWithRole(role: 'Buyer' | 'Seller'): Promise<User[]> {
+    const { rows } = await this.pool.query<UserRow>(
+      'select * from rm_identity.users where role = $1 and not deleted order by registered_at',
+      [role],
+    );
+    return rows.map(toUser);
+  }
+  /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
+  async sellersNamed(name: string, limit = 2): Promise<SellerCard[]> {
+    const { rows } = await this.pool.query<UserRow>(
+      `select * from rm_identity.users where lower(name) = lower($1) and role = 'Seller' and not deleted order by registered_at limit $2`,
+      [name, limit],
+    );
+    return rows.map((r) => ({ _id: r.id, name: r.name, photoURL: r.photo_url, verified: r.verified }));
+  }
+  /** The current names of these users, deleted ones included (a deleted user's reports keep a name). */
+  async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const { rows } = await this.pool.query<{ id: string; name: string }>('select id, name from rm_identity.users where id = any($1)', [
+      [...ids],
+    ]);
+    return new Map(rows.map((r) => [r.id, r.name]));
+  }
+}

@@ -1,0 +1,21 @@
+import type { User } from '@tv-shop/contracts';
+
+/** A row of `rm_identity.users`. The password hash never leaves the server. */
+export interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  photo_url: string;
+  role: User['role'];
+  verified: boolean;
+  deleted: boolean;
+  password_hash: string | null;
+}
+export const toUser = (r: UserRow): User => ({
+  _id: r.id,
+  name: r.name,
+  email: r.email,
+  photoURL: r.photo_url,
+  role: r.role,
+  verified: r.verified,
+});

@@ -1,0 +1,6 @@
+import type { Projection } from '@tv-shop/platform';
+import { ordersProjection } from './orders.projection';
+
+/** The projections a host runs to keep the orders read model up to date. */
+export const ordersProjections: Projection[] = [ordersProjection];
+export { OrdersQueries, type UnsoldOf } from './queries';

@@ -1,0 +1,42 @@
+import type pg from 'pg';
+import type { Booking } from '@tv-shop/contracts';
+import { toBooking, type BookingRow } from './rows';
+
+/** Which of these products are still listed and unsold (catalog's read model): the host passes it in. */
+export type UnsoldOf = (productIds: readonly string[]) => Promise<Set<string>>;
+
+/** Orders' read-model queries (`rm_orders`). Everything here is a read: writes go through commands. */
+export class OrdersQueries {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** A buyer's whole order history, cancelled bookings included (with their reason), newest first. */
+  async bookingsOf(email: string): Promise<Booking[]> {
+    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where buyer_email = $1 order by placed_at desc', [
+      email,
+    ]);
+    return rows.map(toBooking);
+  }
+  /** Every booking of a seller's products, newest first: who is coming, and how to reach them. */
+  async bookingsOfSeller(sellerId: string): Promise<Booking[]> {
+    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where seller_id = $1 order by placed_at desc', [
+      sellerId,
+    ]);
+    return rows.map(toBooking);
+  }
+  /**
+   * A buyer's open bookings at a price (poisha) whose TV is still for sale: the spec's `{ price }`
+   * payment call. Whether a TV is for sale is catalog's to say, through `unsoldOf`.
+   */
+  async openBookingsAtPrice(buyerId: string, pricePoisha: number, unsoldOf: UnsoldOf): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string; product_id: string }>(
+      `select id, product_id from rm_orders.bookings where buyer_id = $1 and price_poisha = $2 and not paid and not cancelled`,
+      [buyerId, pricePoisha],
+    );
+    const unsold = await unsoldOf([...new Set(rows.map((r) => r.product_id))]);
+    return rows.filter((r) => unsold.has(r.product_id)).map((r) => r.id);
+  }
+  async booking(id: string): Promise<(Booking & { buyerId: string }) | null> {
+    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1', [id]);
+    return rows[0] ? { ...toBooking(rows[0]), buyerId: rows[0].buyer_id } : null;
+  }
+}

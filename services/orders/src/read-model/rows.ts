@@ -1,0 +1,42 @@
+import type { Booking } from '@tv-shop/contracts';
+
+/** Poisha in the read models, TK on the wire. */
+const toTk = (poisha: number | string) => Number(poisha) / 100;
+
+/** A row of `rm_orders.bookings`. */
+export interface BookingRow {
+  id: string;
+  product_id: string;
+  product_name: string;
+  product_image: string;
+  price_poisha: string;
+  buyer_id: string;
+  buyer_name: string;
+  buyer_email: string;
+  phone: string;
+  meeting_location: string;
+  paid: boolean;
+  cancelled: boolean;
+  cancel_reason: string | null;
+  transaction_id: string | null;
+  booked_at: Date;
+  seller_id: string | null;
+  seller_email: string;
+}
+export const toBooking = (r: BookingRow): Booking => ({
+  _id: r.id,
+  porduct_name: r.product_name,
+  price: toTk(r.price_poisha),
+  username: r.buyer_name,
+  email: r.buyer_email,
+  phone_number: r.phone,
+  meeting_location: r.meeting_location,
+  productImage: r.product_image,
+  product_id: r.product_id,
+  paid: r.paid,
+  ...(r.transaction_id ? { transationId: r.transaction_id } : {}),
+  status: r.paid ? 'paid' : r.cancelled ? 'cancelled' : 'open',
+  ...(r.cancelled && !r.paid && r.cancel_reason ? { cancel_reason: r.cancel_reason } : {}),
+  booked_at: new Date(r.booked_at).toISOString(),
+  seller_email: r.seller_email,
+});
