@@ -33,3 +33,4 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
   };
 }
 export { deciderSpec } from './decider-spec';
+export { projectionSpec, type GivenEvent, type SpecPush, type SpecOutcome, type SpecExpectation } from './projection-spec';

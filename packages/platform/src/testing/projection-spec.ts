@@ -1,0 +1,110 @@
+import { expect } from 'vitest';
+import type pg from 'pg';
+import { withTransaction } from '../db/database';
+import type { EventMetadata, RecordedEvent } from '../event-store/types';
+import type { Projection, ProjectionContext } from '../projections/types';
+
+/** An event as a spec states it: its type and data, and when it happened if that matters. */
+export interface GivenEvent {
+  type: string;
+  data: unknown;
+  at?: string;
+  streamId?: string;
+}
+
+/** A change a projection announced, with the position of the event that caused it and its rooms. */
+export interface SpecPush {
+  push: Parameters<ProjectionContext['emit']>[0] & { position: number };
+  rooms: string[];
+}
+
+export interface SpecOutcome {
+  /** Runs a query in the projection's tables (unqualified names, as its handlers write them). */
+  rows(sql: string, params?: unknown[]): Promise<unknown[]>;
+  /** What the `when` events announced, in order. */
+  pushes: SpecPush[];
+}
+
+export interface SpecExpectation {
+  /** Each query (run in the projection's tables) and the rows it must return. */
+  rows?: Record<string, unknown[]>;
+  /** Every change the `when` events announced, in order. */
+  pushes?: SpecPush[];
+}
+
+/**
+ * given(events).when(events).then({ rows, pushes }) for a projection, against real PostgreSQL:
+ * each spec makes a fresh schema from the projection's DDL, applies the `given` events and then
+ * the `when` events through its handlers (one transaction each, `search_path` on that schema, as
+ * the runner does), and checks the rows that queries return and the changes the `when` events
+ * announced. Positions count from 1 over given and when events together; times default to one
+ * second apart from 2025-01-01T00:00:00Z.
+ */
+export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
+  let specs = 0;
+  const run = async (given: GivenEvent[], when: GivenEvent[]): Promise<SpecOutcome> => {
+    const schema = `${projection.schema}_spec_${++specs}_${process.pid}`;
+    const db = pool();
+    await db.query(`drop schema if exists ${schema} cascade`);
+    await db.query(`create schema ${schema}`);
+    await withTransaction(db, async (client) => {
+      await client.query(`set local search_path to ${schema}, public`);
+      await client.query(projection.setup);
+    });
+    const pushes: SpecPush[] = [];
+    let position = 0;
+    const apply = async (events: GivenEvent[], record: boolean) => {
+      for (const e of events) {
+        const recorded = recordedEvent(e, ++position);
+        const handler = projection.handlers[e.type];
+        if (!handler) continue;
+        await withTransaction(db, async (client) => {
+          await client.query(`set local search_path to ${schema}, public`);
+          await handler(recorded, {
+            db: client,
+            emit: (change, rooms) => {
+              if (record) pushes.push({ push: { ...change, position: recorded.position }, rooms });
+            },
+          });
+        });
+      }
+    };
+    await apply(given, false);
+    await apply(when, true);
+    return {
+      pushes,
+      rows: (sql, params = []) =>
+        withTransaction(db, async (client) => {
+          await client.query(`set local search_path to ${schema}, public`);
+          return (await client.query(sql, params)).rows;
+        }),
+    };
+  };
+  return (...given: GivenEvent[]) => ({
+    when: (...when: GivenEvent[]) => ({
+      /** The outcome, for checks that `then` cannot state. */
+      outcome: () => run(given, when),
+      then: async (expected: SpecExpectation) => {
+        const outcome = await run(given, when);
+        for (const [sql, rows] of Object.entries(expected.rows ?? {})) expect(await outcome.rows(sql), sql).toEqual(rows);
+        if (expected.pushes) expect(outcome.pushes).toEqual(expected.pushes);
+      },
+    }),
+  });
+}
+
+const recordedEvent = (e: GivenEvent, position: number): RecordedEvent => {
+  const at = e.at ?? new Date(Date.UTC(2025, 0, 1) + position * 1000).toISOString();
+  const metadata: EventMetadata = { actorId: 'spec', actorRole: 'System', correlationId: `spec-${position}`, causationId: null, at };
+  return {
+    eventId: `spec-event-${position}`,
+    streamId: e.streamId ?? 'spec-1',
+    version: position - 1,
+    position,
+    type: e.type,
+    schemaVersion: 1,
+    data: e.data,
+    metadata,
+    recordedAt: at,
+  };
+};

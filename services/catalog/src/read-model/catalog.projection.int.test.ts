@@ -1,0 +1,244 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { rooms, type Product, type ProductListing } from '@tv-shop/contracts';
+import { createTestDatabase, projectionSpec, type TestDatabase } from '@tv-shop/platform/testing';
+import { catalogProjection } from './catalog.projection';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase('catalog_rm');
+});
+afterAll(async () => {
+  await db.drop();
+});
+const given = projectionSpec(catalogProjection, () => db.pool);
+
+const listing = (productId: string, over: Partial<ProductListing> = {}): ProductListing => ({
+  productId,
+  name: 'Sony 42"',
+  imageUrl: '/api/images/i1',
+  details: 'Works well',
+  location: 'Dhaka',
+  resalePricePoisha: 1_500_050,
+  originalPricePoisha: 4_000_000,
+  useDuration: '2 years',
+  condition: 'Good',
+  phone: '01700000000',
+  categoryId: 'c1',
+  categoryName: 'Sony',
+  sellerId: 's1',
+  sellerName: 'Karim',
+  sellerEmail: 'karim@x.test',
+  postedOn: '1-1-2025',
+  ...over,
+});
+const listed = (productId: string, over: Partial<ProductListing> = {}) => ({ type: 'ProductListed', data: listing(productId, over) });
+const seller = (userId = 's1', role = 'Seller') => ({
+  type: 'UserRegistered',
+  data: { userId, name: 'Karim', email: 'karim@x.test', photoURL: '', role, passwordHash: 'h', via: 'password' },
+});
+/** The product as the API and the pushes show it. */
+const product = (id: string, over: Partial<Product> = {}): Product => ({
+  _id: id,
+  porduct_name: 'Sony 42"',
+  productImage: '/api/images/i1',
+  details: 'Works well',
+  location: 'Dhaka',
+  resale_price: 15000.5,
+  orginal_price: 40000,
+  use_duration: '2 years',
+  seller: 'Karim',
+  sellerEmail: 'karim@x.test',
+  sellerVerified: false,
+  post_date: '1-1-2025',
+  phone_number: '01700000000',
+  product_condition: 'Good',
+  category_id: 'c1',
+  category_name: 'Sony',
+  sold: false,
+  paid_sale: false,
+  reported: false,
+  advertised: false,
+  ...over,
+});
+const upsert = (id: string, position: number, over: Partial<Product> = {}) => ({
+  push: { entity: 'product' as const, op: 'upsert' as const, id, row: product(id, over), position },
+  rooms: [rooms.everyone],
+});
+const FLAGS = 'select id, sold, paid_sale, reported, advertised, seller_name, seller_verified from products order by id';
+const flags = (id: string, over: Record<string, unknown> = {}) => ({
+  id,
+  sold: false,
+  paid_sale: false,
+  reported: false,
+  advertised: false,
+  seller_name: 'Karim',
+  seller_verified: false,
+  ...over,
+});
+
+describe('catalog projection (rm_catalog)', () => {
+  it('CategoryAdded and BlogPublished: rows in their order of arrival, nothing pushed', async () => {
+    await given()
+      .when(
+        { type: 'CategoryAdded', data: { categoryId: 'c1', category_name: 'sony', name: 'Sony', bgColor: '#fff', color: '#000' } },
+        { type: 'BlogPublished', data: { blogId: 'b1', ques: 'Why?', paragraphs: ['One', 'Two'] } },
+      )
+      .then({
+        rows: {
+          'select id, category_name, name, bg_color, color, added_at::int from categories': [
+            { id: 'c1', category_name: 'sony', name: 'Sony', bg_color: '#fff', color: '#000', added_at: 1 },
+          ],
+          'select id, ques, paragraphs, published_at::int from blogs': [
+            { id: 'b1', ques: 'Why?', paragraphs: ['One', 'Two'], published_at: 2 },
+          ],
+        },
+        pushes: [],
+      });
+  });
+
+  it('ProductListed: a row with prices in poisha and the listing position, pushed to everyone in TK', async () => {
+    await given(seller())
+      .when(listed('p1'))
+      .then({
+        rows: {
+          'select resale_poisha::int, original_poisha::int, listed_at::int, seller_id from products': [
+            { resale_poisha: 1_500_050, original_poisha: 4_000_000, listed_at: 2, seller_id: 's1' },
+          ],
+          [FLAGS]: [flags('p1')],
+        },
+        pushes: [upsert('p1', 2)],
+      });
+  });
+
+  it('UserRegistered: sellers are kept for their names and marks, buyers are not', async () => {
+    await given()
+      .when(seller('s1'), seller('b1', 'Buyer'))
+      .then({ rows: { 'select id, name, verified from sellers': [{ id: 's1', name: 'Karim', verified: false }] }, pushes: [] });
+  });
+
+  it("SellerVerified: the seller's listings get the mark and are pushed, and so do later ones", async () => {
+    await given(seller(), listed('p1'), listed('p2', { sellerId: 's2' }))
+      .when({ type: 'SellerVerified', data: { userId: 's1' } }, listed('p3'))
+      .then({
+        rows: { [FLAGS]: [flags('p1', { seller_verified: true }), flags('p2'), flags('p3', { seller_verified: true })] },
+        pushes: [upsert('p1', 4, { sellerVerified: true }), upsert('p3', 5, { sellerVerified: true })],
+      });
+  });
+
+  it("UserProfileUpdated: a seller's new name on their listings, pushed; a buyer's changes nothing here", async () => {
+    await given(seller(), seller('b1', 'Buyer'), listed('p1'))
+      .when(
+        { type: 'UserProfileUpdated', data: { userId: 's1', name: 'Karim Ali', photoURL: '' } },
+        { type: 'UserProfileUpdated', data: { userId: 'b1', name: 'Nusrat', photoURL: '' } },
+      )
+      .then({
+        rows: { [FLAGS]: [flags('p1', { seller_name: 'Karim Ali' })], 'select name from sellers': [{ name: 'Karim Ali' }] },
+        pushes: [upsert('p1', 4, { seller: 'Karim Ali' })],
+      });
+  });
+
+  it('ProductMarkedSold without a booking: sold elsewhere, not a paid sale, no longer advertised', async () => {
+    await given(listed('p1'), { type: 'ProductAdvertised', data: { productId: 'p1' } })
+      .when({ type: 'ProductMarkedSold', data: { productId: 'p1' } })
+      .then({ rows: { [FLAGS]: [flags('p1', { sold: true })] }, pushes: [upsert('p1', 3, { sold: true })] });
+  });
+
+  it('ProductMarkedSold with a booking: a paid sale (paid_sale)', async () => {
+    await given(listed('p1'))
+      .when({ type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'bk1', buyerName: 'Nusrat' } })
+      .then({
+        rows: { [FLAGS]: [flags('p1', { sold: true, paid_sale: true })] },
+        pushes: [upsert('p1', 2, { sold: true, paid_sale: true })],
+      });
+  });
+
+  it('ProductMarkedAvailable: for sale again', async () => {
+    await given(listed('p1'), { type: 'ProductMarkedSold', data: { productId: 'p1' } })
+      .when({ type: 'ProductMarkedAvailable', data: { productId: 'p1' } })
+      .then({ rows: { [FLAGS]: [flags('p1')] }, pushes: [upsert('p1', 3)] });
+  });
+
+  it('ProductAdvertised and ProductAdvertisingRemoved: the advertised flag, pushed each time', async () => {
+    await given(listed('p1'))
+      .when({ type: 'ProductAdvertised', data: { productId: 'p1' } }, { type: 'ProductAdvertisingRemoved', data: { productId: 'p1' } })
+      .then({ rows: { [FLAGS]: [flags('p1')] }, pushes: [upsert('p1', 2, { advertised: true }), upsert('p1', 3)] });
+  });
+
+  it("ProductReported: a report row with the reporter's name and reason; the product to everyone, its reports to the admins", async () => {
+    await given(listed('p1'))
+      .when({
+        type: 'ProductReported',
+        data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nusrat', reason: 'Fake photos' },
+        at: '2025-02-01T10:00:00.000Z',
+      })
+      .then({
+        rows: {
+          [FLAGS]: [flags('p1', { reported: true })],
+          'select product_id, reporter_id, by_name, reason, at from reports': [
+            { product_id: 'p1', reporter_id: 'b1', by_name: 'Nusrat', reason: 'Fake photos', at: new Date('2025-02-01T10:00:00Z') },
+          ],
+        },
+        pushes: [
+          upsert('p1', 2, { reported: true }),
+          {
+            push: {
+              entity: 'reported_product',
+              op: 'upsert',
+              id: 'p1',
+              row: {
+                ...product('p1', { reported: true }),
+                reports: [{ by_name: 'Nusrat', reason: 'Fake photos', at: '2025-02-01T10:00:00.000Z' }],
+              },
+              position: 2,
+            },
+            rooms: [rooms.admins],
+          },
+        ],
+      });
+  });
+
+  it('ProductReported from before names and reasons were recorded: empty ones; a second report by the same buyer is not added', async () => {
+    await given(listed('p1'), { type: 'ProductReported', data: { productId: 'p1', reporterId: 'b1' } })
+      .when({ type: 'ProductReported', data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nusrat', reason: 'again' } })
+      .then({
+        rows: { 'select reporter_id, by_name, reason from reports': [{ reporter_id: 'b1', by_name: '', reason: '' }] },
+        pushes: [
+          upsert('p1', 3, { reported: true }),
+          {
+            push: {
+              entity: 'reported_product',
+              op: 'upsert',
+              id: 'p1',
+              row: { ...product('p1', { reported: true }), reports: [{ by_name: '', reason: '', at: '2025-01-01T00:00:02.000Z' }] },
+              position: 3,
+            },
+            rooms: [rooms.admins],
+          },
+        ],
+      });
+  });
+
+  it('ProductRemoved of a reported product: its row and reports go; removals to everyone and to the admins', async () => {
+    await given(listed('p1'), listed('p2'), {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'N', reason: 'r' },
+    })
+      .when({ type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } })
+      .then({
+        rows: { 'select id from products': [{ id: 'p2' }], 'select * from reports': [] },
+        pushes: [
+          { push: { entity: 'product', op: 'remove', id: 'p1', position: 4 }, rooms: [rooms.everyone] },
+          { push: { entity: 'reported_product', op: 'remove', id: 'p1', position: 4 }, rooms: [rooms.admins] },
+        ],
+      });
+  });
+
+  it('ProductRemoved of a product nobody reported: one removal, to everyone', async () => {
+    await given(listed('p1'))
+      .when({ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } })
+      .then({
+        rows: { 'select id from products': [] },
+        pushes: [{ push: { entity: 'product', op: 'remove', id: 'p1', position: 2 }, rooms: [rooms.everyone] }],
+      });
+  });
+});

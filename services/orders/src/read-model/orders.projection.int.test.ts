@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { rooms, type Booking } from '@tv-shop/contracts';
+import { createTestDatabase, projectionSpec, type TestDatabase } from '@tv-shop/platform/testing';
+import { ordersProjection } from './orders.projection';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase('orders_rm');
+});
+afterAll(async () => {
+  await db.drop();
+});
+const given = projectionSpec(ordersProjection, () => db.pool);
+
+const listed = (productId = 'p1', sellerId = 's1') => ({
+  type: 'ProductListed',
+  data: { productId, sellerId, sellerEmail: `${sellerId}@x.test`, name: 'Sony 42"' },
+});
+const placed = (over: Record<string, unknown> = {}, at?: string) => ({
+  type: 'BookingPlaced',
+  data: {
+    bookingId: 'bk1',
+    productId: 'p1',
+    productName: 'Sony 42"',
+    productImage: '/api/images/i1',
+    pricePoisha: 1_500_050,
+    buyerId: 'b1',
+    buyerName: 'Nusrat',
+    buyerEmail: 'nusrat@x.test',
+    phone: '01800000000',
+    meetingLocation: 'Dhanmondi',
+    ...over,
+  },
+  at,
+});
+const paid = {
+  type: 'BookingPaid',
+  data: { bookingId: 'bk1', productId: 'p1', buyerId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_500_050, provider: 'sandbox' },
+};
+const cancelled = (reason: string) => ({ type: 'BookingCancelled', data: { bookingId: 'bk1', productId: 'p1', reason } });
+
+/** The booking as the API and the pushes show it. */
+const booking = (over: Partial<Booking> = {}): Booking => ({
+  _id: 'bk1',
+  porduct_name: 'Sony 42"',
+  price: 15000.5,
+  username: 'Nusrat',
+  email: 'nusrat@x.test',
+  phone_number: '01800000000',
+  meeting_location: 'Dhanmondi',
+  productImage: '/api/images/i1',
+  product_id: 'p1',
+  paid: false,
+  status: 'open',
+  booked_at: '2025-01-01T00:00:02.000Z',
+  seller_email: 's1@x.test',
+  ...over,
+});
+const toBuyerSellerAdmins = [rooms.user('b1'), rooms.admins, rooms.user('s1')];
+const upsert = (position: number, over: Partial<Booking> = {}, to = toBuyerSellerAdmins) => ({
+  push: { entity: 'booking' as const, op: 'upsert' as const, id: 'bk1', row: booking(over), position },
+  rooms: to,
+});
+const STATE = 'select id, paid, cancelled, cancel_reason, transaction_id, seller_id, seller_email, placed_at::int from bookings';
+
+describe('orders projection (rm_orders)', () => {
+  it("ProductListed: the product's seller, kept for the bookings; nothing pushed", async () => {
+    await given()
+      .when(listed('p1', 's1'), listed('p1', 's1'))
+      .then({ rows: { 'select * from product_sellers': [{ product_id: 'p1', seller_id: 's1', seller_email: 's1@x.test' }] }, pushes: [] });
+  });
+
+  it("BookingPlaced: an open booking with the seller of the TV, pushed to the buyer, the admins and the seller's room", async () => {
+    await given(listed())
+      .when(placed())
+      .then({
+        rows: {
+          [STATE]: [
+            {
+              id: 'bk1',
+              paid: false,
+              cancelled: false,
+              cancel_reason: null,
+              transaction_id: null,
+              seller_id: 's1',
+              seller_email: 's1@x.test',
+              placed_at: 2,
+            },
+          ],
+          'select price_poisha::int, buyer_id, booked_at from bookings': [
+            { price_poisha: 1_500_050, buyer_id: 'b1', booked_at: new Date('2025-01-01T00:00:02Z') },
+          ],
+        },
+        pushes: [upsert(2)],
+      });
+  });
+
+  it('BookingPlaced for a TV whose listing this projection never saw: no seller, so only the buyer and the admins hear of it', async () => {
+    await given()
+      .when(placed())
+      .then({
+        rows: {
+          [STATE]: [
+            {
+              id: 'bk1',
+              paid: false,
+              cancelled: false,
+              cancel_reason: null,
+              transaction_id: null,
+              seller_id: null,
+              seller_email: '',
+              placed_at: 1,
+            },
+          ],
+        },
+        pushes: [upsert(1, { seller_email: '', booked_at: '2025-01-01T00:00:01.000Z' }, [rooms.user('b1'), rooms.admins])],
+      });
+  });
+
+  it('BookingPaid: paid with its transaction id', async () => {
+    await given(listed(), placed())
+      .when(paid)
+      .then({
+        rows: {
+          [STATE]: [
+            {
+              id: 'bk1',
+              paid: true,
+              cancelled: false,
+              cancel_reason: null,
+              transaction_id: 'pi_1',
+              seller_id: 's1',
+              seller_email: 's1@x.test',
+              placed_at: 2,
+            },
+          ],
+        },
+        pushes: [upsert(3, { paid: true, status: 'paid', transationId: 'pi_1' })],
+      });
+  });
+
+  it("BookingCancelled: the row stays in the buyer's history, cancelled with a reason in words", async () => {
+    await given(listed(), placed())
+      .when(cancelled('product-sold'))
+      .then({
+        rows: {
+          [STATE]: [
+            {
+              id: 'bk1',
+              paid: false,
+              cancelled: true,
+              cancel_reason: 'sold to another buyer',
+              transaction_id: null,
+              seller_id: 's1',
+              seller_email: 's1@x.test',
+              placed_at: 2,
+            },
+          ],
+        },
+        pushes: [upsert(3, { status: 'cancelled', cancel_reason: 'sold to another buyer' })],
+      });
+  });
+
+  it('BookingCancelled: each reason in words (an unknown one as it is)', async () => {
+    await given(listed(), placed())
+      .when(cancelled('product-removed'))
+      .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'listing removed' }] } });
+    await given(listed(), placed())
+      .when(cancelled('buyer-deleted'))
+      .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'account deleted' }] } });
+    await given(listed(), placed())
+      .when(cancelled('something-new'))
+      .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'something-new' }] } });
+  });
+
+  it('BookingPlaced again after a cancellation: the same booking starts afresh with the new details', async () => {
+    await given(listed(), placed(), cancelled('product-sold'))
+      .when(placed({ phone: '01900000000', meetingLocation: 'Gulshan', pricePoisha: 1_400_000 }))
+      .then({
+        rows: {
+          [STATE]: [
+            {
+              id: 'bk1',
+              paid: false,
+              cancelled: false,
+              cancel_reason: null,
+              transaction_id: null,
+              seller_id: 's1',
+              seller_email: 's1@x.test',
+              placed_at: 4,
+            },
+          ],
+        },
+        pushes: [
+          upsert(4, { phone_number: '01900000000', meeting_location: 'Gulshan', price: 14000, booked_at: '2025-01-01T00:00:04.000Z' }),
+        ],
+      });
+  });
+
+  it('events this projection does not keep (payment intents, refunds) change nothing', async () => {
+    await given(listed(), placed())
+      .when(
+        {
+          type: 'PaymentIntentCreated',
+          data: { bookingId: 'bk1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1, currency: 'bdt' },
+        },
+        { type: 'PaymentRefunded', data: { bookingId: 'bk1', paymentIntentId: 'pi_1', amountPoisha: 1, reason: 'product-unavailable' } },
+      )
+      .then({ rows: { 'select paid, cancelled from bookings': [{ paid: false, cancelled: false }] }, pushes: [] });
+  });
+});
