@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InProcessChangeFeed, PostgresEventStore, migrate, projectionMigrations } from '@tv-shop/platform';
+import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
+import { startProjector } from '@tv-shop/projector';
+import { ReadModels } from './read-models';
+
+/**
+ * The two reads that need two services' read models (reporters' names, whether a booked TV is
+ * still for sale) compose the services' queries; they must answer exactly what the one SQL
+ * statement joining both schemas answered before, which this file keeps as the reference.
+ */
+const before = {
+  reports: `select r.product_id, coalesce(nullif(r.by_name, ''), u.name, '') as by_name, r.reason, r.at
+     from rm_catalog.reports r join rm_catalog.products p on p.id = r.product_id
+     left join rm_identity.users u on u.id = r.reporter_id
+     where p.reported order by r.at`,
+  openAtPrice: `select b.id from rm_orders.bookings b join rm_catalog.products p on p.id = b.product_id
+     where b.buyer_id = $1 and b.price_poisha = $2 and not b.paid and not b.cancelled and not p.sold`,
+};
+
+const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
+let seconds = 0;
+const event = (type: string, data: Record<string, unknown>) => ({
+  eventId: randomUUID(),
+  type,
+  data,
+  metadata: { actorId: 'test', actorRole: 'System', correlationId: randomUUID(), causationId: null, at: at(++seconds) },
+});
+const user = (userId: string, name: string, role = 'Buyer') =>
+  event('UserRegistered', { userId, name, email: `${userId}@x.test`, photoURL: '', role, passwordHash: null, via: 'google' });
+const listed = (productId: string) =>
+  event('ProductListed', {
+    productId,
+    name: `TV ${productId}`,
+    imageUrl: '/api/images/i',
+    details: 'd',
+    location: 'Dhaka',
+    resalePricePoisha: 1_000_000,
+    originalPricePoisha: 2_000_000,
+    useDuration: '1 year',
+    condition: 'Good',
+    phone: '0170',
+    categoryId: 'c1',
+    categoryName: 'Sony',
+    sellerId: 's1',
+    sellerName: 'Karim',
+    sellerEmail: 's1@x.test',
+    postedOn: '1-1-2025',
+  });
+const placed = (bookingId: string, productId: string, pricePoisha: number) =>
+  event('BookingPlaced', {
+    bookingId,
+    productId,
+    productName: `TV ${productId}`,
+    productImage: '/api/images/i',
+    pricePoisha,
+    buyerId: 'b1',
+    buyerName: 'Nusrat',
+    buyerEmail: 'b1@x.test',
+    phone: '0180',
+    meetingLocation: 'Gulshan',
+  });
+
+describe('ReadModels: reads across two services answer as the joined query did', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let reads: ReadModels;
+  beforeAll(async () => {
+    db = await createTestDatabase('read_models');
+    await PostgresEventStore.migrate(db.pool);
+    await migrate(db.pool, 'projections', projectionMigrations);
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
+    const log = [
+      user('s1', 'Karim', 'Seller'),
+      user('b1', 'Nusrat'),
+      user('b2', 'Rafi'),
+      ...['p1', 'p2', 'p3', 'p4', 'p5'].map(listed),
+      event('ProductReported', { productId: 'p1', reporterId: 'b1', reporterName: 'Nusrat then', reason: 'Fake photos' }),
+      // From before names and reasons were recorded: the reporter's current name shows.
+      event('ProductReported', { productId: 'p1', reporterId: 'b2' }),
+      event('ProductReported', { productId: 'p2', reporterId: 'b2' }),
+      // Nobody by that id in identity's read model: an empty name.
+      event('ProductReported', { productId: 'p2', reporterId: 'ghost', reason: 'why' }),
+      event('ProductReported', { productId: 'p5', reporterId: 'b1', reporterName: 'Nusrat', reason: 'gone' }),
+      event('ProductRemoved', { productId: 'p5', reason: 'reported' }),
+      event('UserProfileUpdated', { userId: 'b2', name: 'Rafi Renamed', photoURL: '' }),
+      // A deleted user's old reports keep their current name.
+      event('UserDeleted', { userId: 'b2', email: 'b2@x.test', role: 'Buyer' }),
+      placed('bk1', 'p1', 1_000_000),
+      placed('bk2', 'p2', 1_000_000),
+      placed('bk3', 'p3', 1_000_000),
+      placed('bk4', 'p4', 1_000_000),
+      placed('bk5', 'p1', 900_000),
+      placed('bk6', 'p2', 1_000_000),
+      placed('bk7', 'gone', 1_000_000),
+      event('ProductMarkedSold', { productId: 'p3' }),
+      event('ProductRemoved', { productId: 'p4', reason: 'admin' }),
+      event('BookingCancelled', { bookingId: 'bk6', productId: 'p2', reason: 'product-sold' }),
+    ];
+    for (const e of log) await store.append(`s-${randomUUID()}`, [e], 'any');
+    const projector = await startProjector({ pool: db.pool, store, feed: new InProcessChangeFeed() });
+    await projector.caughtUp();
+    await projector.stop();
+    reads = new ReadModels(db.pool);
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it('reported products carry the reports as the join named them, oldest first', async () => {
+    const answer = await reads.reportedProducts();
+    const { rows } = await db.pool.query<{ product_id: string; by_name: string; reason: string; at: Date }>(before.reports);
+    const reference = answer.map((p) => ({
+      ...p,
+      reports: rows.filter((r) => r.product_id === p._id).map((r) => ({ by_name: r.by_name, reason: r.reason, at: r.at.toISOString() })),
+    }));
+    expect(answer).toEqual(reference);
+    expect(JSON.stringify(answer)).toBe(JSON.stringify(reference));
+    expect(answer.map((p) => [p._id, p.reports.map((r) => r.by_name)])).toEqual([
+      ['p2', ['Rafi Renamed', '']],
+      ['p1', ['Nusrat then', 'Rafi Renamed']],
+    ]);
+  });
+
+  it("a buyer's open bookings at a price whose TV is still listed and unsold", async () => {
+    for (const [buyer, price] of [
+      ['b1', 1_000_000],
+      ['b1', 900_000],
+      ['b1', 1],
+      ['b2', 1_000_000],
+    ] as const) {
+      const { rows } = await db.pool.query<{ id: string }>(before.openAtPrice, [buyer, price]);
+      expect((await reads.openBookingsAtPrice(buyer, price)).sort()).toEqual(rows.map((r) => r.id).sort());
+    }
+    expect((await reads.openBookingsAtPrice('b1', 1_000_000)).sort()).toEqual(['bk1', 'bk2']);
+  });
+
+  it('projection positions: each read model by its checkpoint name', async () => {
+    const positions = await reads.projectionPositions();
+    expect(Object.keys(positions).sort()).toEqual(['catalog', 'orders', 'users']);
+    expect(new Set(Object.values(positions))).toEqual(new Set([await store.headPosition()]));
+  });
+});
