@@ -16,7 +16,8 @@ export type PushedChange = Change & { position: number };
  * cluster, Redis (same port, another adapter).
  */
 export type ChangeNotice =
-  { kind: 'change'; projection: string; push: PushedChange; rooms: string[] } | { kind: 'checkpoint'; projection: string; position: number };
+  | { kind: 'change'; projection: string; push: PushedChange; rooms: string[] }
+  | { kind: 'checkpoint'; projection: string; position: number };
 
 export interface ChangeFeed {
   publish(notices: ChangeNotice[]): Promise<void>;

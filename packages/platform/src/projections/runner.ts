@@ -271,7 +271,7 @@ export class ProjectionRunner {
       await handler(event, {
         db: client,
         emit: (change, rooms) => {
-          notices?.push({ kind: 'change', projection: this.name, push: { ...change, position: event.position } as never, rooms });
+          notices?.push({ kind: 'change', projection: this.name, push: { ...change, position: event.position }, rooms });
         },
       });
     }
