@@ -2,6 +2,6 @@ export * from './entities';
 export * from './api';
 export * from './events';
 export * from './socket';
-export * from './paths';
+export * from './protocol';
 export * from './commands';
 export * from './rooms';

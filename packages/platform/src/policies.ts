@@ -6,8 +6,8 @@ import type { Logger } from './log';
 export type PolicyHandler = (event: RecordedEvent<string, never>) => Promise<void>;
 
 /**
- * A reaction to events (BookingPaid → mark the product sold). It runs as a subscription with its
- * own checkpoint, like a projection. Delivery is at-least-once: handlers send commands whose ids
+ * A reaction to events (in the shop: a sale cancels the product's other unpaid bookings). It runs as
+ * a subscription with its own checkpoint, like a projection. Delivery is at-least-once: handlers send commands whose ids
  * derive from the event id, so a redelivered event changes nothing.
  */
 export async function startPolicy(opts: {

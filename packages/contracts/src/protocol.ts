@@ -1,4 +1,4 @@
-/** Page routes of the spec (section 2), defined once for the router and the links. */
+/** Names shared by the web app and the API: where the token is kept, the API prefix, headers. */
 export const TOKEN_STORAGE_KEY = 'TV_Shop_Token';
 export const API_PREFIX = '/api';
 /**
