@@ -20,7 +20,16 @@ export const IdentityCommandData = {
     passwordHash: z.string().nullable(),
     via: z.enum(['password', 'google', 'bootstrap']),
   }),
-  UpdateProfile: z.object({ name: z.string().optional(), photoURL: z.string().optional() }),
+  /**
+   * The caller's own name and photo. `email` and `role` carry what the caller asked for, if
+   * anything: the decider refuses a change of either (an email never changes; a role is chosen once).
+   */
+  UpdateProfile: z.object({
+    name: z.string().optional(),
+    photoURL: z.string().optional(),
+    email: z.string().optional(),
+    role: z.string().optional(),
+  }),
   ChangePassword: z.object({ passwordHash: z.string() }),
   VerifySeller: z.object({}),
   /** `requestedBy`: the admin asking, who may not delete their own account. */
@@ -54,7 +63,12 @@ export const CatalogCommandData = {
   AdvertiseProduct: by,
   RemoveAdvertising: by,
   ReportProduct: by.extend({ actorName: z.string(), reason: z.string() }),
-  RemoveProduct: z.object({ reason: z.enum(['reported', 'seller-deleted', 'admin']) }),
+  /**
+   * Who asks: an admin (`admin`), or catalog's own policy after the seller's account was deleted
+   * (`seller-deleted`). Whether an admin's removal is for reports is the product's to say: the
+   * decider emits `ProductRemoved { reason: 'reported' }` when its stream holds a report.
+   */
+  RemoveProduct: z.object({ reason: z.enum(['admin', 'seller-deleted']) }),
   /** Sent by orders before it records a payment: the product's own stream decides who bought it (ADR 0006). */
   RecordSale: z.object({ bookingId: id, buyerName: z.string() }),
 };

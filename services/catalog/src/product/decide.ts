@@ -57,8 +57,13 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       if (s.reporters.includes(actorId)) throw illegalState('You have already reported this product');
       return [{ type: 'ProductReported', data: { productId: s.listing.productId, reporterId: actorId, reporterName: actorName, reason } }];
     }
-    case 'RemoveProduct':
-      return [{ type: 'ProductRemoved', data: { productId: listed(state).listing.productId, reason: command.data.reason } }];
+    case 'RemoveProduct': {
+      const s = listed(state);
+      // An admin removing a product someone reported removes it for the report; the seller's
+      // account deletion stays the reason when that is what asks.
+      const reason = command.data.reason === 'seller-deleted' ? 'seller-deleted' : s.reported ? 'reported' : 'admin';
+      return [{ type: 'ProductRemoved', data: { productId: s.listing.productId, reason } }];
+    }
     case 'RecordSale': {
       const s = listed(state);
       if (s.sold && s.soldTo === command.data.bookingId) return [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@tv-shop/platform/testing';
-import type { ProductListing } from '@tv-shop/contracts';
+import { readCommand, type ProductListing } from '@tv-shop/contracts';
 import { productDecider, type ProductCommand } from './decide';
 import type { ProductEvent } from './product';
 
@@ -86,6 +86,38 @@ describe('product decider', () => {
     given(listed)
       .when({ type: 'ReportProduct', data: { actorId: 's1', actorName: 'Karim', reason: '' } })
       .thenThrows({ kind: 'forbidden' }));
+  it('given a product nobody reported, when an admin removes it, then ProductRemoved for the admin', () =>
+    given(listed)
+      .when({ type: 'RemoveProduct', data: { reason: 'admin' } })
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'admin' } }]));
+  it('given a reported product, when an admin removes it, then ProductRemoved for the report: the product says so, not the sender', () => {
+    const reported: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+    };
+    given(listed, reported)
+      .when({ type: 'RemoveProduct', data: { reason: 'admin' } })
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } }]);
+    given(listed, sold, reported)
+      .when({ type: 'RemoveProduct', data: { reason: 'admin' } })
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } }]);
+  });
+  it('given a product, reported or not, when its seller account is deleted, then ProductRemoved as seller-deleted', () => {
+    const reported: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+    };
+    given(listed)
+      .when({ type: 'RemoveProduct', data: { reason: 'seller-deleted' } })
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } }]);
+    given(listed, reported)
+      .when({ type: 'RemoveProduct', data: { reason: 'seller-deleted' } })
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } }]);
+  });
+  it('when a sender claims a removal reason only the product may give (reported), then the command is refused on data.reason', () => {
+    const read = readCommand('catalog', { type: 'RemoveProduct', data: { reason: 'reported' } });
+    expect(read).toMatchObject({ ok: false, field: 'data.reason' });
+  });
   it('given a removed product, when anything happens to it, then not found', () => {
     const removed: ProductEvent = { type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } };
     given(listed, removed).when({ type: 'MarkProductSold', data: seller }).thenThrows({ kind: 'not_found' });

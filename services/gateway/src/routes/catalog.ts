@@ -109,13 +109,8 @@ export function catalogRoutes({ reads, sender, lists }: GatewayDeps): Router {
   r.delete('/product/:id', async (req, res) => {
     withRole(req, 'Admin');
     const id = idParam(String(req.params.id), 'Product');
-    const product = await reads.product(id);
-    const reply = await sender.send(req, {
-      service: 'catalog',
-      type: 'RemoveProduct',
-      aggregateId: id,
-      data: { reason: product?.reported ? 'reported' : 'admin' },
-    });
+    // Whether it goes for a report is the product's own stream to say (catalog's decider).
+    const reply = await sender.send(req, { service: 'catalog', type: 'RemoveProduct', aggregateId: id, data: { reason: 'admin' } });
     res.json({ ...CommandSender.answer(reply), deletedCount: 1 });
   });
   return r;
