@@ -124,7 +124,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
 
     await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
     const images = new LocalImageStore(path.join(config.dataDir, 'images'));
-    const sweeper = startImageSweeper(images, db.pool, {
+    const sweeper = startImageSweeper(images, reads, {
       retentionHours: config.uploads.retentionHours,
       everyMinutes: config.uploads.sweepMinutes,
     });

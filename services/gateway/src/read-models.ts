@@ -48,6 +48,10 @@ export class ReadModels {
     this.orders.openBookingsAtPrice(buyerId, pricePoisha, (ids) => this.catalog.unsold(ids));
   booking = (id: string): Promise<(Booking & { buyerId: string }) | null> => this.orders.booking(id);
 
+  /** Every picture address a read model keeps: products', account photos, bookings' (the upload sweeper keeps these). */
+  imageUrls = async (): Promise<string[]> =>
+    (await Promise.all([this.catalog.imageUrls(), this.identity.imageUrls(), this.orders.imageUrls()])).flat();
+
   /** Each read-model projection's checkpoint (policies keep theirs in the same table). */
   projectionPositions = (): Promise<Record<string, number>> => projectionPositions(this.pool);
 }

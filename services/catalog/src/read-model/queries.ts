@@ -15,6 +15,11 @@ export class CatalogQueries {
   }
 
   allProducts = () => this.products('');
+  /** The address of every product's picture, sold ones included (a removed product leaves the read model). */
+  async imageUrls(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ url: string | null }>('select image as url from rm_catalog.products');
+    return rows.flatMap((r) => (r.url ? [r.url] : []));
+  }
   productsOfCategory = (categoryId: string) => this.products('where category_id = $1', [categoryId]);
   advertisedProducts = () => this.products('where advertised and not sold');
   sellerProducts = (email: string) => this.products('where seller_email = $1', [email]);

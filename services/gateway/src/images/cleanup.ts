@@ -1,26 +1,20 @@
-import type pg from 'pg';
 import { createLogger } from '@tv-shop/platform';
 import { IMAGE_ID, type ImageStore } from './image-store';
 
 const log = createLogger('images');
 
-/** Every place a read model keeps a picture's address. */
-const REFERENCES = [
-  'select image as url from rm_catalog.products',
-  'select photo_url as url from rm_identity.users where not deleted',
-  'select product_image as url from rm_orders.bookings',
-];
+/** Where the read models' picture addresses come from: each service's query (the gateway's ReadModels). */
+export interface ImageReferences {
+  imageUrls(): Promise<string[]>;
+}
 
 /** The image ids the read models refer to (`/api/images/<id>`, relative or absolute). */
-export async function referencedImages(pool: pg.Pool): Promise<Set<string>> {
+export async function referencedImages(reads: ImageReferences): Promise<Set<string>> {
   const ids = new Set<string>();
   const pattern = new RegExp(`/api/images/(${IMAGE_ID.source})`);
-  for (const sql of REFERENCES) {
-    const { rows } = await pool.query<{ url: string | null }>(sql);
-    for (const { url } of rows) {
-      const m = url ? pattern.exec(url) : null;
-      if (m) ids.add(m[1]!);
-    }
+  for (const url of await reads.imageUrls()) {
+    const m = pattern.exec(url);
+    if (m) ids.add(m[1]!);
   }
   return ids;
 }
@@ -32,14 +26,14 @@ export async function referencedImages(pool: pg.Pool): Promise<Set<string>> {
  */
 export async function sweepUnreferencedImages(
   images: ImageStore,
-  pool: pg.Pool,
+  reads: ImageReferences,
   olderThanMs: number,
   now = Date.now(),
 ): Promise<{ removed: string[]; kept: number }> {
   const stored = await images.list();
   const old = stored.filter((s) => now - s.storedAt.getTime() >= olderThanMs);
   if (old.length === 0) return { removed: [], kept: stored.length };
-  const referenced = await referencedImages(pool);
+  const referenced = await referencedImages(reads);
   const removed: string[] = [];
   for (const { id } of old) {
     if (referenced.has(id)) continue;
@@ -51,10 +45,10 @@ export async function sweepUnreferencedImages(
 }
 
 /** Sweeps now and then; a failed sweep is logged and tried again next time. */
-export function startImageSweeper(images: ImageStore, pool: pg.Pool, opts: { retentionHours: number; everyMinutes: number }) {
+export function startImageSweeper(images: ImageStore, reads: ImageReferences, opts: { retentionHours: number; everyMinutes: number }) {
   let running: Promise<unknown> | null = null;
   const sweep = () => {
-    running ??= sweepUnreferencedImages(images, pool, opts.retentionHours * 3_600_000)
+    running ??= sweepUnreferencedImages(images, reads, opts.retentionHours * 3_600_000)
       .catch((err: unknown) => log.warn('image sweep failed; nothing removed', err))
       .finally(() => (running = null));
   };

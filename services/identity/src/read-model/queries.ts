@@ -35,6 +35,11 @@ export class IdentityQueries {
     );
     return rows.map((r) => ({ _id: r.id, name: r.name, photoURL: r.photo_url, verified: r.verified }));
   }
+  /** The address of every account's photo; a deleted account's photo is no longer referred to. */
+  async imageUrls(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ url: string | null }>('select photo_url as url from rm_identity.users where not deleted');
+    return rows.flatMap((r) => (r.url ? [r.url] : []));
+  }
   /** The current names of these users, deleted ones included (a deleted user's reports keep a name). */
   async namesOf(ids: readonly string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();

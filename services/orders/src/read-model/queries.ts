@@ -9,6 +9,11 @@ export type UnsoldOf = (productIds: readonly string[]) => Promise<Set<string>>;
 export class OrdersQueries {
   constructor(private readonly pool: pg.Pool) {}
 
+  /** The address of the product picture each booking shows, cancelled and paid ones included. */
+  async imageUrls(): Promise<string[]> {
+    const { rows } = await this.pool.query<{ url: string | null }>('select product_image as url from rm_orders.bookings');
+    return rows.flatMap((r) => (r.url ? [r.url] : []));
+  }
   /** A buyer's whole order history, cancelled bookings included (with their reason), newest first. */
   async bookingsOf(email: string): Promise<Booking[]> {
     const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where buyer_email = $1 order by placed_at desc', [
