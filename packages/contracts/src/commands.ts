@@ -20,7 +20,16 @@ export const IdentityCommandData = {
     passwordHash: z.string().nullable(),
     via: z.enum(['password', 'google', 'bootstrap']),
   }),
-  UpdateProfile: z.object({ name: z.string().optional(), photoURL: z.string().optional() }),
+  /**
+   * The caller's own name and photo. `email` and `role` carry what the caller asked for, if
+   * anything: the decider refuses a change of either (an email never changes; a role is chosen once).
+   */
+  UpdateProfile: z.object({
+    name: z.string().optional(),
+    photoURL: z.string().optional(),
+    email: z.string().optional(),
+    role: z.string().optional(),
+  }),
   ChangePassword: z.object({ passwordHash: z.string() }),
   VerifySeller: z.object({}),
   /** `requestedBy`: the admin asking, who may not delete their own account. */

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startCatalog } from '@tv-shop/catalog';
-import { startIdentity } from '@tv-shop/identity';
+import { ensureAdmin, startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, StripePaymentProvider, startOrders } from '@tv-shop/orders';
 import {
   commandTokenFor,
@@ -20,7 +20,6 @@ import path from 'node:path';
 import { createApp } from './app';
 import { googleVerifier } from './auth/google';
 import { Tokens } from './auth/tokens';
-import { ensureAdmin } from './bootstrap';
 import { CommandSender } from './commands';
 import { loadConfig, type GatewayConfig } from './config';
 import { seedDemo } from './demo-seed';

@@ -1,9 +1,8 @@
+import { hashPassword, userIdFor } from '@tv-shop/identity';
 import { uuidFromName, type CommandBus, type EventStore } from '@tv-shop/platform';
-import { hashPassword } from './auth/passwords';
 import type { ImageStore } from './images/image-store';
 import { drawTv } from './images/png';
 import { postDate } from './routes/catalog';
-import { userIdFor } from './routes/auth';
 
 const sellers = [
   { name: 'Karim Electronics', email: 'karim@demo.tvshop.local', verified: true },

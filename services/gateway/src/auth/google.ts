@@ -1,11 +1,8 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { GoogleIdentity } from '@tv-shop/identity';
 import { AppError } from '@tv-shop/platform';
 
-export interface GoogleIdentity {
-  email: string;
-  name: string;
-  picture: string;
-}
+export type { GoogleIdentity };
 
 /**
  * Verifies a Google ID token against Google's published keys (or a test issuer's, when

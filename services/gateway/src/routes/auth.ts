@@ -1,18 +1,19 @@
 import { Router } from 'express';
-import { GoogleLoginBody, LoginBody, SignupBody, streams, type AuthAnswer, type User } from '@tv-shop/contracts';
-import { foldUser, googleMayAttach } from '@tv-shop/identity';
-import { AppError, conflict, unauthorized, uuidFromName } from '@tv-shop/platform';
-import { checkPassword, hashPassword } from '../auth/passwords';
+import { GoogleLoginBody, LoginBody, SignupBody, type AuthAnswer, type User } from '@tv-shop/contracts';
+import { IdentityQueries, passwordSignUp, signInWithGoogle } from '@tv-shop/identity';
+import { AppError, unauthorized } from '@tv-shop/platform';
 import { signedIn } from '../auth/middleware';
 import type { GatewayDeps } from '../deps';
 import { clientKey, emailKey, rateLimit } from '../http/rate-limit';
 import { parse, queryParam } from '../http/validate';
 
-/** A user's id follows from their email, so one email can only ever register one stream. */
-export const userIdFor = (email: string) => uuidFromName(`user:${email.trim().toLowerCase()}`);
-
-export function authRoutes({ reads, sender, tokens, verifyGoogle, store, config }: GatewayDeps): Router {
+/**
+ * Sign-up and sign-in. Which account a credential opens, and what a new account is, are
+ * identity's to say; here the requests are parsed, rate-limited, sent and answered with a token.
+ */
+export function authRoutes({ reads, sender, tokens, verifyGoogle, store, pool, config }: GatewayDeps): Router {
   const r = Router();
+  const identity = new IdentityQueries(pool);
   // Password guessing: failed sign-ins are limited per account and per client address; signups
   // (which also tell whether an email is taken) per email and per address. ADR 0020.
   const { auth } = config.limits;
@@ -56,53 +57,24 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, store, config 
   };
 
   r.post('/auth/signup', signupPerClient, signupPerAccount, async (req, res) => {
-    const body = parse(SignupBody, req.body);
-    const userId = userIdFor(body.email);
-    const passwordHash = await hashPassword(body.password);
-    await sender.send(req, {
-      service: 'identity',
-      type: 'RegisterUser',
-      aggregateId: userId,
-      data: { userId, name: body.name, email: body.email, role: body.role, photoURL: body.photoURL ?? '', passwordHash, via: 'password' },
-    });
-    res.status(201).json(answer(await loadUser(userId)));
+    const signup = await passwordSignUp(parse(SignupBody, req.body));
+    await sender.send(req, signup);
+    res.status(201).json(answer(await loadUser(signup.aggregateId)));
   });
 
   r.post('/auth/login', loginPerClient, loginPerAccount, async (req, res) => {
     const body = parse(LoginBody, req.body);
-    const found = await reads.credentials(body.email);
-    if (!(await checkPassword(found?.passwordHash, body.password)) || !found)
-      throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
-    res.json(answer(found.user));
+    const user = await identity.verifyPassword(body.email, body.password);
+    if (!user) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
+    res.json(answer(user));
   });
 
   r.post('/auth/google', loginPerClient, async (req, res) => {
     const { idToken } = parse(GoogleLoginBody, req.body);
-    const who = await verifyGoogle(idToken);
-    const userId = userIdFor(who.email);
-    // The stream, not the read model, says how the account was opened: Google signs in only to an
-    // account opened with Google, never to a password account with the same email (ADR 0021).
-    const attach = googleMayAttach(foldUser(await store.readStream(streams.user(userId))));
-    if (attach === 'deleted') throw conflict('The account with this email was deleted', 'email');
-    if (attach === 'password-account')
-      throw new AppError(
-        'conflict',
-        'An account with this email signs in with a password; use your email and password. If you did not open it, contact the admin.',
-        { field: 'email' },
-      );
-    let user = attach === 'yes' ? await loadUser(userId) : null;
-    if (!user) {
-      // Google sign-in always creates a Buyer (spec section 6).
-      await sender.send(req, {
-        service: 'identity',
-        type: 'RegisterUser',
-        aggregateId: userId,
-        commandId: uuidFromName(`google-signup:${userId}`),
-        data: { userId, name: who.name, email: who.email, role: 'Buyer', photoURL: who.picture, passwordHash: null, via: 'google' },
-      });
-      user = await loadUser(userId);
-    }
-    res.json(answer(user));
+    // The token is checked here, at the edge; identity says which account it opens.
+    const { userId, register } = await signInWithGoogle(store, await verifyGoogle(idToken));
+    if (register) await sender.send(req, register);
+    res.json(answer(await loadUser(userId)));
   });
 
   // The spec's token call: only ever refreshes the token of the person already signed in.

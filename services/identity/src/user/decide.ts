@@ -1,5 +1,5 @@
 import type { IdentityCommand } from '@tv-shop/contracts';
-import { conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
+import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type UserEvent, type UserState } from './user';
 
 /** Identity's commands as they arrive over the bus (schemas in `@tv-shop/contracts`). */
@@ -18,6 +18,12 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       return [{ type: 'UserRegistered', data: command.data }];
     case 'UpdateProfile': {
       const s = active(state);
+      // An account's email is its identity (its id follows from it); a role is chosen once, and
+      // asking for the role one already has (an admin in any spelling) is no change.
+      const { email, role } = command.data;
+      if (email !== undefined && email !== s.email) throw new AppError('validation', 'email cannot be changed', { field: 'email' });
+      if (role !== undefined && role !== s.role && !(s.role === 'Admin' && role.toLowerCase() === 'admin'))
+        throw new AppError('forbidden', 'A role is chosen once and cannot be changed', { field: 'role' });
       const name = command.data.name ?? s.name;
       const photoURL = command.data.photoURL ?? s.photoURL;
       if (name === s.name && photoURL === s.photoURL) return [];

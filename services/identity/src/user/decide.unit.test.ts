@@ -36,6 +36,32 @@ describe('user decider', () => {
     given(registered())
       .when({ type: 'UpdateProfile', data: { name: 'Rahim Uddin' } })
       .then([{ type: 'UserProfileUpdated', data: { userId: 'u1', name: 'Rahim Uddin', photoURL: '' } }]));
+  it('given a user, when the profile update repeats their own email and role, then only the profile changes', () =>
+    given(registered())
+      .when({ type: 'UpdateProfile', data: { name: 'Rahim Uddin', email: 'rahim@example.com', role: 'Seller' } })
+      .then([{ type: 'UserProfileUpdated', data: { userId: 'u1', name: 'Rahim Uddin', photoURL: '' } }]));
+  it('given a user, when the profile update asks for another email, then 400 on email: an email cannot be changed', () =>
+    given(registered())
+      .when({ type: 'UpdateProfile', data: { name: 'Rahim Uddin', email: 'other@example.com' } })
+      .thenThrows({ kind: 'validation', field: 'email', message: 'email cannot be changed' }));
+  it('given a seller, when the profile update asks for another role (Admin included), then 403 on role: a role is chosen once', () => {
+    for (const role of ['Buyer', 'Admin', 'admin'])
+      given(registered('Seller'))
+        .when({ type: 'UpdateProfile', data: { role } })
+        .thenThrows({ kind: 'forbidden', field: 'role', message: 'A role is chosen once and cannot be changed' });
+  });
+  it('given the admin, when the profile update names the role Admin in any spelling, then no refusal', () => {
+    given(registered('Admin'))
+      .when({ type: 'UpdateProfile', data: { role: 'admin', photoURL: 'https://example.com/a.png' } })
+      .then([{ type: 'UserProfileUpdated', data: { userId: 'u1', name: 'Rahim', photoURL: 'https://example.com/a.png' } }]);
+    given(registered('Admin'))
+      .when({ type: 'UpdateProfile', data: { role: 'ADMIN' } })
+      .then([]);
+  });
+  it('given a deleted user, when the profile update asks for another email, then not found', () =>
+    given(registered(), { type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } })
+      .when({ type: 'UpdateProfile', data: { email: 'other@example.com' } })
+      .thenThrows({ kind: 'not_found' }));
   it('given a user, when the admin deletes them, then UserDeleted; deleting oneself or an admin is forbidden', () => {
     given(registered())
       .when({ type: 'DeleteUser', data: { requestedBy: 'admin' } })

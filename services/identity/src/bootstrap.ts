@@ -3,8 +3,8 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { streams } from '@tv-shop/contracts';
 import { createLogger, uuidFromName, type CommandBus, type EventStore, type RecordedEvent } from '@tv-shop/platform';
-import { checkPassword, hashPassword } from './auth/passwords';
-import { userIdFor } from './routes/auth';
+import { userIdFor } from './user/ids';
+import { checkPassword, hashPassword } from './user/passwords';
 
 const log = createLogger('tv-shop');
 
