@@ -18,7 +18,8 @@ const newest = (dir) => {
 };
 const built = path.join(root, 'web/dist/index.html');
 const sources = Math.max(newest(path.join(root, 'web')), newest(path.join(root, 'packages/contracts/src')));
-if (!process.env.WEB_DIST && (!existsSync(built) || statSync(built).mtimeMs < sources)) {
+// A blank WEB_DIST is unset, as the gateway reads it (services/gateway/src/config.ts).
+if (!process.env.WEB_DIST?.trim() && (!existsSync(built) || statSync(built).mtimeMs < sources)) {
   console.log('Building the web app (web/dist)...');
   const r = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);

@@ -20,4 +20,5 @@ export * from './commands/transport';
 export * from './commands/http-transport';
 export * from './policies';
 export * from './service-host';
+export * from './config';
 export { RedisChangeFeed, type RedisChangeFeedOptions } from './change-feed/redis';

@@ -1,9 +1,10 @@
+import { logLevelFromEnv } from './config';
 import { describeError } from './errors';
 
 /** Structured one-line logs; quiet under tests unless LOG_LEVEL says otherwise. */
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const threshold = (): number => ORDER[(process.env.LOG_LEVEL as Level) ?? (process.env.VITEST ? 'error' : 'info')] ?? 20;
+const threshold = (): number => ORDER[logLevelFromEnv() as Level] ?? 20;
 
 export interface Logger {
   debug(msg: string, extra?: unknown): void;

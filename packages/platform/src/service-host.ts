@@ -5,6 +5,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { HttpCommandBus, MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transport';
 import type { CommandBus, CommandEnvelope } from './commands/transport';
+import { isProductionEnv, serviceConfigFromEnv } from './config';
 import { openDatabase } from './db/database';
 import { PostgresEventStore } from './event-store/postgres';
 import type { EventStore } from './event-store/types';
@@ -67,7 +68,7 @@ export async function commandTokenFor(
 ): Promise<{ token: string; source: 'env' | 'generated' | 'file'; file?: string }> {
   if (envToken) return { token: envToken, source: 'env' };
   // In production every process gets the secret from its deployment, not from a shared disk.
-  if (env.NODE_ENV === 'production')
+  if (isProductionEnv(env))
     throw new Error('COMMAND_TOKEN is required (NODE_ENV=production): set the same one on the gateway and every service');
   const file = path.join(dataDir, 'command-token');
   let source: 'generated' | 'file' = 'file';
@@ -91,39 +92,32 @@ export async function commandTokenFor(
   return { token, source, file };
 }
 
-/** The data dir of a process started by npm (maybe in a workspace's folder): relative to where npm was run. */
-export const dataDirFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
-  path.resolve(env.INIT_CWD ?? process.cwd(), env.DATA_DIR ?? './data');
-
-/** `main.ts` of a service: configuration from the environment, clean stop on SIGINT/SIGTERM. */
+/** `main.ts` of a service: configuration from the environment (`serviceConfigFromEnv`), clean stop on SIGINT/SIGTERM. */
 export async function runServiceMain(
   name: ServiceHostOptions['name'],
   defaultPort: number,
   start: ServiceHostOptions['start'],
 ): Promise<void> {
   const log = createLogger(name);
-  const databaseUrl = process.env.DATABASE_URL;
+  const config = serviceConfigFromEnv(name, defaultPort);
+  const databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     log.error(`${name} on its own needs DATABASE_URL (the PostgreSQL it shares with the gateway and projector)`);
     process.exit(2);
   }
   let host: Awaited<ReturnType<typeof startServiceHost>>;
   try {
-    const command = await commandTokenFor(process.env.COMMAND_TOKEN?.trim() || undefined, dataDirFromEnv());
+    const command = await commandTokenFor(config.commandToken, config.dataDir);
     if (command.source === 'generated')
       log.info(`generated a command token in ${command.file}; the gateway and other services read it there`);
     else if (command.source === 'file') log.info(`command token from ${command.file}`);
     host = await startServiceHost({
       name,
       databaseUrl,
-      port: Number(process.env.PORT ?? defaultPort),
-      host: process.env.HOST ?? '127.0.0.1',
+      port: config.port,
+      host: config.host,
       token: command.token,
-      endpoints: Object.fromEntries(
-        Object.entries({ identity: process.env.IDENTITY_URL, catalog: process.env.CATALOG_URL, orders: process.env.ORDERS_URL }).filter(
-          ([service, url]) => url && service !== name,
-        ),
-      ),
+      endpoints: config.endpoints,
       start,
     });
   } catch (err) {

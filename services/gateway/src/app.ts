@@ -8,7 +8,7 @@ import { pinoHttp } from 'pino-http';
 import { authenticate } from './auth/middleware';
 import type { GatewayDeps } from './deps';
 import { POSITION_HEADER } from '@tv-shop/contracts';
-import { AppError } from '@tv-shop/platform';
+import { AppError, logLevelFromEnv } from '@tv-shop/platform';
 import { apiCors } from './http/cors';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { nestedDeeperThan, unreadableText } from './http/validate';
@@ -63,10 +63,7 @@ export const REDACTED_PATHS = [
 const SECRET_QUERY = /([?&](?:token|password|secret|client_secret|clientSecret|key|code)=)[^&]*/gi;
 
 /** One JSON line per request (pino): method, path without secrets, status, time; never a body. */
-export function requestLogger(
-  level = process.env.LOG_LEVEL ?? (process.env.VITEST ? 'error' : 'info'),
-  destination: pino.DestinationStream = pino.destination({ dest: 1, sync: true }),
-) {
+export function requestLogger(level = logLevelFromEnv(), destination: pino.DestinationStream = pino.destination({ dest: 1, sync: true })) {
   return pinoHttp({
     logger: pino({ level, base: { component: 'gateway' }, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination),
     genReqId: (req, res) => {
@@ -100,7 +97,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   // Only proxies named in TRUST_PROXY may say who the client is; by default nobody may, so the
   // per-client limits count the connection's own address and X-Forwarded-For changes nothing.
   app.set('trust proxy', deps.config.trustProxy);
-  app.use(requestLogger(deps.config.logLevel ?? process.env.LOG_LEVEL ?? (process.env.VITEST ? 'error' : 'info')));
+  app.use(requestLogger(deps.config.logLevel ?? logLevelFromEnv()));
   app.use(
     helmet({
       contentSecurityPolicy: contentSecurityPolicy(),

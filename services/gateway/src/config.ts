@@ -1,12 +1,18 @@
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  DEFAULT_REDIS_CHANNEL,
+  commandTokenFromEnv,
+  dataDirFromEnv,
+  databaseUrlFromEnv,
+  redisFromEnv,
+  serviceUrlsFromEnv,
+} from '@tv-shop/platform';
 import type { SocketLimits } from './sockets';
 
 const optional = z.string().trim().min(1).optional().catch(undefined);
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: optional,
-  DATA_DIR: z.string().default('./data'),
   JWT_SECRET: optional,
   ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).default('admin@tvshop.local'),
   // Unset: generated on the first start and kept in DATA_DIR/admin-password (see bootstrap.ts).
@@ -20,12 +26,8 @@ const Env = z.object({
   STRIPE_API_BASE: z.string().url().optional().catch(undefined),
   SEED_DEMO: z.enum(['0', '1']).default('0'),
   WEB_DIST: optional,
-  IDENTITY_URL: optional,
-  CATALOG_URL: optional,
-  ORDERS_URL: optional,
-  COMMAND_TOKEN: optional,
-  REDIS_URL: optional,
-  REDIS_CHANNEL: z.string().min(1).default('tvshop:changes'),
+  // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL and the services' URLs: read as every process reads them (platform's config.ts).
+  REDIS_CHANNEL: z.string().min(1).default(DEFAULT_REDIS_CHANNEL),
   PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
   // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
   AUTH_RATE_WINDOW_MS: z.coerce
@@ -141,9 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const e = parsed.data;
   const base: GatewayConfig = {
     port: e.PORT,
-    databaseUrl: e.DATABASE_URL,
+    databaseUrl: databaseUrlFromEnv(env),
     // `npm start -w <workspace>` runs in the workspace's folder; a relative DATA_DIR means where npm was run.
-    dataDir: path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR),
+    dataDir: dataDirFromEnv(env),
     jwtSecret: e.JWT_SECRET,
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
@@ -158,11 +160,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : null,
     seedDemo: e.SEED_DEMO === '1',
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
-    remoteServices: Object.fromEntries(
-      Object.entries({ identity: e.IDENTITY_URL, catalog: e.CATALOG_URL, orders: e.ORDERS_URL }).filter(([, url]) => url),
-    ),
-    commandToken: e.COMMAND_TOKEN,
-    redisUrl: e.REDIS_URL,
+    remoteServices: serviceUrlsFromEnv(env),
+    commandToken: commandTokenFromEnv(env),
+    redisUrl: redisFromEnv(env).url,
     redisChannel: e.REDIS_CHANNEL,
     projector: e.PROJECTOR,
     limits: {

@@ -5,17 +5,19 @@
 //   npm run projector -- rebuild catalog   replay the log into fresh tables and swap them in
 //   npm run projector -- audit [--stream product-<id>] [--from 0] [--limit 100]
 // Uses DATABASE_URL, else the embedded PostgreSQL under DATA_DIR (./data) — stop `npm start` first.
-import path from 'node:path';
 import {
   InProcessChangeFeed,
   PostgresEventStore,
   RedisChangeFeed,
   createLogger,
+  databaseUrlFromEnv,
+  dataDirFromEnv,
   describeError,
   guardProcess,
   migrate,
   openDatabase,
   projectionMigrations,
+  redisFromEnv,
 } from '@tv-shop/platform';
 import { startProjector } from './module';
 
@@ -25,12 +27,10 @@ const flag = (name: string) => {
   return i >= 0 ? rest[i + 1] : undefined;
 };
 
-const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: path.resolve(process.env.DATA_DIR ?? './data') }).catch(
-  (err: unknown) => {
-    console.error(`projector: could not open the database: ${describeError(err)}`);
-    process.exit(1);
-  },
-);
+const db = await openDatabase({ databaseUrl: databaseUrlFromEnv(), dataDir: dataDirFromEnv() }).catch((err: unknown) => {
+  console.error(`projector: could not open the database: ${describeError(err)}`);
+  process.exit(1);
+});
 const store = new PostgresEventStore(db.pool);
 try {
   await PostgresEventStore.migrate(db.pool);
@@ -39,10 +39,9 @@ try {
     const log = createLogger('projector');
     // The runners restart themselves through database outages; only a bug ends this process.
     guardProcess(log, () => process.exit(1));
-    if (!process.env.REDIS_URL) log.warn('REDIS_URL is not set: no gateway will hear about changes');
-    const feed = process.env.REDIS_URL
-      ? await RedisChangeFeed.connect({ url: process.env.REDIS_URL, channel: process.env.REDIS_CHANNEL ?? 'tvshop:changes' })
-      : new InProcessChangeFeed();
+    const redis = redisFromEnv();
+    if (!redis.url) log.warn('REDIS_URL is not set: no gateway will hear about changes');
+    const feed = redis.url ? await RedisChangeFeed.connect({ url: redis.url, channel: redis.channel }) : new InProcessChangeFeed();
     const projector = await startProjector({ pool: db.pool, store, feed });
     log.info('projecting', { projections: (await projector.status()).map((p) => `${p.name}:${p.role}`).join(' ') });
     await new Promise<void>((resolve) => {
