@@ -14,6 +14,7 @@ export { startEmbeddedPostgres, stopOrphanedPostmaster, freePort, type EmbeddedS
 export * from './projections/types';
 export * from './projections/runner';
 export { projectionMigrations } from './projections/migrations';
+export { checkpointHealth, type CheckpointHealthRow } from './projections/checkpoint-health';
 export * from './commands/decider';
 export * from './commands/handler';
 export * from './commands/transport';

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Health, PublicConfig } from '@tv-shop/contracts';
-import { createLogger, describeError } from '@tv-shop/platform';
+import { checkpointHealth, createLogger, describeError } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
 
 const log = createLogger('gateway');
@@ -9,16 +9,6 @@ const log = createLogger('gateway');
 export const STALL_MS = 5000;
 /** The health check's own database round trip gives up after this long (a hung server is unreachable). */
 const CHECK_TIMEOUT_MS = 2500;
-
-interface CheckpointRow {
-  name: string | null;
-  position: string | null;
-  head: string | null;
-  /** How long the oldest event it has not applied has been waiting (ms); null when it is at the head. */
-  waiting_ms: number | null;
-  /** How long since its checkpoint last moved (ms). */
-  idle_ms: number;
-}
 
 export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }: GatewayDeps): Router {
   const r = Router();
@@ -35,19 +25,9 @@ export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }
     const reasons: string[] = [];
     let databaseOk = true;
     try {
-      const rows = await withTimeout(
-        pool.query<CheckpointRow>(
-          `select c.name, c.position, h.head,
-                  (extract(epoch from now() - (select e.recorded_at from es.events e where e.position > c.position order by e.position limit 1)) * 1000)::float8 as waiting_ms,
-                  (extract(epoch from now() - c.updated_at) * 1000)::float8 as idle_ms
-             from (select max(position) as head from es.events) h
-             left join public.projection_checkpoints c on true
-            order by c.name`,
-        ),
-        CHECK_TIMEOUT_MS,
-      );
-      head = Number(rows.rows[0]?.head ?? 0);
-      for (const row of rows.rows) {
+      const rows = await withTimeout(checkpointHealth(pool), CHECK_TIMEOUT_MS);
+      head = Number(rows[0]?.head ?? 0);
+      for (const row of rows) {
         if (row.name === null) continue;
         const position = Number(row.position);
         if (!row.name.startsWith('policy:')) projections.push({ name: row.name, position, lag: Math.max(0, head - position) });
