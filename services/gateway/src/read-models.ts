@@ -34,7 +34,6 @@ export class ReadModels {
 
   userById = (id: string): Promise<User | null> => this.identity.userById(id);
   userByEmail = (email: string): Promise<User | null> => this.identity.userByEmail(email);
-  credentials = (email: string): Promise<{ user: User; passwordHash: string | null } | null> => this.identity.credentials(email);
   usersWithRole = (role: 'Buyer' | 'Seller'): Promise<User[]> => this.identity.usersWithRole(role);
   /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
   sellersNamed = (name: string, limit = 2): Promise<SellerCard[]> => this.identity.sellersNamed(name, limit);

@@ -27,11 +27,6 @@ export class IdentityQueries {
     const row = rows[0];
     return (await checkPassword(row?.password_hash, password)) && row ? toUser(row) : null;
   }
-  /** @deprecated The hash stays in identity: sign in with `verifyPassword`. Kept until the gateway's ReadModels stops forwarding it. */
-  async credentials(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
-    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email]);
-    return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
-  }
   async usersWithRole(role: 'Buyer' | 'Seller'): Promise<User[]> {
     const { rows } = await this.pool.query<UserRow>(
       'select * from rm_identity.users where role = $1 and not deleted order by registered_at',
