@@ -29,6 +29,7 @@ import { LocalImageStore } from './images/image-store';
 import { PositionTracker } from './positions';
 import { ReadModels } from './read-models';
 import { attachSockets } from './sockets';
+import { describeTopology, topologyFor } from './topology';
 
 export interface StartOptions {
   port?: number;
@@ -87,14 +88,16 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
 
     const store = new PostgresEventStore(db.pool, { pollIntervalMs: 1000 });
     stack.push(() => store.close());
-    const feed = config.redisUrl
-      ? await RedisChangeFeed.connect({ url: config.redisUrl, channel: config.redisChannel })
-      : new InProcessChangeFeed();
+    const topology = topologyFor(config);
+    log.info(`topology: ${describeTopology(topology)}`);
+    const feed =
+      topology.changeFeed === 'redis'
+        ? await RedisChangeFeed.connect({ url: config.redisUrl!, channel: config.redisChannel })
+        : new InProcessChangeFeed();
     stack.push(() => feed.close());
-    const remote = config.remoteServices;
     const bus =
-      Object.keys(remote).length > 0
-        ? new HttpCommandBus(remote, (await commandTokenFor(config.commandToken, config.dataDir)).token)
+      topology.commandBus === 'http'
+        ? new HttpCommandBus(topology.servicesElsewhere, (await commandTokenFor(config.commandToken, config.dataDir)).token)
         : new InProcessCommandBus();
     const reads = new ReadModels(db.pool);
     const positions = new PositionTracker(
@@ -105,7 +108,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     stack.push(async () => positions.close());
 
     // PROJECTOR=external: another process runs it and its notices arrive over Redis.
-    if (config.projector === 'in-process') {
+    if (topology.projectionsHere) {
       const projector = await startProjector({ pool: db.pool, store, feed });
       stack.push(() => projector.stop());
     }
@@ -117,9 +120,10 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const payments = stripe ?? sandbox!;
 
     // Each domain service runs here unless it runs as its own process (IDENTITY_URL, ...).
-    if (!remote.identity) stack.push(startIdentity({ store, bus }).stop);
-    if (!remote.catalog) stack.push((await startCatalog({ store, bus, pool: db.pool })).stop);
-    if (!remote.orders) stack.push((await startOrders({ store, bus, pool: db.pool, payments })).stop);
+    const here = new Set(topology.servicesHere);
+    if (here.has('identity')) stack.push(startIdentity({ store, bus }).stop);
+    if (here.has('catalog')) stack.push((await startCatalog({ store, bus, pool: db.pool })).stop);
+    if (here.has('orders')) stack.push((await startOrders({ store, bus, pool: db.pool, payments })).stop);
 
     await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
     const images = new LocalImageStore(path.join(config.dataDir, 'images'));

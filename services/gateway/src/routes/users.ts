@@ -4,6 +4,7 @@ import { AppError, forbidden, notFound } from '@tv-shop/platform';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
 import type { GatewayDeps } from '../deps';
+import { REACTIONS_OF } from '../topology';
 import { idParam, parse, queryParam } from '../http/validate';
 
 export function userRoutes({ reads, sender }: GatewayDeps): Router {
@@ -88,7 +89,7 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
     const reply = await sender.send(
       req,
       { service: 'identity', type: 'DeleteUser', aggregateId: id, data: { requestedBy: admin._id } },
-      { settle: ['catalog', 'orders'] },
+      { settle: [...REACTIONS_OF.DeleteUser] },
     );
     res.json({ ...CommandSender.answer(reply), deletedCount: 1 });
   });
