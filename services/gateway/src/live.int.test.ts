@@ -8,30 +8,13 @@ type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 describe('live updates, read-your-writes, idempotency and the audit log', () => {
   let shop: TestShop;
-  const sockets: Client[] = [];
   beforeAll(async () => {
     shop = await startTestShop();
   });
   afterAll(async () => {
-    sockets.forEach((s) => s.disconnect());
     await shop.stop();
   });
-  const open = async (token?: string) => {
-    const s: Client = connect(shop.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      auth: token ? { token } : {},
-      reconnection: false,
-    });
-    sockets.push(s);
-    const pushes: ChangePush[] = [];
-    s.on('change', (p) => pushes.push(p));
-    await new Promise<void>((resolve, reject) => {
-      s.once('connect', resolve);
-      s.once('connect_error', reject);
-    });
-    return { socket: s, pushes };
-  };
+  const open = (token?: string) => shop.socket({ token });
 
   it('when a seller marks a product sold, then a visitor socket gets the new row within a second', async () => {
     const seller = await shop.signup('Seller');
@@ -80,8 +63,8 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const list = await shop.call('GET', '/advertise_products');
     expect(Number(list.headers.get('x-position'))).toBeGreaterThanOrEqual(res.body.position);
     const s: Client = connect(shop.url, { path: '/socket.io', transports: ['websocket'], reconnection: false });
-    sockets.push(s);
     const synced = await new Promise<{ position: number }>((resolve) => s.once('synced', resolve));
+    s.disconnect();
     expect(synced.position).toBeGreaterThanOrEqual(res.body.position);
   });
 

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { io as connect, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatchUpAnswer, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
 import { catchUpPage } from './sockets';
@@ -27,29 +27,14 @@ describe('catch-up pages (unit)', () => {
 
 describe('Socket.IO catch-up limits and session checks, through real sockets', () => {
   let shop: TestShop;
-  const sockets: Client[] = [];
   beforeAll(async () => {
     shop = await startTestShop({ JWT_SECRET: SECRET, CATCH_UP_PAGE: '3', CATCH_UP_CALLS_PER_MINUTE: '20' });
   });
   afterAll(async () => {
-    sockets.forEach((s) => s.disconnect());
     await shop.stop();
   });
 
-  const open = async (token?: string) => {
-    const s: Client = connect(shop.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      auth: token ? { token } : {},
-      reconnection: false,
-    });
-    sockets.push(s);
-    await new Promise<void>((resolve, reject) => {
-      s.once('connect', resolve);
-      s.once('connect_error', reject);
-    });
-    return s;
-  };
+  const open = async (token?: string) => (await shop.socket({ token })).socket;
   const ask = (s: Client, since: number) => new Promise<CatchUpAnswer>((resolve) => s.emit('catch_up', since, resolve));
   const closedByServer = (s: Client) => new Promise<string>((resolve) => s.once('disconnect', resolve));
 
@@ -140,23 +125,13 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
 
 describe('Socket.IO catch-up budget per client address', () => {
   let shop: TestShop;
-  const sockets: Client[] = [];
   beforeAll(async () => {
     shop = await startTestShop({ CATCH_UP_CALLS_PER_MINUTE: '20', CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: '10' });
   });
   afterAll(async () => {
-    sockets.forEach((s) => s.disconnect());
     await shop.stop();
   });
-  const open = async (headers: Record<string, string> = {}) => {
-    const s: Client = connect(shop.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, extraHeaders: headers });
-    sockets.push(s);
-    await new Promise<void>((resolve, reject) => {
-      s.once('connect', resolve);
-      s.once('connect_error', reject);
-    });
-    return s;
-  };
+  const open = async (headers: Record<string, string> = {}) => (await shop.socket({ headers })).socket;
   const ask = (s: Client) =>
     new Promise<'answered' | 'closed'>((resolve) => {
       s.once('disconnect', () => resolve('closed'));

@@ -1,22 +1,17 @@
 import pg from 'pg';
-import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Booking, ChangePush, ClientToServerEvents, Product, ServerToClientEvents } from '@tv-shop/contracts';
+import type { Booking, Product } from '@tv-shop/contracts';
 import { startTestShop, type TestShop } from '../testing/harness';
-
-type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 /** Issue: a paid TV can never be sold twice, and a seller sees who booked their TVs. */
 describe('a sale is final; sellers see their bookings', () => {
   let shop: TestShop;
   let db: pg.Pool;
-  const sockets: Client[] = [];
   beforeAll(async () => {
     shop = await startTestShop();
     db = new pg.Pool({ connectionString: shop.dbUrl, max: 2 });
   });
   afterAll(async () => {
-    sockets.forEach((s) => s.disconnect());
     await db.end();
     await shop.stop();
   });
@@ -38,22 +33,7 @@ describe('a sale is final; sellers see their bookings', () => {
         )
       ).rows[0].count,
     );
-  const open = async (token?: string) => {
-    const s: Client = connect(shop.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      auth: token ? { token } : {},
-      reconnection: false,
-    });
-    sockets.push(s);
-    const pushes: ChangePush[] = [];
-    s.on('change', (p) => pushes.push(p));
-    await new Promise<void>((resolve, reject) => {
-      s.once('connect', resolve);
-      s.once('connect_error', reject);
-    });
-    return pushes;
-  };
+  const open = async (token?: string) => (await shop.socket({ token })).pushes;
 
   it('given a TV a buyer paid for, when its seller makes it available, then 409 saying why, and nobody else can book or pay for it', async () => {
     const seller = await shop.signup('Seller');

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AuthAnswer, Product } from '@tv-shop/contracts';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { AuthAnswer, ChangePush, ClientToServerEvents, Product, ServerToClientEvents } from '@tv-shop/contracts';
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startAll, type Running } from '../all-in-one';
 
@@ -105,6 +106,26 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
     return { intent: intent.body, confirm };
   };
 
+  const sockets: TestSocket[] = [];
+  /** A connected Socket.IO client, as the web app opens one; every push it hears is collected. */
+  const socket = async (opts: { token?: string; headers?: Record<string, string> } = {}) => {
+    const s: TestSocket = connect(running.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: opts.token ? { token: opts.token } : {},
+      reconnection: false,
+      extraHeaders: opts.headers ?? {},
+    });
+    sockets.push(s);
+    const pushes: ChangePush[] = [];
+    s.on('change', (p) => pushes.push(p));
+    await new Promise<void>((resolve, reject) => {
+      s.once('connect', resolve);
+      s.once('connect_error', reject);
+    });
+    return { socket: s, pushes };
+  };
+
   return {
     url: running.url,
     base,
@@ -117,7 +138,9 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
     book,
     confirmCard,
     admin: () => login(ADMIN.email, ADMIN.password),
+    socket,
     async stop() {
+      sockets.forEach((x) => x.disconnect());
       await running.stop();
       await db.drop();
       await rm(dataDir, { recursive: true, force: true });
@@ -125,3 +148,4 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
   };
 }
 export type TestShop = Awaited<ReturnType<typeof startTestShop>>;
+export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
