@@ -1,52 +1,14 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '@tv-shop/platform/testing';
-import { bookingDecider, type BookingCommand, type ConfirmedIntent, type ProductFacts } from './decide';
+import { bookingDecider, type BookingCommand, type ConfirmedIntent } from './decide';
 import type { BookingEvent } from './booking';
+import { booking, cancelled, intentCreated, paid, placed, product, succeededIntent } from './fixtures';
 
-const product: ProductFacts = {
-  exists: true,
-  removed: false,
-  sold: false,
-  soldTo: null,
-  name: 'LG 32"',
-  image: '/api/images/a',
-  pricePoisha: 1_200_000,
-  sellerId: 's1',
-};
-const booking = {
-  bookingId: 'b1',
-  productId: 'p1',
-  productName: 'LG 32"',
-  productImage: '/api/images/a',
-  pricePoisha: 1_200_000,
-  buyerId: 'u1',
-  buyerName: 'Nila',
-  buyerEmail: 'nila@example.com',
-  phone: '017',
-  meetingLocation: 'Mirpur 10',
-};
-const placed: BookingEvent = { type: 'BookingPlaced', data: booking };
-const intentCreated: BookingEvent = {
-  type: 'PaymentIntentCreated',
-  data: { bookingId: 'b1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_200_000, currency: 'bdt' },
-};
-const intent: ConfirmedIntent = {
-  id: 'pi_1',
-  status: 'succeeded',
-  amount: 1_200_000,
-  currency: 'bdt',
-  bookingId: 'b1',
-  provider: 'sandbox',
-};
-const paid: BookingEvent = {
-  type: 'BookingPaid',
-  data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' },
-};
+const intent = succeededIntent;
 const pay = (over: Partial<ConfirmedIntent> = {}): BookingCommand => ({
   type: 'PayBooking',
   data: { buyerId: 'u1', intent: { ...intent, ...over } },
 });
-const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
 const given = deciderSpec(bookingDecider);
 
 describe('booking decider', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError, fold, illegalState, notFound, type CommandReply } from '@tv-shop/platform';
 import type { BookingEvent } from '../booking/booking';
 import { bookingDecider, type ConfirmedIntent } from '../booking/decide';
+import { cancelled, intentCreated, paid, placed, succeededIntent } from '../booking/fixtures';
 import { nextPaymentStep, type PaymentFacts } from './payment';
 import { runPayment, type PaymentEffects } from './run-payment';
 
@@ -9,36 +10,7 @@ import { runPayment, type PaymentEffects } from './run-payment';
 // stream says and the provider's intent; when the buyer (or the webhook) pays and catalog answers
 // RecordSale; then the steps taken, in order, and the answer or the refusal. No database.
 
-const booking = {
-  bookingId: 'b1',
-  productId: 'p1',
-  productName: 'LG 32"',
-  productImage: '/api/images/a',
-  pricePoisha: 1_200_000,
-  buyerId: 'u1',
-  buyerName: 'Nila',
-  buyerEmail: 'nila@example.com',
-  phone: '017',
-  meetingLocation: 'Mirpur 10',
-};
-const placed: BookingEvent = { type: 'BookingPlaced', data: booking };
-const intentCreated: BookingEvent = {
-  type: 'PaymentIntentCreated',
-  data: { bookingId: 'b1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_200_000, currency: 'bdt' },
-};
-const paid: BookingEvent = {
-  type: 'BookingPaid',
-  data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' },
-};
-const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
-const succeeded: ConfirmedIntent = {
-  id: 'pi_1',
-  status: 'succeeded',
-  amount: 1_200_000,
-  currency: 'bdt',
-  bookingId: 'b1',
-  provider: 'sandbox',
-};
+const succeeded = succeededIntent;
 
 type CatalogAnswer = 'records' | AppError;
 
