@@ -4,6 +4,7 @@ import { InProcessChangeFeed, PostgresEventStore, migrate, projectionMigrations 
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startProjector } from '@tv-shop/projector';
 import { ReadModels } from './read-models';
+import { handWrittenLog } from './testing/log';
 
 /**
  * The two reads that need two services' read models (reporters' names, whether a booked TV is
@@ -19,48 +20,7 @@ const before = {
      where b.buyer_id = $1 and b.price_poisha = $2 and not b.paid and not b.cancelled and not p.sold`,
 };
 
-const at = (s: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, s)).toISOString();
-let seconds = 0;
-const event = (type: string, data: Record<string, unknown>) => ({
-  eventId: randomUUID(),
-  type,
-  data,
-  metadata: { actorId: 'test', actorRole: 'System', correlationId: randomUUID(), causationId: null, at: at(++seconds) },
-});
-const user = (userId: string, name: string, role = 'Buyer') =>
-  event('UserRegistered', { userId, name, email: `${userId}@x.test`, photoURL: '', role, passwordHash: null, via: 'google' });
-const listed = (productId: string) =>
-  event('ProductListed', {
-    productId,
-    name: `TV ${productId}`,
-    imageUrl: '/api/images/i',
-    details: 'd',
-    location: 'Dhaka',
-    resalePricePoisha: 1_000_000,
-    originalPricePoisha: 2_000_000,
-    useDuration: '1 year',
-    condition: 'Good',
-    phone: '0170',
-    categoryId: 'c1',
-    categoryName: 'Sony',
-    sellerId: 's1',
-    sellerName: 'Karim',
-    sellerEmail: 's1@x.test',
-    postedOn: '1-1-2025',
-  });
-const placed = (bookingId: string, productId: string, pricePoisha: number) =>
-  event('BookingPlaced', {
-    bookingId,
-    productId,
-    productName: `TV ${productId}`,
-    productImage: '/api/images/i',
-    pricePoisha,
-    buyerId: 'b1',
-    buyerName: 'Nusrat',
-    buyerEmail: 'b1@x.test',
-    phone: '0180',
-    meetingLocation: 'Gulshan',
-  });
+const { event, user, listed, placed } = handWrittenLog();
 
 describe('ReadModels: reads across two services answer as the joined query did', () => {
   let db: TestDatabase;
@@ -72,10 +32,10 @@ describe('ReadModels: reads across two services answer as the joined query did',
     await migrate(db.pool, 'projections', projectionMigrations);
     store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
     const log = [
-      user('s1', 'Karim', 'Seller'),
-      user('b1', 'Nusrat'),
-      user('b2', 'Rafi'),
-      ...['p1', 'p2', 'p3', 'p4', 'p5'].map(listed),
+      user('s1', { name: 'Karim', role: 'Seller' }),
+      user('b1', { name: 'Nusrat' }),
+      user('b2', { name: 'Rafi' }),
+      ...['p1', 'p2', 'p3', 'p4', 'p5'].map((p) => listed(p)),
       event('ProductReported', { productId: 'p1', reporterId: 'b1', reporterName: 'Nusrat then', reason: 'Fake photos' }),
       // From before names and reasons were recorded: the reporter's current name shows.
       event('ProductReported', { productId: 'p1', reporterId: 'b2' }),
@@ -87,13 +47,13 @@ describe('ReadModels: reads across two services answer as the joined query did',
       event('UserProfileUpdated', { userId: 'b2', name: 'Rafi Renamed', photoURL: '' }),
       // A deleted user's old reports keep their current name.
       event('UserDeleted', { userId: 'b2', email: 'b2@x.test', role: 'Buyer' }),
-      placed('bk1', 'p1', 1_000_000),
-      placed('bk2', 'p2', 1_000_000),
-      placed('bk3', 'p3', 1_000_000),
-      placed('bk4', 'p4', 1_000_000),
-      placed('bk5', 'p1', 900_000),
-      placed('bk6', 'p2', 1_000_000),
-      placed('bk7', 'gone', 1_000_000),
+      placed('bk1', 'p1', { pricePoisha: 1_000_000 }),
+      placed('bk2', 'p2', { pricePoisha: 1_000_000 }),
+      placed('bk3', 'p3', { pricePoisha: 1_000_000 }),
+      placed('bk4', 'p4', { pricePoisha: 1_000_000 }),
+      placed('bk5', 'p1', { pricePoisha: 900_000 }),
+      placed('bk6', 'p2', { pricePoisha: 1_000_000 }),
+      placed('bk7', 'gone', { pricePoisha: 1_000_000 }),
       event('ProductMarkedSold', { productId: 'p3' }),
       event('ProductRemoved', { productId: 'p4', reason: 'admin' }),
       event('BookingCancelled', { bookingId: 'bk6', productId: 'p2', reason: 'product-sold' }),

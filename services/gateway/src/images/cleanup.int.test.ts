@@ -4,6 +4,7 @@ import { InProcessChangeFeed, PostgresEventStore, migrate, projectionMigrations 
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startProjector } from '@tv-shop/projector';
 import { ReadModels } from '../read-models';
+import { handWrittenLog } from '../testing/log';
 import { referencedImages } from './cleanup';
 
 /**
@@ -18,53 +19,7 @@ const before = [
 const id = (n: number) => `${'a'.repeat(39)}${n}.webp`;
 const img = (n: number) => `/api/images/${id(n)}`;
 
-let seconds = 0;
-const event = (type: string, data: Record<string, unknown>) => ({
-  eventId: randomUUID(),
-  type,
-  data,
-  metadata: {
-    actorId: 'test',
-    actorRole: 'System',
-    correlationId: randomUUID(),
-    causationId: null,
-    at: new Date(Date.UTC(2025, 0, 1, 0, 0, ++seconds)).toISOString(),
-  },
-});
-const user = (userId: string, photoURL: string) =>
-  event('UserRegistered', { userId, name: userId, email: `${userId}@x.test`, photoURL, role: 'Seller', passwordHash: null, via: 'google' });
-const listed = (productId: string, imageUrl: string) =>
-  event('ProductListed', {
-    productId,
-    name: `TV ${productId}`,
-    imageUrl,
-    details: 'd',
-    location: 'Dhaka',
-    resalePricePoisha: 1_000_000,
-    originalPricePoisha: 2_000_000,
-    useDuration: '1 year',
-    condition: 'Good',
-    phone: '0170',
-    categoryId: 'c1',
-    categoryName: 'Sony',
-    sellerId: 's1',
-    sellerName: 'Karim',
-    sellerEmail: 's1@x.test',
-    postedOn: '1-1-2025',
-  });
-const placed = (bookingId: string, productId: string, productImage: string) =>
-  event('BookingPlaced', {
-    bookingId,
-    productId,
-    productName: `TV ${productId}`,
-    productImage,
-    pricePoisha: 1_000_000,
-    buyerId: 'b1',
-    buyerName: 'Nusrat',
-    buyerEmail: 'b1@x.test',
-    phone: '0180',
-    meetingLocation: 'Gulshan',
-  });
+const { event, user, listed, placed } = handWrittenLog();
 
 describe('image references: each service names the pictures its read model keeps', () => {
   let db: TestDatabase;
@@ -76,20 +31,20 @@ describe('image references: each service names the pictures its read model keeps
     await migrate(db.pool, 'projections', projectionMigrations);
     store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
     const log = [
-      user('s1', img(1)),
-      user('s2', `https://shop.example${img(2)}`),
-      user('s3', ''),
-      user('gone', img(3)),
+      user('s1', { role: 'Seller', photoURL: img(1) }),
+      user('s2', { role: 'Seller', photoURL: `https://shop.example${img(2)}` }),
+      user('s3', { role: 'Seller', photoURL: '' }),
+      user('gone', { role: 'Seller', photoURL: img(3) }),
       event('UserDeleted', { userId: 'gone', email: 'gone@x.test', role: 'Seller' }),
       event('UserProfileUpdated', { userId: 's1', name: 's1', photoURL: img(4) }),
-      user('elsewhere', 'https://i.ibb.co/x/photo.jpg'),
-      listed('p1', img(5)),
-      listed('p2', img(6)),
+      user('elsewhere', { role: 'Seller', photoURL: 'https://i.ibb.co/x/photo.jpg' }),
+      listed('p1', { imageUrl: img(5) }),
+      listed('p2', { imageUrl: img(6) }),
       event('ProductRemoved', { productId: 'p2', reason: 'admin' }),
-      listed('p3', img(7)),
+      listed('p3', { imageUrl: img(7) }),
       event('ProductMarkedSold', { productId: 'p3' }),
-      placed('bk1', 'p1', img(8)),
-      placed('bk2', 'p3', img(7)),
+      placed('bk1', 'p1', { productImage: img(8) }),
+      placed('bk2', 'p3', { productImage: img(7) }),
       event('BookingCancelled', { bookingId: 'bk1', productId: 'p1', reason: 'product-sold' }),
     ];
     for (const e of log) await store.append(`s-${randomUUID()}`, [e], 'any');
