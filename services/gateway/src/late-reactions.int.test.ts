@@ -73,19 +73,20 @@ describe('a late reaction never undoes a newer decision', () => {
     });
     return productId;
   };
+  /** What orders knows of an available listing when it decides on a booking. */
+  const product = {
+    exists: true,
+    removed: false,
+    sold: false,
+    soldTo: null,
+    name: 'Sony 43"',
+    image: '',
+    pricePoisha: 100_000,
+    sellerId: seller.id,
+  };
   /** A buyer's booking, decided as the orders service decides it (the product was available). */
   const book = async (productId: string, buyerId: string) => {
     const bookingId = uuidFromName(`booking:${productId}:${buyerId}`);
-    const product = {
-      exists: true,
-      removed: false,
-      sold: false,
-      soldTo: null,
-      name: 'Sony 43"',
-      image: '',
-      pricePoisha: 100_000,
-      sellerId: seller.id,
-    };
     const booking = {
       bookingId,
       productId,
@@ -145,16 +146,6 @@ describe('a late reaction never undoes a newer decision', () => {
   const payUpToTheSale = async (productId: string, bookingId: string, buyerId: string) => {
     const provider = new SandboxPaymentProvider(db.pool);
     const intent = await provider.createIntent({ amount: 100_000, currency: 'bdt', bookingId, idempotencyKey: `test:${bookingId}` });
-    const product = {
-      exists: true,
-      removed: false,
-      sold: false,
-      soldTo: null,
-      name: 'Sony 43"',
-      image: '',
-      pricePoisha: 100_000,
-      sellerId: seller.id,
-    };
     await handleCommand(
       store,
       bookingDecider,
@@ -175,6 +166,15 @@ describe('a late reaction never undoes a newer decision', () => {
     });
     return intent.id;
   };
+  /** The second half: the buyer's PayBooking, through orders' own handler. */
+  const pay = (bookingId: string, buyerId: string, paymentIntentId: string) =>
+    bus.send({
+      service: 'orders',
+      type: 'PayBooking',
+      aggregateId: bookingId,
+      data: { buyerId, paymentIntentId },
+      ...meta(buyerId, 'Buyer'),
+    });
   const paid = async (bookingId: string) => (await store.readStream(streams.booking(bookingId))).some((e) => e.type === 'BookingPaid');
 
   it('given a payment in flight whose sale is recorded, when a late reaction to an older sale comes, then the booking is not cancelled and the payment completes', async () => {
@@ -189,13 +189,7 @@ describe('a late reaction never undoes a newer decision', () => {
     try {
       await orders.caughtUp();
       expect(await cancelled(b)).toBe(0);
-      await bus.send({
-        service: 'orders',
-        type: 'PayBooking',
-        aggregateId: b,
-        data: { buyerId: 'paying-buyer', paymentIntentId: intentId },
-        ...meta('paying-buyer', 'Buyer'),
-      });
+      await pay(b, 'paying-buyer', intentId);
       expect(await paid(b)).toBe(true);
     } finally {
       await orders.stop();
@@ -221,13 +215,7 @@ describe('a late reaction never undoes a newer decision', () => {
 
     const orders = await startOrders({ store, bus, pool: db.pool, payments: new SandboxPaymentProvider(db.pool) });
     try {
-      await bus.send({
-        service: 'orders',
-        type: 'PayBooking',
-        aggregateId: b,
-        data: { buyerId: 'retrying-buyer', paymentIntentId: intentId },
-        ...meta('retrying-buyer', 'Buyer'),
-      });
+      await pay(b, 'retrying-buyer', intentId);
       expect(await paid(b)).toBe(true);
       const refunds = (await store.readStream(streams.booking(b))).filter((e) => e.type === 'PaymentRefunded');
       expect(refunds).toHaveLength(0);
