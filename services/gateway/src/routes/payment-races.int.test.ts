@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Booking, Product } from '@tv-shop/contracts';
 import { startTestShop, type TestShop } from '../testing/harness';
@@ -6,13 +5,10 @@ import { startTestShop, type TestShop } from '../testing/harness';
 /** The interleavings a marketplace must survive: two buyers, one TV; a product gone mid-payment. */
 describe('payment races', () => {
   let shop: TestShop;
-  let db: pg.Pool;
   beforeAll(async () => {
     shop = await startTestShop();
-    db = new pg.Pool({ connectionString: shop.dbUrl, max: 2 });
   });
   afterAll(async () => {
-    await db.end();
     await shop.stop();
   });
 
@@ -23,8 +19,8 @@ describe('payment races', () => {
     return confirm.body.paymentIntent.id as string;
   };
   const refunded = async (intentId: string) =>
-    (await db.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [intentId])).rows[0]
-      ?.refunded_at ?? null;
+    (await shop.pool.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [intentId]))
+      .rows[0]?.refunded_at ?? null;
 
   it('when two buyers pay for one TV at the same moment, then exactly one gets it and the other is refunded', async () => {
     for (let round = 0; round < 5; round++) {

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Booking, Product } from '@tv-shop/contracts';
 import { startTestShop, type TestShop } from '../testing/harness';
@@ -6,13 +5,10 @@ import { startTestShop, type TestShop } from '../testing/harness';
 /** Issue: a paid TV can never be sold twice, and a seller sees who booked their TVs. */
 describe('a sale is final; sellers see their bookings', () => {
   let shop: TestShop;
-  let db: pg.Pool;
   beforeAll(async () => {
     shop = await startTestShop();
-    db = new pg.Pool({ connectionString: shop.dbUrl, max: 2 });
   });
   afterAll(async () => {
-    await db.end();
     await shop.stop();
   });
 
@@ -22,11 +18,11 @@ describe('a sale is final; sellers see their bookings', () => {
   };
   const product = async (id: string) => ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === id);
   const paidBookingsOf = async (productId: string) =>
-    Number((await db.query('select count(*) from rm_orders.bookings where product_id = $1 and paid', [productId])).rows[0].count);
+    Number((await shop.pool.query('select count(*) from rm_orders.bookings where product_id = $1 and paid', [productId])).rows[0].count);
   const charged = async (productId: string) =>
     Number(
       (
-        await db.query(
+        await shop.pool.query(
           `select count(*) from payment_sandbox.intents i join rm_orders.bookings b on b.id = i.booking_id
            where b.product_id = $1 and i.status = 'succeeded' and i.refunded_at is null`,
           [productId],

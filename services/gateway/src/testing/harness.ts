@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import pg from 'pg';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AuthAnswer, ChangePush, ClientToServerEvents, Product, ServerToClientEvents } from '@tv-shop/contracts';
@@ -106,6 +107,9 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
     return { intent: intent.body, confirm };
   };
 
+  /** A look straight into the shop's database, for what no API shows (the sandbox's refunds, counts). */
+  const pool = new pg.Pool({ connectionString: db.url, max: 2 });
+
   const sockets: TestSocket[] = [];
   /** A connected Socket.IO client, as the web app opens one; every push it hears is collected. */
   const socket = async (opts: { token?: string; headers?: Record<string, string> } = {}) => {
@@ -139,8 +143,10 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
     confirmCard,
     admin: () => login(ADMIN.email, ADMIN.password),
     socket,
+    pool,
     async stop() {
       sockets.forEach((x) => x.disconnect());
+      await pool.end();
       await running.stop();
       await db.drop();
       await rm(dataDir, { recursive: true, force: true });
