@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessChangeFeed, PostgresEventStore, migrate, projectionMigrations } from '@tv-shop/platform';
-import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
-import { startProjector } from '@tv-shop/projector';
-import { ReadModels } from './read-models';
-import { handWrittenLog } from './testing/log';
+import type { TestDatabase } from '@tv-shop/platform/testing';
+import type { ReadModels } from './read-models';
+import { handWrittenLog, projectedDatabase } from './testing/log';
 
 /**
  * The two reads that need two services' read models (reporters' names, whether a booked TV is
@@ -24,14 +21,10 @@ const { event, user, listed, placed } = handWrittenLog();
 
 describe('ReadModels: reads across two services answer as the joined query did', () => {
   let db: TestDatabase;
-  let store: PostgresEventStore;
   let reads: ReadModels;
+  let head: number;
   beforeAll(async () => {
-    db = await createTestDatabase('read_models');
-    await PostgresEventStore.migrate(db.pool);
-    await migrate(db.pool, 'projections', projectionMigrations);
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
-    const log = [
+    ({ db, reads, head } = await projectedDatabase('read_models', [
       user('s1', { name: 'Karim', role: 'Seller' }),
       user('b1', { name: 'Nusrat' }),
       user('b2', { name: 'Rafi' }),
@@ -57,15 +50,9 @@ describe('ReadModels: reads across two services answer as the joined query did',
       event('ProductMarkedSold', { productId: 'p3' }),
       event('ProductRemoved', { productId: 'p4', reason: 'admin' }),
       event('BookingCancelled', { bookingId: 'bk6', productId: 'p2', reason: 'product-sold' }),
-    ];
-    for (const e of log) await store.append(`s-${randomUUID()}`, [e], 'any');
-    const projector = await startProjector({ pool: db.pool, store, feed: new InProcessChangeFeed() });
-    await projector.caughtUp();
-    await projector.stop();
-    reads = new ReadModels(db.pool);
+    ]));
   });
   afterAll(async () => {
-    await store.close();
     await db.drop();
   });
 
@@ -100,6 +87,6 @@ describe('ReadModels: reads across two services answer as the joined query did',
   it('projection positions: each read model by its checkpoint name', async () => {
     const positions = await reads.projectionPositions();
     expect(Object.keys(positions).sort()).toEqual(['catalog', 'orders', 'users']);
-    expect(new Set(Object.values(positions))).toEqual(new Set([await store.headPosition()]));
+    expect(new Set(Object.values(positions))).toEqual(new Set([head]));
   });
 });

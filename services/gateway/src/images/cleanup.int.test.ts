@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessChangeFeed, PostgresEventStore, migrate, projectionMigrations } from '@tv-shop/platform';
-import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
-import { startProjector } from '@tv-shop/projector';
-import { ReadModels } from '../read-models';
-import { handWrittenLog } from '../testing/log';
+import type { TestDatabase } from '@tv-shop/platform/testing';
+import type { ReadModels } from '../read-models';
+import { handWrittenLog, projectedDatabase } from '../testing/log';
 import { referencedImages } from './cleanup';
 
 /**
@@ -23,14 +20,9 @@ const { event, user, listed, placed } = handWrittenLog();
 
 describe('image references: each service names the pictures its read model keeps', () => {
   let db: TestDatabase;
-  let store: PostgresEventStore;
   let reads: ReadModels;
   beforeAll(async () => {
-    db = await createTestDatabase('image_refs');
-    await PostgresEventStore.migrate(db.pool);
-    await migrate(db.pool, 'projections', projectionMigrations);
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
-    const log = [
+    ({ db, reads } = await projectedDatabase('image_refs', [
       user('s1', { role: 'Seller', photoURL: img(1) }),
       user('s2', { role: 'Seller', photoURL: `https://shop.example${img(2)}` }),
       user('s3', { role: 'Seller', photoURL: '' }),
@@ -46,15 +38,9 @@ describe('image references: each service names the pictures its read model keeps
       placed('bk1', 'p1', { productImage: img(8) }),
       placed('bk2', 'p3', { productImage: img(7) }),
       event('BookingCancelled', { bookingId: 'bk1', productId: 'p1', reason: 'product-sold' }),
-    ];
-    for (const e of log) await store.append(`s-${randomUUID()}`, [e], 'any');
-    const projector = await startProjector({ pool: db.pool, store, feed: new InProcessChangeFeed() });
-    await projector.caughtUp();
-    await projector.stop();
-    reads = new ReadModels(db.pool);
+    ]));
   });
   afterAll(async () => {
-    await store.close();
     await db.drop();
   });
 

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { NewEvent } from '@tv-shop/platform';
+import { InProcessChangeFeed, PostgresEventStore, migrate, projectionMigrations, type NewEvent } from '@tv-shop/platform';
+import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
+import { startProjector } from '@tv-shop/projector';
+import { ReadModels } from '../read-models';
 
 /**
  * A log written by hand for tests that run the real projections over it: events one second
@@ -65,4 +68,23 @@ export function handWrittenLog() {
       ...over,
     });
   return { event, user, listed, placed };
+}
+
+/** A fresh database holding `log` (each event in a stream of its own) and every read model projected from it, up to `head`. */
+export async function projectedDatabase(prefix: string, log: NewEvent[]): Promise<{ db: TestDatabase; reads: ReadModels; head: number }> {
+  const db = await createTestDatabase(prefix);
+  await PostgresEventStore.migrate(db.pool);
+  await migrate(db.pool, 'projections', projectionMigrations);
+  const store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
+  let head = 0;
+  try {
+    for (const e of log) await store.append(`s-${randomUUID()}`, [e], 'any');
+    const projector = await startProjector({ pool: db.pool, store, feed: new InProcessChangeFeed() });
+    await projector.caughtUp();
+    await projector.stop();
+    head = await store.headPosition();
+  } finally {
+    await store.close();
+  }
+  return { db, reads: new ReadModels(db.pool), head };
 }
