@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { AppError } from './errors';
 import type { EventStore, RecordedEvent, Subscription } from './event-store/types';
 import type { Logger } from './log';
+import { openCheckpoint, policyCheckpoint, setCheckpoint } from './projections/checkpoints';
 
 export type PolicyHandler = (event: RecordedEvent<string, never>) => Promise<void>;
 
@@ -17,11 +18,9 @@ export async function startPolicy(opts: {
   handlers: Record<string, PolicyHandler>;
   log: Logger;
 }): Promise<{ stop(): Promise<void>; caughtUp(): Promise<void> }> {
-  const key = `policy:${opts.name}`;
-  await opts.pool.query('insert into public.projection_checkpoints (name) values ($1) on conflict do nothing', [key]);
-  const { rows } = await opts.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [key]);
+  const key = policyCheckpoint(opts.name);
   const sub: Subscription = opts.store.subscribe({
-    from: Number(rows[0]?.position ?? 0),
+    from: await openCheckpoint(opts.pool, key),
     onBatch: async ({ events, position }) => {
       for (const e of events) {
         const h = opts.handlers[e.type];
@@ -35,25 +34,9 @@ export async function startPolicy(opts: {
           opts.log.info(`policy ${opts.name} refused on ${e.type} at ${e.position}: ${err.message}`);
         }
       }
-      await opts.pool.query('update public.projection_checkpoints set position = $2, updated_at = now() where name = $1', [key, position]);
+      await setCheckpoint(opts.pool, key, position);
     },
     onError: (err) => opts.log.warn(`policy ${opts.name} failed; will retry`, err),
   });
   return { stop: () => sub.stop(), caughtUp: () => sub.caughtUp() };
-}
-
-/**
- * Waits until a projection has applied `position` (bounded), for a policy that reads a read
- * model: without it, a booking placed just before its product was removed could be missed.
- */
-export async function waitForCheckpoint(pool: pg.Pool, projection: string, position: number, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const { rows } = await pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
-      projection,
-    ]);
-    if (Number(rows[0]?.position ?? 0) >= position) return;
-    if (Date.now() > until) throw new Error(`projection ${projection} did not reach ${position} in ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -12,7 +12,7 @@ import type { EventStore } from './event-store/types';
 import { createLogger } from './log';
 import { guardProcess } from './process-guard';
 import { migrate } from './db/migrate';
-import { projectionMigrations } from './projections/migrations';
+import { projectionMigrations } from './projections/checkpoints';
 
 export interface ServiceDeps {
   store: EventStore;

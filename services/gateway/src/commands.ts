@@ -6,6 +6,7 @@ import {
   AppError,
   createLogger,
   uuidFromName,
+  policyCheckpoint,
   waitForCheckpoint,
   type CommandBus,
   type CommandReply,
@@ -60,7 +61,7 @@ export class CommandSender {
     });
     let position = reply.position;
     if (opts.settle?.length) {
-      await Promise.all(opts.settle.map((p) => waitForCheckpoint(this.db.pool, `policy:${p}`, reply.position)));
+      await Promise.all(opts.settle.map((p) => waitForCheckpoint(this.db.pool, policyCheckpoint(p), reply.position)));
       position = await this.db.store.headPosition();
     }
     if (!(await this.positions.waitFor(position))) {

@@ -3,7 +3,7 @@ import type { Blog, Booking, Category, Product, ReportedProduct, SellerCard, Use
 import { CatalogQueries } from '@tv-shop/catalog';
 import { IdentityQueries } from '@tv-shop/identity';
 import { OrdersQueries } from '@tv-shop/orders';
-import { projectionPositions } from '@tv-shop/projector';
+import { projectionPositions } from '@tv-shop/platform';
 
 /**
  * The read models the routes use, in one object. Each query belongs to the service whose read

@@ -1,2 +1,1 @@
 export { startProjector, projections, type Projector } from './module';
-export { projectionPositions } from './positions';

@@ -6,7 +6,7 @@ import { PostgresEventStore } from '../event-store/postgres';
 import { migrate } from '../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { ev } from '../testing/event-store-contract';
-import { projectionMigrations } from './migrations';
+import { projectionMigrations } from './checkpoints';
 import { ProjectionRunner } from './runner';
 import type { Projection } from './types';
 

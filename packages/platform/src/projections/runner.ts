@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
-import { dedicatedClient, withClient, withTransaction } from '../db/database';
+import { dedicatedClient, withTransaction } from '../db/database';
 import { describeError } from '../errors';
 import { backoffMs } from '../retry';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
+import { advanceCheckpoint, openCheckpoint, readCheckpoint, setCheckpoint } from './checkpoints';
 import type { Projection } from './types';
 
 export interface RunnerOptions {
@@ -27,6 +28,9 @@ const ident = (s: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(s)) throw new Error(`bad identifier ${s}`);
   return `"${s}"`;
 };
+
+/** Rolls a batch back: its checkpoint was moved by someone else meanwhile. */
+class CheckpointMoved extends Error {}
 
 /**
  * Keeps one projection's tables in step with the log. Each batch's row changes and the new
@@ -149,18 +153,11 @@ export class ProjectionRunner {
     if (stale) this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log`);
     if (found.rowCount === 0 || stale) {
       await this.createTables(schema);
-      await this.pool.query(
-        `insert into public.projection_checkpoints (name, position) values ($1, 0)
-         on conflict (name) do update set position = 0, updated_at = now()`,
-        [name],
-      );
+      await setCheckpoint(this.pool, name, 0);
     }
-    await this.pool.query('insert into public.projection_checkpoints (name) values ($1) on conflict do nothing', [name]);
-    const { rows } = await this.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
-      name,
-    ]);
+    const position = await openCheckpoint(this.pool, name);
     if (attempt !== this.attempt) return;
-    this.current = Number(rows[0]?.position ?? 0);
+    this.current = position;
     this.lastError = null;
     // The feed (Redis) may be down while the database is fine: that must not stop the projection.
     await this.feed
@@ -213,12 +210,7 @@ export class ProjectionRunner {
   async status(head?: number): Promise<ProjectionStatus> {
     const h = head ?? (await this.store.headPosition());
     let position = this.current;
-    if (this.role !== 'leader') {
-      const { rows } = await this.pool.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
-        this.name,
-      ]);
-      position = Number(rows[0]?.position ?? 0);
-    }
+    if (this.role !== 'leader') position = await readCheckpoint(this.pool, this.name);
     return { name: this.name, position, lag: Math.max(0, h - position), error: this.lastError, role: this.role };
   }
 
@@ -234,29 +226,17 @@ export class ProjectionRunner {
     if (events.length === 0) return;
     const to = events[events.length - 1]!.position;
     const notices: ChangeNotice[] = [];
-    await withClient(this.pool, async (client) => {
-      try {
-        await client.query('begin');
+    try {
+      await withTransaction(this.pool, async (client) => {
         await this.applyBatch(client, this.projection.schema, events, notices);
-        const moved = await client.query(
-          'update public.projection_checkpoints set position = $2, updated_at = now() where name = $1 and position = $3',
-          [this.name, to, this.current],
-        );
-        if (moved.rowCount !== 1) {
-          // Someone else moved the checkpoint (an offline rebuild, say): continue from theirs.
-          await client.query('rollback');
-          const { rows } = await client.query<{ position: string }>('select position from public.projection_checkpoints where name = $1', [
-            this.name,
-          ]);
-          this.current = Number(rows[0]?.position ?? this.current);
-          throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`);
-        }
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback').catch(() => {});
-        throw err;
-      }
-    });
+        // Guarded by the old position: if someone else moved it (an offline rebuild, say), roll back.
+        if (!(await advanceCheckpoint(client, this.name, this.current, to))) throw new CheckpointMoved();
+      });
+    } catch (err) {
+      if (!(err instanceof CheckpointMoved)) throw err;
+      this.current = await readCheckpoint(this.pool, this.name);
+      throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`, { cause: err });
+    }
     this.current = to;
     this.lastError = null;
     notices.push({ kind: 'checkpoint', projection: this.name, position: to });
@@ -307,7 +287,7 @@ export class ProjectionRunner {
         await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
         await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
         await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
-        await client.query('update public.projection_checkpoints set position = $2, updated_at = now() where name = $1', [this.name, pos]);
+        await setCheckpoint(client, this.name, pos);
       });
       this.current = pos;
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);

@@ -1,0 +1,104 @@
+import type pg from 'pg';
+import type { Migration } from '../db/migrate';
+
+/**
+ * The one place that reads and writes checkpoints: how far each projection and each policy has
+ * got through the log (`public.projection_checkpoints`; a policy's name is `policy:<name>`).
+ * Every consumer of the log, whatever delivers it (the store's subscription, Kafka), keeps its
+ * position here, in the same transaction as its effects when it has any.
+ */
+export const projectionMigrations: Migration[] = [
+  {
+    id: '0001-checkpoints',
+    sql: `create table public.projection_checkpoints (
+      name text primary key,
+      position bigint not null default 0,
+      updated_at timestamptz not null default now()
+    );`,
+  },
+];
+
+/** A pool, or a client inside a transaction: both can run a checkpoint's query. */
+type Db = Pick<pg.Pool, 'query'>;
+
+const TABLE = 'public.projection_checkpoints';
+
+export const policyCheckpoint = (policy: string): string => `policy:${policy}`;
+
+/** The stored position, or 0 when there is none yet. */
+export async function readCheckpoint(db: Db, name: string): Promise<number> {
+  const { rows } = await db.query<{ position: string }>(`select position from ${TABLE} where name = $1`, [name]);
+  return Number(rows[0]?.position ?? 0);
+}
+
+/** Makes sure the checkpoint exists (at 0 if new) and answers its position. */
+export async function openCheckpoint(db: Db, name: string): Promise<number> {
+  await db.query(`insert into ${TABLE} (name) values ($1) on conflict do nothing`, [name]);
+  return readCheckpoint(db, name);
+}
+
+/** Sets the checkpoint whatever it was (a rebuild's swap, a reset to 0 with fresh tables). */
+export async function setCheckpoint(db: Db, name: string, position: number): Promise<void> {
+  await db.query(
+    `insert into ${TABLE} (name, position) values ($1, $2)
+     on conflict (name) do update set position = excluded.position, updated_at = now()`,
+    [name, position],
+  );
+}
+
+/**
+ * Moves the checkpoint from `from` to `to` only if it still is at `from`: two runners (or a
+ * rebuild) can then never both apply the same events. False when someone else moved it.
+ */
+export async function advanceCheckpoint(db: Db, name: string, from: number, to: number): Promise<boolean> {
+  const moved = await db.query(`update ${TABLE} set position = $3, updated_at = now() where name = $1 and position = $2`, [name, from, to]);
+  return moved.rowCount === 1;
+}
+
+/** Every read-model projection's position (the policies' are left out). */
+export async function projectionPositions(db: Db): Promise<Record<string, number>> {
+  const { rows } = await db.query<{ name: string; position: string }>(`select name, position from ${TABLE} where name not like 'policy:%'`);
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.position)]));
+}
+
+/**
+ * Waits until a checkpoint reached `position` (bounded): a policy that reads a read model waits
+ * for it (without that, a booking placed just before its product was removed could be missed),
+ * and a write waits for the policies whose reactions belong to it.
+ */
+export async function waitForCheckpoint(db: Db, name: string, position: number, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while ((await readCheckpoint(db, name)) < position) {
+    if (Date.now() > until) throw new Error(`${name} did not reach ${position} in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** One projection's or policy's checkpoint as the health check sees it, beside the log's head. */
+export interface CheckpointHealthRow {
+  /** Null when no checkpoint exists yet (the one row then only carries the head). */
+  name: string | null;
+  position: string | null;
+  head: string | null;
+  /** How long the oldest event it has not applied has been waiting (ms); null when it is at the head. */
+  waiting_ms: number | null;
+  /** How long since its checkpoint last moved (ms). */
+  idle_ms: number;
+}
+
+/**
+ * Every checkpoint with how long it has been behind and idle, and the log's head, in one round
+ * trip; at least one row, so the head is known even with no checkpoint. Read by the health
+ * check; what counts as stalled is the caller's to say.
+ */
+export async function checkpointHealth(db: Db): Promise<CheckpointHealthRow[]> {
+  const { rows } = await db.query<CheckpointHealthRow>(
+    `select c.name, c.position, h.head,
+            (extract(epoch from now() - (select e.recorded_at from es.events e where e.position > c.position order by e.position limit 1)) * 1000)::float8 as waiting_ms,
+            (extract(epoch from now() - c.updated_at) * 1000)::float8 as idle_ms
+       from (select max(position) as head from es.events) h
+       left join ${TABLE} c on true
+      order by c.name`,
+  );
+  return rows;
+}
