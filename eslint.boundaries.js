@@ -21,6 +21,10 @@ export const boundaries = [
     ['packages/platform/**/*.ts'],
     [{ group: ['@tv-shop/*'], message: 'packages/platform knows no domain: no contracts, no services, no gateway.' }],
   ),
+  restrict(
+    ['packages/images/**/*.ts'],
+    [{ group: ['@tv-shop/*', '!@tv-shop/platform'], message: 'packages/images stores and checks pictures: it knows no domain.' }],
+  ),
   ...domainServices.map((service) =>
     restrict(
       [`services/${service}/**/*.ts`],

@@ -28,6 +28,8 @@ describe('import boundaries', () => {
       expect.stringMatching(/knows no domain/),
     ]);
     expect(problems('packages/contracts/src/x.ts', "import { AppError } from '@tv-shop/platform';")).toHaveLength(1);
+    expect(problems('packages/images/src/x.ts', "import { AppError } from '@tv-shop/platform';")).toEqual([]);
+    expect(problems('packages/images/src/x.ts', "import { CatalogQueries } from '@tv-shop/catalog';")).toHaveLength(1);
   });
 
   it('when a web feature imports another feature, or shared code imports a feature, then lint fails', () => {

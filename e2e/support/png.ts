@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodePng } from '@tv-shop/gateway';
+import { encodePng } from '@tv-shop/images';
 
 /** A valid solid-colour PNG, so uploads need no image files in the repo. */
 export function solidPng(width: number, height: number, color: [number, number, number]): Buffer {

@@ -139,3 +139,12 @@ export function parseCommand<S extends CommandService>(
   if (!read.ok) throw invalid(read.field, read.message);
   return read.command;
 }
+
+/**
+ * The policies whose reactions belong to a command, so the write's answer waits for them too:
+ * deleting a user withdraws their listings (catalog's policy) and cancels their open bookings
+ * (orders' policy). Named by policy, as each service starts it.
+ */
+export const REACTIONS_OF = {
+  DeleteUser: ['catalog', 'orders'],
+} as const satisfies Partial<Record<string, readonly CommandService[]>>;

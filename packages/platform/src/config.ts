@@ -34,6 +34,15 @@ export const redisFromEnv = (env: Env = process.env): { url: string | undefined;
   channel: env.REDIS_CHANNEL ?? DEFAULT_REDIS_CHANNEL,
 });
 
+/** KAFKA_BROKERS: the Kafka bootstrap brokers, comma-separated (`host:port,host:port`); unset or blank, no Kafka. */
+export const kafkaBrokersFromEnv = (env: Env = process.env): string[] | undefined => {
+  const brokers = (given(env.KAFKA_BROKERS) ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  return brokers.length > 0 ? brokers : undefined;
+};
+
 /** IDENTITY_URL, CATALOG_URL, ORDERS_URL: the services that run as processes of their own, by name. */
 export const serviceUrlsFromEnv = (env: Env = process.env): Partial<Record<ServiceName, string>> =>
   Object.fromEntries(
@@ -48,25 +57,22 @@ export const logLevelFromEnv = (env: Env = process.env): string => env.LOG_LEVEL
 /** NODE_ENV=production: secrets come from the deployment, never generated into the data dir. */
 export const isProductionEnv = (env: Env = process.env): boolean => env.NODE_ENV === 'production';
 
-/** A service in its own process (`runServiceMain`): where it listens, what it shares with the others. */
+/** A service in its own process (`runServiceMain`): where it listens, what it shares with the others (the rest is its topology). */
 export interface ServiceConfig {
   databaseUrl: string | undefined;
   port: number;
   host: string;
   commandToken: string | undefined;
   dataDir: string;
-  /** The other services' command endpoints (never its own). */
-  endpoints: Partial<Record<ServiceName, string>>;
 }
 
 /** PORT (the service's own default), HOST (127.0.0.1) and the shared settings above. */
-export function serviceConfigFromEnv(name: ServiceName, defaultPort: number, env: Env = process.env): ServiceConfig {
+export function serviceConfigFromEnv(defaultPort: number, env: Env = process.env): ServiceConfig {
   return {
     databaseUrl: databaseUrlFromEnv(env),
     port: Number(env.PORT ?? defaultPort),
     host: env.HOST ?? '127.0.0.1',
     commandToken: commandTokenFromEnv(env),
     dataDir: dataDirFromEnv(env),
-    endpoints: Object.fromEntries(Object.entries(serviceUrlsFromEnv(env)).filter(([service]) => service !== name)),
   };
 }

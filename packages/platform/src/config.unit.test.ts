@@ -29,15 +29,14 @@ describe('configuration every process reads the same way', () => {
       IDENTITY_URL: 'http://i',
       CATALOG_URL: 'http://c',
     };
-    expect(serviceConfigFromEnv('catalog', 4002, env)).toEqual({
+    expect(serviceConfigFromEnv(4002, env)).toEqual({
       databaseUrl: 'postgres://db',
       port: 4002,
       host: '127.0.0.1',
       commandToken: 't',
       dataDir: '/srv/data',
-      endpoints: { identity: 'http://i' },
     });
-    expect(serviceConfigFromEnv('orders', 4003, { ...env, PORT: '5000', HOST: '0.0.0.0' })).toMatchObject({ port: 5000, host: '0.0.0.0' });
+    expect(serviceConfigFromEnv(4003, { ...env, PORT: '5000', HOST: '0.0.0.0' })).toMatchObject({ port: 5000, host: '0.0.0.0' });
   });
 
   it('LOG_LEVEL, else info, or error under tests', () => {

@@ -22,3 +22,5 @@ export * from './policies';
 export * from './service-host';
 export * from './config';
 export { RedisChangeFeed, type RedisChangeFeedOptions } from './change-feed/redis';
+export * from './topology';
+export { PositionTracker } from './projections/position-tracker';

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { HttpCommandBus, MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transport';
 import type { CommandBus, CommandEnvelope } from './commands/transport';
 import { isProductionEnv, serviceConfigFromEnv } from './config';
+import { describeTopology, topologyFromEnv } from './topology';
 import { openDatabase } from './db/database';
 import { PostgresEventStore } from './event-store/postgres';
 import type { EventStore } from './event-store/types';
@@ -99,7 +100,8 @@ export async function runServiceMain(
   start: ServiceHostOptions['start'],
 ): Promise<void> {
   const log = createLogger(name);
-  const config = serviceConfigFromEnv(name, defaultPort);
+  const config = serviceConfigFromEnv(defaultPort);
+  const topology = topologyFromEnv(name);
   const databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     log.error(`${name} on its own needs DATABASE_URL (the PostgreSQL it shares with the gateway and projector)`);
@@ -117,14 +119,14 @@ export async function runServiceMain(
       port: config.port,
       host: config.host,
       token: command.token,
-      endpoints: config.endpoints,
+      endpoints: topology.servicesElsewhere,
       start,
     });
   } catch (err) {
     log.error(`${name} could not start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   }
-  log.info(`${name} takes commands at ${host.url}/commands`);
+  log.info(`${name} takes commands at ${host.url}/commands (${describeTopology(topology)})`);
   const stop = async (code = 0) => {
     await host.stop().catch((err: unknown) => log.warn(`${name} did not stop cleanly`, { error: String(err) }));
     process.exit(code);

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startCatalog } from '@tv-shop/catalog';
 import { ensureAdmin, startIdentity } from '@tv-shop/identity';
-import { SandboxPaymentProvider, StripePaymentProvider, startOrders } from '@tv-shop/orders';
+import { SandboxPaymentProvider, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
 import {
   commandTokenFor,
   HttpCommandBus,
@@ -11,10 +11,14 @@ import {
   RedisChangeFeed,
   PostgresEventStore,
   createLogger,
+  describeTopology,
   migrate,
   openDatabase,
+  PositionTracker,
   projectionMigrations,
+  topologyFor,
 } from '@tv-shop/platform';
+import { LocalImageStore, startImageSweeper } from '@tv-shop/images';
 import { projections, startProjector } from '@tv-shop/projector';
 import path from 'node:path';
 import { createApp } from './app';
@@ -24,12 +28,8 @@ import { CommandSender } from './commands';
 import { loadConfig, type GatewayConfig } from './config';
 import { seedDemo } from './demo-seed';
 import { ListCache } from './http/list-cache';
-import { startImageSweeper } from './images/cleanup';
-import { LocalImageStore } from './images/image-store';
-import { PositionTracker } from './positions';
 import { ReadModels } from './read-models';
 import { attachSockets } from './sockets';
-import { describeTopology, topologyFor } from './topology';
 
 export interface StartOptions {
   port?: number;
@@ -113,11 +113,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       stack.push(() => projector.stop());
     }
     await positions.refresh();
-    const stripe = config.stripe
-      ? new StripePaymentProvider(config.stripe.secretKey, config.stripe.publishableKey, config.stripe.webhookSecret, config.stripe.apiBase)
-      : null;
-    const sandbox = stripe ? null : new SandboxPaymentProvider(db.pool);
-    const payments = stripe ?? sandbox!;
+    const { payments, stripe, sandbox } = paymentProviderFromEnv(db.pool, opts.env ?? process.env);
 
     // Each domain service runs here unless it runs as its own process (IDENTITY_URL, ...).
     const here = new Set(topology.servicesHere);

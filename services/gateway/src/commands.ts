@@ -10,9 +10,9 @@ import {
   waitForCheckpoint,
   type CommandBus,
   type CommandReply,
+  type PositionTracker,
   type EventStore,
 } from '@tv-shop/platform';
-import type { PositionTracker } from './positions';
 
 const log = createLogger('gateway');
 

@@ -20,13 +20,10 @@ const Env = z.object({
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
   GOOGLE_ISSUER: z.string().default('https://accounts.google.com,accounts.google.com'),
-  STRIPE_SECRET_KEY: optional,
-  STRIPE_PUBLISHABLE_KEY: optional,
-  STRIPE_WEBHOOK_SECRET: optional,
-  STRIPE_API_BASE: z.string().url().optional().catch(undefined),
   SEED_DEMO: z.enum(['0', '1']).default('0'),
   WEB_DIST: optional,
-  // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL and the services' URLs: read as every process reads them (platform's config.ts).
+  // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL and the services' URLs: read as every process reads them (platform's config.ts);
+  // STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv).
   REDIS_CHANNEL: z.string().min(1).default(DEFAULT_REDIS_CHANNEL),
   PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
   // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
@@ -101,7 +98,6 @@ export interface GatewayConfig {
   /** Unset: generated once and kept under the data dir (bootstrap.ts). */
   adminPassword: string | undefined;
   google: { clientId: string; jwksUrl: string; issuers: string[] } | null;
-  stripe: { secretKey: string; publishableKey: string | null; webhookSecret: string | null; apiBase: string | null } | null;
   seedDemo: boolean;
   webDist: string;
   /** Services running as their own processes, reached over HTTP; the rest run in this process. */
@@ -150,14 +146,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminEmail: e.ADMIN_EMAIL,
     adminPassword: e.ADMIN_PASSWORD,
     google: e.GOOGLE_CLIENT_ID ? { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL, issuers: e.GOOGLE_ISSUER.split(',') } : null,
-    stripe: e.STRIPE_SECRET_KEY
-      ? {
-          secretKey: e.STRIPE_SECRET_KEY,
-          publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? null,
-          webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
-          apiBase: e.STRIPE_API_BASE ?? null,
-        }
-      : null,
     seedDemo: e.SEED_DEMO === '1',
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     remoteServices: serviceUrlsFromEnv(env),

@@ -1,7 +1,7 @@
 import { hashPassword, userIdFor } from '@tv-shop/identity';
 import { uuidFromName, type CommandBus, type EventStore } from '@tv-shop/platform';
-import type { ImageStore } from './images/image-store';
-import { drawTv } from './images/png';
+import type { ImageStore } from '@tv-shop/images';
+import { drawTv } from '@tv-shop/images';
 import { postDate } from './routes/catalog';
 
 const sellers = [

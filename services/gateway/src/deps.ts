@@ -6,7 +6,7 @@ import type { GoogleIdentity } from './auth/google';
 import type { Tokens } from './auth/tokens';
 import type { GatewayConfig } from './config';
 import type { ListCache } from './http/list-cache';
-import type { ImageStore } from './images/image-store';
+import type { ImageStore } from '@tv-shop/images';
 import type { ReadModels } from './read-models';
 
 /** What the routes need, passed in (routers are factories; nothing reaches for globals). */

@@ -1,3 +1,2 @@
 export { startAll, type StartOptions, type Running } from './all-in-one';
 export { createApp } from './app';
-export { drawTv, encodePng } from './images/png';

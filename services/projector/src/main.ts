@@ -18,6 +18,7 @@ import {
   openDatabase,
   projectionMigrations,
   redisFromEnv,
+  topologyFromEnv,
 } from '@tv-shop/platform';
 import { startProjector } from './module';
 
@@ -39,9 +40,13 @@ try {
     const log = createLogger('projector');
     // The runners restart themselves through database outages; only a bug ends this process.
     guardProcess(log, () => process.exit(1));
+    const topology = topologyFromEnv('projector');
     const redis = redisFromEnv();
-    if (!redis.url) log.warn('REDIS_URL is not set: no gateway will hear about changes');
-    const feed = redis.url ? await RedisChangeFeed.connect({ url: redis.url, channel: redis.channel }) : new InProcessChangeFeed();
+    if (topology.changeFeed === 'in-process') log.warn('REDIS_URL is not set: no gateway will hear about changes');
+    const feed =
+      topology.changeFeed === 'redis'
+        ? await RedisChangeFeed.connect({ url: redis.url!, channel: redis.channel })
+        : new InProcessChangeFeed();
     const projector = await startProjector({ pool: db.pool, store, feed });
     log.info('projecting', { projections: (await projector.status()).map((p) => `${p.name}:${p.role}`).join(' ') });
     await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drawTv } from '../images/png';
+import { drawTv } from '@tv-shop/images';
 import { startTestShop, type TestShop } from '../testing/harness';
 
 const upload = (shop: TestShop, bytes: Buffer, name: string, opts: { field?: string; token?: string } = {}) => {

@@ -4,7 +4,7 @@ import multer from 'multer';
 import { AppError, notFound } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
 import { clientKey, rateLimit } from '../http/rate-limit';
-import { processImage } from '../images/process';
+import { processImage } from '@tv-shop/images';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 

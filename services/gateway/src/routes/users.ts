@@ -1,10 +1,10 @@
 import { Router } from 'express';
-import { UpsertUserBody, type SellerCard } from '@tv-shop/contracts';
+import { REACTIONS_OF, UpsertUserBody, type SellerCard } from '@tv-shop/contracts';
 import { AppError, forbidden, notFound } from '@tv-shop/platform';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
 import type { GatewayDeps } from '../deps';
-import { REACTIONS_OF } from '../topology';
+
 import { idParam, parse, queryParam } from '../http/validate';
 
 export function userRoutes({ reads, sender }: GatewayDeps): Router {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '@tv-shop/platform/testing';
-import type { ReadModels } from '../read-models';
-import { handWrittenLog, projectedDatabase } from '../testing/log';
-import { referencedImages } from './cleanup';
+import type { ReadModels } from './read-models';
+import { handWrittenLog, projectedDatabase } from './testing/log';
+import { referencedImages } from '@tv-shop/images';
 
 /**
  * The upload sweeper asks each service's read model which pictures it refers to. Together they

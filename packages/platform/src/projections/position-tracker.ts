@@ -1,4 +1,4 @@
-import type { ChangeFeed } from '@tv-shop/platform';
+import type { ChangeFeed } from '../change-feed/port';
 
 /**
  * Knows how far each projection has got and lets a write's answer wait until every read model

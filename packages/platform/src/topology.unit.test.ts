@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeTopology, topologyFor } from './topology';
+import { describeTopology, topologyFor, topologyFromEnv } from './topology';
 
 describe('topology: what runs in this process in each mode', () => {
   it('given nothing configured (npm start), then everything runs here, in process', () => {
@@ -25,5 +25,23 @@ describe('topology: what runs in this process in each mode', () => {
     expect(t.changeFeed).toBe('redis');
     expect(t.projectionsHere).toBe(false);
     expect(describeTopology(t)).toContain('identity at http://127.0.0.1:4001');
+  });
+
+  it('given a service in its own process, then only it runs there and it reaches the others over HTTP', () => {
+    const t = topologyFromEnv('orders', { CATALOG_URL: 'http://127.0.0.1:4002', ORDERS_URL: 'http://127.0.0.1:4003' });
+    expect(t.servicesHere).toEqual(['orders']);
+    // Its own URL is how others reach it, never a place it sends its own commands to.
+    expect(t.servicesElsewhere).toEqual({ catalog: 'http://127.0.0.1:4002' });
+    expect(t.commandBus).toBe('http');
+    expect(t.projectionsHere).toBe(false);
+  });
+
+  it('given the projector host, then it runs the projections and no service', () => {
+    const t = topologyFromEnv('projector', { REDIS_URL: 'redis://127.0.0.1:6379', PROJECTOR: 'external' });
+    expect(t).toMatchObject({ servicesHere: [], projectionsHere: true, changeFeed: 'redis' });
+  });
+
+  it('given PROJECTOR=external on the gateway, then it runs no projection', () => {
+    expect(topologyFromEnv('gateway', { PROJECTOR: 'external', REDIS_URL: 'redis://x' }).projectionsHere).toBe(false);
   });
 });
