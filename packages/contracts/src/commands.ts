@@ -148,3 +148,13 @@ export function parseCommand<S extends CommandService>(
 export const REACTIONS_OF = {
   DeleteUser: ['catalog', 'orders'],
 } as const satisfies Partial<Record<string, readonly CommandService[]>>;
+
+/**
+ * What a command's reply carries besides its log position, per command: the service returns
+ * it and the gateway reads it with these types on both sides. A command not listed answers only
+ * whether it changed anything (`changed: false` for a repeat that found the work done).
+ */
+export interface CommandResults {
+  CreatePaymentIntent: Omit<import('./api').PaymentIntentAnswer, 'publishableKey'>;
+}
+export type ResultOf<T extends string> = T extends keyof CommandResults ? CommandResults[T] : { changed?: boolean };

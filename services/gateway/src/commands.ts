@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import type { AddressedCommand, WriteAnswer } from '@tv-shop/contracts';
+import type { AddressedCommand, ResultOf, WriteAnswer } from '@tv-shop/contracts';
 import type pg from 'pg';
 import {
   AppError,
@@ -9,7 +9,6 @@ import {
   policyCheckpoint,
   waitForCheckpoint,
   type CommandBus,
-  type CommandReply,
   type PositionTracker,
   type EventStore,
 } from '@tv-shop/platform';
@@ -47,11 +46,11 @@ export class CommandSender {
    * `settle` names policies whose reactions belong to this write (a deleted seller's listings
    * are withdrawn): the answer then also waits for them and for the read models after them.
    */
-  async send(
+  async send<C extends AddressedCommand>(
     req: Request,
-    cmd: AddressedCommand & { aggregateId: string; commandId?: string },
+    cmd: C & { aggregateId: string; commandId?: string },
     opts: { settle?: string[] } = {},
-  ): Promise<CommandReply> {
+  ): Promise<{ position: number; result: ResultOf<C['type']> }> {
     const commandId = cmd.commandId ?? this.commandId(req);
     const reply = await this.bus.send({
       ...cmd,
@@ -69,15 +68,16 @@ export class CommandSender {
       log.warn('read models did not reach the write in time', { position });
       req.res?.setHeader('X-Read-Models', 'behind');
     }
-    return { ...reply, position };
+    // The service answers with its command's result type (contracts' CommandResults).
+    return { position, result: reply.result as ResultOf<C['type']> };
   }
 
   /** The spec's write answer. */
-  static answer(reply: CommandReply, insertedId?: string): WriteAnswer {
+  static answer(reply: { position: number; result: { changed?: boolean } | object }, insertedId?: string): WriteAnswer {
     return {
       acknowledged: true,
       position: reply.position,
-      modifiedCount: reply.result.changed === false ? 0 : 1,
+      modifiedCount: 'changed' in reply.result && reply.result.changed === false ? 0 : 1,
       ...(insertedId ? { insertedId } : {}),
     };
   }

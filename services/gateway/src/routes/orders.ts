@@ -74,7 +74,7 @@ export function orderRoutes({ reads, sender, payments, sandbox }: GatewayDeps): 
       data: { buyerId: buyer._id },
     });
     const answer: PaymentIntentAnswer = {
-      ...(reply.result as Omit<PaymentIntentAnswer, 'publishableKey'>),
+      ...reply.result,
       ...(payments.publishableKey ? { publishableKey: payments.publishableKey } : {}),
     };
     res.json(answer);

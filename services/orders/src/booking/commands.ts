@@ -1,4 +1,4 @@
-import type { CommandOf } from '@tv-shop/contracts';
+import type { CommandOf, ResultOf } from '@tv-shop/contracts';
 import { notFound, type CommandEnvelope, type CommandReply, type EventStore } from '@tv-shop/platform';
 import type { PaymentProvider } from '../payments/provider';
 import { bookingDecider, type BookingCommand } from './decide';
@@ -40,7 +40,7 @@ export async function createPaymentIntent(
   { store, payments, bookings }: BookingDeps,
   env: CommandEnvelope,
   { buyerId }: CommandOf<'orders', 'CreatePaymentIntent'>['data'],
-): Promise<CommandReply> {
+): Promise<{ position: number; result: ResultOf<'CreatePaymentIntent'> }> {
   const bookingId = env.aggregateId;
   const { state } = await bookings.load(bookingId);
   if (state.status === 'none' || state.booking.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
