@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { AppError } from './errors';
-import type { EventStore, RecordedEvent, Subscription } from './event-store/types';
+import type { LogSource, EventStore, RecordedEvent, Subscription } from './event-store/types';
 import type { Logger } from './log';
 import { openCheckpoint, policyCheckpoint, setCheckpoint } from './projections/checkpoints';
 
@@ -15,11 +15,14 @@ export async function startPolicy(opts: {
   name: string;
   pool: pg.Pool;
   store: EventStore;
+  /** Where the events come from: the store's subscription (default), or Kafka. */
+  source?: LogSource | undefined;
   handlers: Record<string, PolicyHandler>;
   log: Logger;
 }): Promise<{ stop(): Promise<void>; caughtUp(): Promise<void> }> {
   const key = policyCheckpoint(opts.name);
-  const sub: Subscription = opts.store.subscribe({
+  const sub: Subscription = (opts.source ?? opts.store).subscribe({
+    name: `policy.${opts.name}`,
     from: await openCheckpoint(opts.pool, key),
     onBatch: async ({ events, position }) => {
       for (const e of events) {

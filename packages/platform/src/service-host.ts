@@ -9,7 +9,7 @@ import { isProductionEnv, serviceConfigFromEnv } from './config';
 import { describeTopology, topologyFromEnv } from './topology';
 import { openDatabase } from './db/database';
 import { PostgresEventStore } from './event-store/postgres';
-import type { EventStore } from './event-store/types';
+import type { LogSource, EventStore } from './event-store/types';
 import { createLogger } from './log';
 import { guardProcess } from './process-guard';
 import { migrate } from './db/migrate';
@@ -19,6 +19,8 @@ export interface ServiceDeps {
   store: EventStore;
   bus: CommandBus;
   pool: pg.Pool;
+  /** Where the service's policies read the log: the store (default) or Kafka (EVENT_BUS=kafka). */
+  events?: LogSource | undefined;
 }
 
 export interface ServiceHostOptions {

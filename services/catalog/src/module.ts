@@ -9,6 +9,7 @@ import {
   type CommandBus,
   type CommandEnvelope,
   type EventStore,
+  type LogSource,
   type RecordedEvent,
 } from '@tv-shop/platform';
 import type pg from 'pg';
@@ -19,11 +20,13 @@ export interface CatalogDeps {
   store: EventStore;
   bus: CommandBus;
   pool: pg.Pool;
+  /** Where its policy reads the log: the store (default) or Kafka. */
+  events?: LogSource | undefined;
   now?: () => Date;
 }
 
 /** Catalog: products and their lifecycle; categories and blogs; reactions to sales and deletions. */
-export async function startCatalog({ store, bus, pool, now = () => new Date() }: CatalogDeps) {
+export async function startCatalog({ store, bus, pool, events, now = () => new Date() }: CatalogDeps) {
   const log = createLogger('catalog');
   await seedCatalog(store, now);
 
@@ -54,6 +57,7 @@ export async function startCatalog({ store, bus, pool, now = () => new Date() }:
     name: 'catalog',
     pool,
     store,
+    source: events,
     log,
     handlers: {
       UserDeleted: async (e) => {

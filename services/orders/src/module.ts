@@ -1,5 +1,5 @@
 import { parseCommand, type CommandOf } from '@tv-shop/contracts';
-import { uuidFromName, validation, type CommandBus, type EventStore } from '@tv-shop/platform';
+import { uuidFromName, validation, type CommandBus, type LogSource, type EventStore } from '@tv-shop/platform';
 import type pg from 'pg';
 import { createPaymentIntent, placeBooking } from './booking/commands';
 import { bookingsIn } from './booking/stream';
@@ -12,13 +12,15 @@ export interface OrdersDeps {
   bus: CommandBus;
   pool: pg.Pool;
   payments: PaymentProvider;
+  /** Where its policy reads the log: the store (default) or Kafka. */
+  events?: LogSource | undefined;
   now?: () => Date;
 }
 
 export type PlaceBookingData = CommandOf<'orders', 'PlaceBooking'>['data'];
 
 /** Orders: bookings, payment intents and payments; cancels bookings that can no longer be paid. */
-export async function startOrders({ store, bus, pool, payments, now = () => new Date() }: OrdersDeps) {
+export async function startOrders({ store, bus, pool, payments, events, now = () => new Date() }: OrdersDeps) {
   const bookings = bookingsIn(store, now);
   bus.register('orders', async (env) => {
     const command = parseCommand('orders', env, validation);
@@ -31,7 +33,7 @@ export async function startOrders({ store, bus, pool, payments, now = () => new 
         return payBooking({ store, bus, payments, bookings }, env, command.data);
     }
   });
-  const policy = await startCancellationPolicy({ store, pool, bookings });
+  const policy = await startCancellationPolicy({ store, pool, bookings, events });
   return { stop: () => policy.stop(), caughtUp: () => policy.caughtUp() };
 }
 

@@ -1,4 +1,4 @@
-import { ProjectionRunner, createLogger, type ChangeFeed, type EventStore } from '@tv-shop/platform';
+import { ProjectionRunner, createLogger, type ChangeFeed, type LogSource, type EventStore } from '@tv-shop/platform';
 import type pg from 'pg';
 import { catalogProjections } from '@tv-shop/catalog';
 import { identityProjections } from '@tv-shop/identity';
@@ -8,9 +8,20 @@ import { ordersProjections } from '@tv-shop/orders';
 export const projections = [...identityProjections, ...catalogProjections, ...ordersProjections];
 
 /** Runs every read-model projection; each keeps its own checkpoint. */
-export async function startProjector({ pool, store, feed }: { pool: pg.Pool; store: EventStore; feed: ChangeFeed }) {
+export async function startProjector({
+  pool,
+  store,
+  feed,
+  events,
+}: {
+  pool: pg.Pool;
+  store: EventStore;
+  feed: ChangeFeed;
+  /** Where the live events come from: the store (default) or Kafka (EVENT_BUS=kafka). */
+  events?: LogSource | undefined;
+}) {
   const log = createLogger('projector');
-  const runners = projections.map((p) => new ProjectionRunner(pool, store, feed, p, { log: (m, e) => log.warn(m, e) }));
+  const runners = projections.map((p) => new ProjectionRunner(pool, store, feed, p, { source: events, log: (m, e) => log.warn(m, e) }));
   for (const r of runners) await r.start();
   return {
     runners,

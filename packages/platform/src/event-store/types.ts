@@ -51,6 +51,8 @@ export interface Batch {
 export interface SubscribeOptions {
   /** Exclusive: events after this position are delivered. 0 means from the start. */
   from: number;
+  /** Who reads (`projection.catalog`, `policy.orders`): a Kafka source's consumer group. */
+  name?: string;
   batchSize?: number;
   onBatch: (batch: Batch) => Promise<void>;
   onError?: (err: unknown) => void;
@@ -63,7 +65,17 @@ export interface Subscription {
   readonly position: number;
 }
 
-export interface EventStore {
+/**
+ * Where a consumer of the log (a projection, a policy) reads it: the store's own subscription,
+ * or the log relayed through Kafka (EVENT_BUS=kafka). Both deliver every event once in global
+ * order from an exclusive position; a consumer's checkpoint makes a redelivery harmless.
+ */
+export interface LogSource {
+  subscribe(opts: SubscribeOptions): Subscription;
+  headPosition(): Promise<number>;
+}
+
+export interface EventStore extends LogSource {
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
   readStream(streamId: string, opts?: { fromVersion?: number }): Promise<RecordedEvent[]>;
   /** Events after `from` (exclusive) in global order, at most `limit`. */

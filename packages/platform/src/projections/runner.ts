@@ -4,11 +4,13 @@ import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 import { dedicatedClient, withTransaction } from '../db/database';
 import { describeError } from '../errors';
 import { backoffMs } from '../retry';
-import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
+import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import { advanceCheckpoint, openCheckpoint, readCheckpoint, setCheckpoint } from './checkpoints';
 import type { Projection } from './types';
 
 export interface RunnerOptions {
+  /** Where the live events come from: the store's subscription (default), or Kafka. */
+  source?: LogSource;
   batchSize?: number;
   standbyRetryMs?: number;
   log?: (msg: string, extra?: unknown) => void;
@@ -164,7 +166,8 @@ export class ProjectionRunner {
       .publish([{ kind: 'checkpoint', projection: name, position: this.current }])
       .catch((err: unknown) => this.opts.log?.(`projection ${name} could not announce its checkpoint`, { error: err }));
     if (attempt !== this.attempt) return;
-    this.sub = this.store.subscribe({
+    this.sub = (this.opts.source ?? this.store).subscribe({
+      name: `projection.${name}`,
       from: this.current,
       batchSize: this.opts.batchSize ?? 500,
       onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events)),

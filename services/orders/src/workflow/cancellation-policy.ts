@@ -1,5 +1,13 @@
 import { streams, type EventOf } from '@tv-shop/contracts';
-import { createLogger, startPolicy, uuidFromName, waitForCheckpoint, type EventStore, type RecordedEvent } from '@tv-shop/platform';
+import {
+  createLogger,
+  startPolicy,
+  uuidFromName,
+  waitForCheckpoint,
+  type LogSource,
+  type EventStore,
+  type RecordedEvent,
+} from '@tv-shop/platform';
 import type pg from 'pg';
 import { loadProductFacts } from '../booking/product-facts';
 import type { Bookings } from '../booking/stream';
@@ -9,6 +17,7 @@ type CancelReason = 'product-sold' | 'product-removed' | 'buyer-deleted';
 interface PolicyDeps {
   store: EventStore;
   pool: pg.Pool;
+  events?: LogSource | undefined;
   bookings: Bookings;
 }
 
@@ -57,12 +66,13 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
  * removed, their buyer deleted), acting on the state as of its event (ADR 0010).
  */
 export async function startCancellationPolicy(deps: PolicyDeps) {
-  const { store, pool } = deps;
+  const { store, pool, events } = deps;
   const { cancel, placementAt, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
   return startPolicy({
     name: 'orders',
     pool,
     store,
+    source: events,
     log: createLogger('orders'),
     handlers: {
       // A booking that lands just after its product was sold or removed is cancelled at once.
