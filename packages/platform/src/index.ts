@@ -24,3 +24,8 @@ export * from './config';
 export { RedisChangeFeed, type RedisChangeFeedOptions } from './change-feed/redis';
 export * from './topology';
 export { PositionTracker } from './projections/position-tracker';
+export * from './kafka/client';
+export * from './kafka/relay';
+export * from './kafka/command-bus';
+export { openAdapters, type Adapters, type AdapterOptions } from './adapters';
+export { KafkaLogSource, LOG_TOPIC } from './kafka/log-source';

@@ -3,12 +3,13 @@ import { existsSync } from 'node:fs';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
-import { HttpCommandBus, MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transport';
+import { MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transport';
 import type { CommandBus, CommandEnvelope } from './commands/transport';
 import { isProductionEnv, serviceConfigFromEnv } from './config';
-import { describeTopology, topologyFromEnv } from './topology';
+import { describeTopology, topologyFor, topologyFromEnv, type Topology } from './topology';
+import { openAdapters } from './adapters';
+import { KafkaCommandBus } from './kafka/command-bus';
 import { openDatabase } from './db/database';
-import { PostgresEventStore } from './event-store/postgres';
 import type { LogSource, EventStore } from './event-store/types';
 import { createLogger } from './log';
 import { guardProcess } from './process-guard';
@@ -29,32 +30,44 @@ export interface ServiceHostOptions {
   port: number;
   host?: string;
   token?: string | undefined;
-  /** Where the other services take commands (orders asks catalog to record a sale). */
+  /** What runs where (`topologyFromEnv(name)`); unset: commands over HTTP to `endpoints`. */
+  topology?: Topology;
+  /** Where the other services take commands over HTTP (orders asks catalog to record a sale). */
   endpoints?: Partial<Record<CommandEnvelope['service'], string>>;
   start: (deps: ServiceDeps) => Promise<{ stop(): Promise<void> }>;
 }
 
 /**
  * One domain service in its own process: its own pool on the shared PostgreSQL, its command
- * handlers served over HTTP (the gateway's HttpCommandBus calls them), its policies running as
- * subscriptions.
+ * handlers served over HTTP (the gateway's HttpCommandBus calls them) and, with COMMAND_BUS=kafka,
+ * taken from its Kafka topic too; its policies read the log from the store or from Kafka.
  */
 export async function startServiceHost(opts: ServiceHostOptions) {
   if (!opts.token || opts.token.length < MIN_COMMAND_TOKEN_LENGTH)
     throw new Error(`${opts.name} needs COMMAND_TOKEN (at least ${MIN_COMMAND_TOKEN_LENGTH} characters) to take commands over HTTP`);
   const db = await openDatabase({ databaseUrl: opts.databaseUrl, dataDir: '' });
-  await PostgresEventStore.migrate(db.pool);
   await migrate(db.pool, 'projections', projectionMigrations);
-  const store = new PostgresEventStore(db.pool);
-  const bus = new HttpCommandBus(opts.endpoints ?? {}, opts.token);
-  const service = await opts.start({ store, bus, pool: db.pool });
+  const topology =
+    opts.topology ?? topologyFor({ remoteServices: opts.endpoints ?? {}, redisUrl: undefined, projector: 'external' }, opts.name);
+  const adapters = await openAdapters(topology, {
+    role: opts.name,
+    pool: db.pool,
+    commandToken: opts.token,
+    log: createLogger(opts.name),
+  }).catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
+  const { store, bus, events } = adapters;
+  const service = await opts.start({ store, bus, pool: db.pool, events });
+  if (bus instanceof KafkaCommandBus) await bus.ready();
   const server = await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token });
   return {
     url: server.url,
     async stop() {
       await server.close();
       await service.stop();
-      await store.close();
+      await adapters.close();
       await db.close();
     },
   };
@@ -121,7 +134,7 @@ export async function runServiceMain(
       port: config.port,
       host: config.host,
       token: command.token,
-      endpoints: topology.servicesElsewhere,
+      topology,
       start,
     });
   } catch (err) {

@@ -9,9 +9,15 @@ describe('topology: what runs in this process in each mode', () => {
       servicesElsewhere: {},
       commandBus: 'in-process',
       changeFeed: 'in-process',
+      events: 'store',
+      eventStore: 'postgres',
       projectionsHere: true,
+      relayHere: false,
+      kafkaBrokers: [],
     });
-    expect(describeTopology(t)).toBe('services here: identity, catalog, orders; projections here; commands in-process; changes in-process');
+    expect(describeTopology(t)).toBe(
+      'services here: identity, catalog, orders; projections here; commands in-process; changes in-process; log from store; store postgres',
+    );
   });
 
   it('given services apart and the projector apart, then commands go over HTTP and changes over Redis', () => {
@@ -43,5 +49,26 @@ describe('topology: what runs in this process in each mode', () => {
 
   it('given PROJECTOR=external on the gateway, then it runs no projection', () => {
     expect(topologyFromEnv('gateway', { PROJECTOR: 'external', REDIS_URL: 'redis://x' }).projectionsHere).toBe(false);
+  });
+
+  it('given the stack over Kafka (npm run stack), then each process knows its part and the projector host relays the log', () => {
+    const env = {
+      KAFKA_BROKERS: '127.0.0.1:19092',
+      COMMAND_BUS: 'kafka',
+      EVENT_BUS: 'kafka',
+      SERVICES_APART: 'all',
+      PROJECTOR: 'external',
+    };
+    const gateway = topologyFromEnv('gateway', env);
+    expect(gateway).toMatchObject({ servicesHere: [], commandBus: 'kafka', events: 'kafka', projectionsHere: false, relayHere: false });
+    expect(gateway.servicesElsewhere).toEqual({ identity: 'kafka', catalog: 'kafka', orders: 'kafka' });
+    expect(topologyFromEnv('catalog', env)).toMatchObject({ servicesHere: ['catalog'], commandBus: 'kafka', events: 'kafka' });
+    expect(topologyFromEnv('projector', env)).toMatchObject({ projectionsHere: true, relayHere: true, kafkaBrokers: ['127.0.0.1:19092'] });
+  });
+
+  it('given Kafka asked for without brokers, or a value that is not a choice, then the start stops naming the variable', () => {
+    expect(() => topologyFromEnv('gateway', { EVENT_BUS: 'kafka' })).toThrow(/KAFKA_BROKERS/);
+    expect(() => topologyFromEnv('gateway', { COMMAND_BUS: 'carrier-pigeon' })).toThrow(/COMMAND_BUS/);
+    expect(() => topologyFromEnv('gateway', { SERVICES_APART: 'billing' })).toThrow(/SERVICES_APART/);
   });
 });

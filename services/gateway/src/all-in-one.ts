@@ -5,14 +5,13 @@ import { ensureAdmin, startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
 import {
   commandTokenFor,
-  HttpCommandBus,
   InProcessChangeFeed,
-  InProcessCommandBus,
+  KafkaCommandBus,
   RedisChangeFeed,
-  PostgresEventStore,
   createLogger,
   describeTopology,
   migrate,
+  openAdapters,
   openDatabase,
   PositionTracker,
   projectionMigrations,
@@ -80,47 +79,11 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
   try {
-    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.debug(m) });
-    stack.push(() => db.close());
-    await PostgresEventStore.migrate(db.pool);
-    await migrate(db.pool, 'projections', projectionMigrations);
-    await migrate(db.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
-
-    const store = new PostgresEventStore(db.pool, { pollIntervalMs: 1000 });
-    stack.push(() => store.close());
-    const topology = topologyFor(config);
-    log.info(`topology: ${describeTopology(topology)}`);
-    const feed =
-      topology.changeFeed === 'redis'
-        ? await RedisChangeFeed.connect({ url: config.redisUrl!, channel: config.redisChannel })
-        : new InProcessChangeFeed();
-    stack.push(() => feed.close());
-    const bus =
-      topology.commandBus === 'http'
-        ? new HttpCommandBus(topology.servicesElsewhere, (await commandTokenFor(config.commandToken, config.dataDir)).token)
-        : new InProcessCommandBus();
-    const reads = new ReadModels(db.pool);
-    const positions = new PositionTracker(
-      feed,
-      projections.map((p) => p.name),
-      () => reads.projectionPositions(),
+    const { db, store, bus, feed, reads, positions, payments, stripe, sandbox } = await startBackend(
+      config,
+      opts.env ?? process.env,
+      stack,
     );
-    stack.push(async () => positions.close());
-
-    // PROJECTOR=external: another process runs it and its notices arrive over Redis.
-    if (topology.projectionsHere) {
-      const projector = await startProjector({ pool: db.pool, store, feed });
-      stack.push(() => projector.stop());
-    }
-    await positions.refresh();
-    const { payments, stripe, sandbox } = paymentProviderFromEnv(db.pool, opts.env ?? process.env);
-
-    // Each domain service runs here unless it runs as its own process (IDENTITY_URL, ...).
-    const here = new Set(topology.servicesHere);
-    if (here.has('identity')) stack.push(startIdentity({ store, bus }).stop);
-    if (here.has('catalog')) stack.push((await startCatalog({ store, bus, pool: db.pool })).stop);
-    if (here.has('orders')) stack.push((await startOrders({ store, bus, pool: db.pool, payments })).stop);
-
     await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
     const images = new LocalImageStore(path.join(config.dataDir, 'images'));
     const sweeper = startImageSweeper(images, reads, {
@@ -188,4 +151,50 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     await stop();
     throw err;
   }
+}
+
+/**
+ * Everything behind the edge that this process runs, as its topology says: the database, the
+ * event store, bus and log source (`openAdapters`), the change feed, the projector and the
+ * domain services that run here. Each piece's stop goes onto `stack`.
+ */
+async function startBackend(config: GatewayConfig, env: NodeJS.ProcessEnv, stack: (() => Promise<unknown>)[]) {
+  const log = createLogger('tv-shop');
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.debug(m) });
+  stack.push(() => db.close());
+  await migrate(db.pool, 'projections', projectionMigrations);
+  await migrate(db.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
+  const topology = topologyFor(config.topology);
+  log.info(`topology: ${describeTopology(topology)}`);
+  const feed =
+    topology.changeFeed === 'redis'
+      ? await RedisChangeFeed.connect({ url: config.redisUrl!, channel: config.redisChannel })
+      : new InProcessChangeFeed();
+  stack.push(() => feed.close());
+  // The HTTP command transport needs the token the services check; the other buses do not.
+  const commandToken = topology.commandBus === 'http' ? (await commandTokenFor(config.commandToken, config.dataDir)).token : undefined;
+  const adapters = await openAdapters(topology, { role: 'gateway', pool: db.pool, commandToken, env, log });
+  stack.push(() => adapters.close());
+  const { store, bus, events } = adapters;
+  const reads = new ReadModels(db.pool);
+  const positions = new PositionTracker(
+    feed,
+    projections.map((p) => p.name),
+    () => reads.projectionPositions(),
+  );
+  stack.push(async () => positions.close());
+  // PROJECTOR=external: another process runs it and its notices arrive over Redis.
+  if (topology.projectionsHere) {
+    const projector = await startProjector({ pool: db.pool, store, feed, events });
+    stack.push(() => projector.stop());
+  }
+  await positions.refresh();
+  const { payments, stripe, sandbox } = paymentProviderFromEnv(db.pool, env);
+  // Each domain service runs here unless it runs as its own process (IDENTITY_URL, SERVICES_APART, ...).
+  const here = new Set(topology.servicesHere);
+  if (here.has('identity')) stack.push(startIdentity({ store, bus }).stop);
+  if (here.has('catalog')) stack.push((await startCatalog({ store, bus, pool: db.pool, events })).stop);
+  if (here.has('orders')) stack.push((await startOrders({ store, bus, pool: db.pool, payments, events })).stop);
+  if (bus instanceof KafkaCommandBus) await bus.ready();
+  return { db, store, bus, feed, reads, positions, payments, stripe, sandbox };
 }

@@ -6,7 +6,8 @@ import {
   dataDirFromEnv,
   databaseUrlFromEnv,
   redisFromEnv,
-  serviceUrlsFromEnv,
+  topologySettingsFromEnv,
+  type TopologySettings,
 } from '@tv-shop/platform';
 import type { SocketLimits } from './sockets';
 
@@ -25,7 +26,6 @@ const Env = z.object({
   // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL and the services' URLs: read as every process reads them (platform's config.ts);
   // STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv).
   REDIS_CHANNEL: z.string().min(1).default(DEFAULT_REDIS_CHANNEL),
-  PROJECTOR: z.enum(['in-process', 'external']).default('in-process'),
   // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
   AUTH_RATE_WINDOW_MS: z.coerce
     .number()
@@ -100,14 +100,12 @@ export interface GatewayConfig {
   google: { clientId: string; jwksUrl: string; issuers: string[] } | null;
   seedDemo: boolean;
   webDist: string;
-  /** Services running as their own processes, reached over HTTP; the rest run in this process. */
-  remoteServices: Partial<Record<'identity' | 'catalog' | 'orders', string>>;
+  /** What runs in this process and how the rest is reached (PROJECTOR, *_URL, SERVICES_APART, COMMAND_BUS, EVENT_BUS, EVENT_STORE, KAFKA_BROKERS). */
+  topology: TopologySettings;
   commandToken: string | undefined;
   /** Change notices across processes (several gateways, a projector of its own). */
   redisUrl: string | undefined;
   redisChannel: string;
-  /** `external`: another process runs the projector (`npm run projector -- run`). */
-  projector: 'in-process' | 'external';
   limits: {
     auth: {
       windowMs: number;
@@ -148,11 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     google: e.GOOGLE_CLIENT_ID ? { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL, issuers: e.GOOGLE_ISSUER.split(',') } : null,
     seedDemo: e.SEED_DEMO === '1',
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
-    remoteServices: serviceUrlsFromEnv(env),
+    topology: topologySettingsFromEnv(env),
     commandToken: commandTokenFromEnv(env),
     redisUrl: redisFromEnv(env).url,
     redisChannel: e.REDIS_CHANNEL,
-    projector: e.PROJECTOR,
     limits: {
       auth: {
         windowMs: e.AUTH_RATE_WINDOW_MS,

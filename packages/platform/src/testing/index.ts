@@ -34,3 +34,4 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
 }
 export { deciderSpec } from './decider-spec';
 export { projectionSpec, type GivenEvent, type SpecPush, type SpecOutcome, type SpecExpectation } from './projection-spec';
+export { commandBusContract, type CommandBusUnderTest } from './command-bus-contract';

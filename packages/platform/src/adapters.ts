@@ -1,0 +1,85 @@
+import type { Kafka } from 'kafkajs';
+import type pg from 'pg';
+import { HttpCommandBus } from './commands/http-transport';
+import { InProcessCommandBus, type CommandBus } from './commands/transport';
+import { PostgresEventStore } from './event-store/postgres';
+import type { EventStore, LogSource } from './event-store/types';
+import { createKafka } from './kafka/client';
+import { KafkaCommandBus } from './kafka/command-bus';
+import { KafkaLogSource } from './kafka/log-source';
+import { KafkaRelay } from './kafka/relay';
+import type { Logger } from './log';
+import type { ProcessRole, Service, Topology } from './topology';
+
+/** The adapters a process runs with, as its topology says: the one place each mode's are chosen. */
+export interface Adapters {
+  store: EventStore;
+  bus: CommandBus;
+  /** Where its projections and policies read the log; undefined: the store's own subscription. */
+  events: LogSource | undefined;
+  /** The relay of the log to Kafka, when this process runs one. */
+  relay: KafkaRelay | null;
+  close(): Promise<void>;
+}
+
+export interface AdapterOptions {
+  role: ProcessRole;
+  pool: pg.Pool;
+  /** The token that guards the services' HTTP command endpoints (only for COMMAND_BUS=http with services apart). */
+  commandToken?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  log: Logger;
+}
+
+/**
+ * Opens the event store, the command bus, the log source and the relay for `topology`, and
+ * closes them in reverse order. Anything that fails to open closes what was opened before it.
+ */
+export async function openAdapters(topology: Topology, opts: AdapterOptions): Promise<Adapters> {
+  const env = opts.env ?? process.env;
+  const opened: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const c of opened.splice(0).reverse())
+      await c().catch((err: unknown) => opts.log.warn('closing an adapter failed', { error: err }));
+  };
+  try {
+    const store = await openStore(topology, opts.pool, env);
+    opened.push(() => store.close());
+    const kafka: Kafka | null =
+      topology.commandBus === 'kafka' || topology.events === 'kafka'
+        ? createKafka({ brokers: topology.kafkaBrokers, clientId: `tvshop-${opts.role}` })
+        : null;
+    let bus: CommandBus;
+    if (topology.commandBus === 'kafka') {
+      const kafkaBus = await KafkaCommandBus.start({ kafka: kafka!, remote: Object.keys(topology.servicesElsewhere) as Service[] });
+      opened.push(() => kafkaBus.stop());
+      bus = kafkaBus;
+    } else if (topology.commandBus === 'http') bus = new HttpCommandBus(topology.servicesElsewhere, opts.commandToken);
+    else bus = new InProcessCommandBus();
+    let relay: KafkaRelay | null = null;
+    if (topology.relayHere) {
+      await KafkaRelay.migrate(opts.pool);
+      const r = new KafkaRelay({ kafka: kafka!, pool: opts.pool, store, log: opts.log });
+      await r.start();
+      opened.push(() => r.stop());
+      relay = r;
+    }
+    const events = topology.events === 'kafka' ? new KafkaLogSource(kafka!, store, { log: opts.log }) : undefined;
+    return { store, bus, events, relay, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+async function openStore(topology: Topology, pool: pg.Pool, env: NodeJS.ProcessEnv): Promise<EventStore> {
+  if (topology.eventStore === 'postgres') {
+    await PostgresEventStore.migrate(pool);
+    return new PostgresEventStore(pool, { pollIntervalMs: 1000 });
+  }
+  const url = env.EVENTSTORE_URL?.trim();
+  if (!url) throw new Error('EVENT_STORE=eventstoredb needs EVENTSTORE_URL (esdb://host:2113?tls=false)');
+  // Loaded only here: a process on PostgreSQL never loads the gRPC client.
+  const { EventStoreDbEventStore } = await import('./event-store/eventstoredb');
+  return EventStoreDbEventStore.connect(url);
+}

@@ -1,0 +1,53 @@
+import { Kafka, logLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
+import type { ConnectionOptions } from 'node:tls';
+import { kafkaBrokersFromEnv, logLevelFromEnv } from '../config';
+import { createLogger, type Logger } from '../log';
+
+export interface KafkaClientOptions {
+  brokers: string[];
+  /** Names this process in the broker's logs and quotas (`tvshop-gateway`, `tvshop-catalog`, ...). */
+  clientId: string;
+  /** TLS and SASL for a broker beyond this machine: Kafka's own authentication is the trust boundary (ADR 0031). */
+  ssl?: ConnectionOptions | boolean;
+  sasl?: SASLOptions;
+  connectionTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+/**
+ * kafkajs logs through our logger, one JSON line like everything else. It reports normal events
+ * (a group rebalancing, a broker connection being re-opened) as errors and retries them itself,
+ * so its errors are our warnings: a failure that matters reaches the caller as a rejected call.
+ * Its info and debug lines are debug here, and only built when LOG_LEVEL=debug.
+ */
+export function kafkaLogCreator(log: Logger = createLogger('kafka')) {
+  return () =>
+    ({ namespace, level, log: entry }: LogEntry): void => {
+      const { message, timestamp: _t, logger: _l, ...extra } = entry;
+      const line = `${namespace ? `${namespace}: ` : ''}${message}`;
+      if (level <= logLevel.WARN) log.warn(line, extra);
+      else log.debug(line, extra);
+    };
+}
+
+/** A kafkajs client for these brokers with the project's logging. Connections are opened by its producers, consumers and admins. */
+export function createKafka(opts: KafkaClientOptions): Kafka {
+  if (opts.brokers.length === 0) throw new Error('Kafka needs at least one broker (KAFKA_BROKERS=host:port,...)');
+  const config: KafkaConfig = {
+    clientId: opts.clientId,
+    brokers: opts.brokers,
+    connectionTimeout: opts.connectionTimeoutMs ?? 3000,
+    requestTimeout: opts.requestTimeoutMs ?? 30_000,
+    logLevel: logLevelFromEnv() === 'debug' ? logLevel.DEBUG : logLevel.WARN,
+    logCreator: kafkaLogCreator(),
+    ...(opts.ssl !== undefined ? { ssl: opts.ssl } : {}),
+    ...(opts.sasl ? { sasl: opts.sasl } : {}),
+  };
+  return new Kafka(config);
+}
+
+/** KAFKA_BROKERS as a client, or undefined when it is unset (this process then uses no Kafka). */
+export function kafkaFromEnv(clientId: string, env: NodeJS.ProcessEnv = process.env): Kafka | undefined {
+  const brokers = kafkaBrokersFromEnv(env);
+  return brokers ? createKafka({ brokers, clientId }) : undefined;
+}

@@ -1,0 +1,189 @@
+import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
+import { describeError } from '../errors';
+import type { LogSource, RecordedEvent, SubscribeOptions, Subscription } from '../event-store/types';
+import { createLogger, type Logger } from '../log';
+import { backoffMs } from '../retry';
+import { DEFAULT_LOG_TOPIC, EVENT_HEADERS } from './relay';
+
+/**
+ * The log's topic: every event in global order, on one partition (ADR 0031). Projections and
+ * policies join streams (a booking shows its product's name; a sale cancels the product's
+ * bookings), so they need the log's order, not only each stream's; the per-category topics keep
+ * per-stream order for consumers that need no more.
+ */
+export const LOG_TOPIC = DEFAULT_LOG_TOPIC;
+
+/**
+ * The event log as Kafka delivers it, for projections and policies (EVENT_BUS=kafka): the same
+ * `subscribe` as the store's, so the projection runner and the policies run unchanged on it.
+ *
+ * Exactly-once effects: a consumer stores the global position of what it applied in the same
+ * transaction as its effects (its checkpoint); this source skips every event at or before the
+ * position it was started from or has delivered, so a redelivery (a restart before the offset
+ * was committed, the relay's at-least-once republish) changes nothing. The Kafka offset is
+ * committed only after the batch was applied, so Kafka never runs ahead of the checkpoint.
+ * A subscription from 0 (a new or rebuilt read model) seeks to the topic's start whatever the
+ * group had committed.
+ */
+export class KafkaLogSource implements LogSource {
+  private readonly log: Logger;
+  constructor(
+    private readonly kafka: Kafka,
+    /** The store's head, for `caughtUp()`: what was stored when it was called. */
+    private readonly store: { headPosition(): Promise<number> },
+    private readonly opts: { topic?: string; groupPrefix?: string; log?: Logger } = {},
+  ) {
+    this.log = opts.log ?? createLogger('kafka-log');
+  }
+
+  subscribe(opts: SubscribeOptions): Subscription {
+    if (!opts.name) throw new Error('a Kafka subscription needs a name: it is its consumer group');
+    return new KafkaLogSubscription(this.kafka, this.store, {
+      ...opts,
+      topic: this.opts.topic ?? LOG_TOPIC,
+      groupId: `${this.opts.groupPrefix ?? 'tvshop'}.${opts.name}`,
+      log: this.log,
+    });
+  }
+
+  headPosition(): Promise<number> {
+    return this.store.headPosition();
+  }
+}
+
+/** A relayed message back into the event it carries; null for anything that is not one. */
+export function eventOf(message: KafkaMessage): RecordedEvent | null {
+  const position = Number(message.headers?.[EVENT_HEADERS.position]?.toString());
+  if (!Number.isSafeInteger(position) || !message.value) return null;
+  const event = JSON.parse(message.value.toString()) as RecordedEvent;
+  return event.position === position ? event : null;
+}
+
+class KafkaLogSubscription implements Subscription {
+  private delivered: number;
+  private consumer: Consumer | null = null;
+  private stopped = false;
+  private failures = 0;
+  private waiters: (() => void)[] = [];
+  private restarting: NodeJS.Timeout | null = null;
+  private readonly started: Promise<void>;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly store: { headPosition(): Promise<number> },
+    private readonly opts: SubscribeOptions & { topic: string; groupId: string; log: Logger },
+  ) {
+    this.delivered = opts.from;
+    this.started = this.start();
+  }
+
+  get position(): number {
+    return this.delivered;
+  }
+
+  private async start(): Promise<void> {
+    if (this.stopped) return;
+    const { topic, groupId } = this.opts;
+    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, retry: { retries: 5 } });
+    this.consumer = consumer;
+    // kafkajs gives up after its own retries (the broker gone for long): start over, forever.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart) this.failed(payload.error);
+    });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        eachBatch: async (payload) => {
+          const { batch } = payload;
+          const size = this.opts.batchSize ?? 500;
+          let pending: { event: RecordedEvent; offset: string }[] = [];
+          const apply = async () => {
+            if (pending.length === 0) return;
+            const events = pending.map((p) => p.event);
+            const last = pending[pending.length - 1]!;
+            await this.opts.onBatch({ events, position: last.event.position });
+            this.delivered = last.event.position;
+            this.failures = 0;
+            payload.resolveOffset(last.offset);
+            await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(Number(last.offset) + 1) }]);
+            pending = [];
+            this.notify();
+          };
+          try {
+            for (const message of batch.messages) {
+              if (!payload.isRunning() || payload.isStale()) return;
+              const event = eventOf(message);
+              // Already applied (a redelivery, a republished batch): its effects are in the checkpoint.
+              if (!event || event.position <= (pending.at(-1)?.event.position ?? this.delivered)) {
+                if (pending.length === 0) payload.resolveOffset(message.offset);
+                continue;
+              }
+              pending.push({ event, offset: message.offset });
+              if (pending.length >= size) await apply();
+            }
+            await apply();
+            await payload.heartbeat();
+            this.notify();
+          } catch (err) {
+            // Nothing of the failed batch counts: read it again from its first unapplied message.
+            const from = pending[0]?.offset ?? batch.messages[0]?.offset;
+            this.opts.onError?.(err);
+            this.failures++;
+            if (from !== undefined) consumer.seek({ topic: batch.topic, partition: batch.partition, offset: from });
+            await new Promise((r) => setTimeout(r, backoffMs(this.failures)));
+          }
+        },
+      });
+      // A new or rebuilt read model starts from the beginning, whatever the group had committed.
+      if (this.opts.from === 0) consumer.seek({ topic, partition: 0, offset: '0' });
+    } catch (err) {
+      this.failed(err);
+    }
+  }
+
+  /** The consumer broke for good: drop it and start a new one after a capped backoff. */
+  private failed(err: unknown): void {
+    if (this.stopped) return;
+    this.failures++;
+    this.opts.log.warn(`Kafka consumer ${this.opts.groupId} failed; restarting`, { error: describeError(err) });
+    this.opts.onError?.(err);
+    const old = this.consumer;
+    this.consumer = null;
+    void old?.disconnect().catch(() => {});
+    this.restarting ??= setTimeout(() => {
+      this.restarting = null;
+      void this.start();
+    }, backoffMs(this.failures));
+    this.restarting.unref();
+  }
+
+  private notify(): void {
+    this.waiters.splice(0).forEach((w) => w());
+  }
+
+  /** Resolves once everything stored when it was called has been delivered (the relay must be running). */
+  async caughtUp(): Promise<void> {
+    await this.started;
+    const head = await this.store.headPosition();
+    while (this.delivered < head) {
+      if (this.stopped) throw new Error(`Kafka subscription ${this.opts.groupId} stopped`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        // The last event may be one this consumer skips (no handler needs it): look again shortly.
+        setTimeout(resolve, 100).unref();
+      });
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.restarting) clearTimeout(this.restarting);
+    await this.started.catch(() => {});
+    await this.consumer?.disconnect().catch(() => {});
+    this.consumer = null;
+    this.notify();
+  }
+}

@@ -1,0 +1,378 @@
+import type { Admin, Kafka, Message, Producer, TopicMessages } from 'kafkajs';
+import { Partitioners } from 'kafkajs';
+import type pg from 'pg';
+import { dedicatedClient } from '../db/database';
+import { migrate, type Migration } from '../db/migrate';
+import { describeError } from '../errors';
+import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
+import { createLogger, type Logger } from '../log';
+import { backoffMs } from '../retry';
+
+/** Header names on every relayed event; the value is the recorded event's JSON. */
+export const EVENT_HEADERS = {
+  eventId: 'event-id',
+  type: 'event-type',
+  /** The event's global position in the log: what a consumer keeps as its checkpoint (ADR 0031). */
+  position: 'position',
+  streamVersion: 'stream-version',
+  schemaVersion: 'schema-version',
+  contentType: 'content-type',
+} as const;
+
+export const DEFAULT_EVENT_TOPIC_PREFIX = 'tvshop.events';
+/**
+ * The whole log on one partition, in global order, beside the per-category topics: projections
+ * and policies join streams, so they need the log's order, not only each stream's.
+ */
+export const DEFAULT_LOG_TOPIC = 'tvshop.log';
+
+export const kafkaRelayMigrations: Migration[] = [
+  {
+    id: '0001-kafka-relay',
+    sql: `create table if not exists public.kafka_relay (
+      name text primary key,
+      position bigint not null default 0,
+      updated_at timestamptz not null default now()
+    )`,
+  },
+];
+
+/** A topic name part: Kafka allows letters, digits, '.', '_' and '-'. */
+const safe = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, '_');
+
+/**
+ * The stream's category, the part of its id before the first '-' (`product-42` → `product`):
+ * stream names say which aggregate, and so which service, owns them (packages/contracts `streams`).
+ */
+export function streamCategory(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  const category = dash > 0 ? streamId.slice(0, dash) : '';
+  return category ? safe(category) : 'other';
+}
+
+/** `tvshop.events.<category>`: one topic per kind of aggregate. */
+export const eventTopicFor = (streamId: string, prefix = DEFAULT_EVENT_TOPIC_PREFIX): string => `${prefix}.${streamCategory(streamId)}`;
+
+/** The Kafka message of one recorded event: keyed by its stream, so one stream's events share a partition and keep their order. */
+export function eventMessage(e: RecordedEvent): Message {
+  return {
+    key: e.streamId,
+    value: JSON.stringify(e),
+    headers: {
+      [EVENT_HEADERS.eventId]: e.eventId,
+      [EVENT_HEADERS.type]: e.type,
+      [EVENT_HEADERS.position]: String(e.position),
+      [EVENT_HEADERS.streamVersion]: String(e.version),
+      [EVENT_HEADERS.schemaVersion]: String(e.schemaVersion),
+      [EVENT_HEADERS.contentType]: 'application/json',
+    },
+  };
+}
+
+export interface KafkaRelayOptions {
+  kafka: Kafka;
+  pool: pg.Pool;
+  store: EventStore;
+  /** Names the checkpoint row, the leader lock and the producer's transactional id; one relay per name publishes. */
+  name?: string;
+  /** Topic per category: `<prefix>.<category>` (default `tvshop.events`). */
+  topicPrefix?: string;
+  /** The one-partition topic that gets every event in global order (`tvshop.log`); null for none. */
+  logTopic?: string | null;
+  /** Categories whose topics are created at start (`user`, `product`, ...); a category met later gets its topic before its first event. */
+  categories?: string[];
+  /** Partitions of each new topic (3); topics that exist are left as they are. */
+  partitions?: number;
+  /** Replicas of each new topic; unset, the broker's `default.replication.factor`. */
+  replicationFactor?: number;
+  /** Extra topic settings for new event topics; by default they keep messages forever (`retention.ms=-1`), like the log. */
+  topicConfig?: Record<string, string>;
+  batchSize?: number;
+  /** How often a standby tries to become the leader (ms). */
+  standbyRetryMs?: number;
+  log?: Logger;
+}
+
+export interface KafkaRelayStatus {
+  name: string;
+  role: 'leader' | 'standby' | 'stopped';
+  /** Everything up to this global position is acknowledged by Kafka. */
+  position: number;
+  head: number;
+  lag: number;
+  error: string | null;
+}
+
+/**
+ * Publishes the event log, in order, to Kafka: a transactional (so idempotent) producer sends each
+ * batch of the log's subscription in one Kafka transaction; once Kafka acknowledged the commit the
+ * batch's last position is written to `public.kafka_relay`. A crash between the two republishes
+ * that batch on the next start (at least once), never anything earlier, and never a stream's
+ * event before an earlier one of the same stream.
+ *
+ * One relay per name publishes: the leader holds a session advisory lock on a connection of its
+ * own (as the projection runner does); the others stand by. The producer's transactional id is
+ * the relay's name, so a new leader's producer fences an old one that has not noticed it lost
+ * the lock: the old one can no longer commit, so its batch can never land after the new leader's.
+ * Any failure (Kafka, the database, the lock's connection) stops the attempt and starts it over
+ * after a capped backoff, forever, until `stop()`.
+ */
+export class KafkaRelay {
+  readonly name: string;
+  private readonly prefix: string;
+  private readonly log: Logger;
+  private current = 0;
+  private role: KafkaRelayStatus['role'] = 'stopped';
+  private lastError: string | null = null;
+  private closed = true;
+  /** Bumped by every (re)start and by stop(): callbacks of an older attempt see it and do nothing. */
+  private attempt = 0;
+  private failures = 0;
+  private lock: pg.Client | null = null;
+  private producer: Producer | null = null;
+  private admin: Admin | null = null;
+  private sub: Subscription | null = null;
+  private standby: NodeJS.Timeout | null = null;
+  private restarting: NodeJS.Timeout | null = null;
+  private halting: Promise<void> = Promise.resolve();
+  private readonly topics = new Set<string>();
+
+  constructor(private readonly opts: KafkaRelayOptions) {
+    this.name = opts.name ?? 'events';
+    this.prefix = opts.topicPrefix ?? DEFAULT_EVENT_TOPIC_PREFIX;
+    this.log = opts.log ?? createLogger('kafka-relay');
+  }
+
+  static async migrate(pool: pg.Pool): Promise<void> {
+    await migrate(pool, 'kafka-relay', kafkaRelayMigrations);
+  }
+
+  get position(): number {
+    return this.current;
+  }
+
+  get logTopic(): string | null {
+    return this.opts.logTopic === undefined ? DEFAULT_LOG_TOPIC : this.opts.logTopic;
+  }
+
+  topicFor(streamId: string): string {
+    return eventTopicFor(streamId, this.prefix);
+  }
+
+  /**
+   * Starts leading (or standing by). The first attempt's failure is thrown to the caller, so a
+   * process that cannot reach Kafka or PostgreSQL at start says so; later failures restart it.
+   */
+  async start(): Promise<void> {
+    this.closed = false;
+    const attempt = ++this.attempt;
+    try {
+      await this.begin(attempt);
+    } catch (err) {
+      await this.stop();
+      throw err;
+    }
+  }
+
+  private async begin(attempt: number): Promise<void> {
+    const lock = dedicatedClient(this.opts.pool, (err) => this.failed(attempt, err));
+    lock.on('end', () => this.failed(attempt, new Error('the leader connection ended')));
+    this.lock = lock;
+    await lock.connect();
+    if (attempt !== this.attempt) return;
+    this.role = 'standby';
+    await this.tryToLead(attempt);
+  }
+
+  private async tryToLead(attempt: number): Promise<void> {
+    if (!this.lock || attempt !== this.attempt) return;
+    const { rows } = await this.lock.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
+      `kafka-relay:${this.name}`,
+    ]);
+    if (attempt !== this.attempt) return;
+    if (!rows[0]?.ok) {
+      this.failures = 0;
+      this.standby = setTimeout(
+        () => void this.tryToLead(attempt).catch((err: unknown) => this.failed(attempt, err)),
+        this.opts.standbyRetryMs ?? 2000,
+      );
+      this.standby.unref();
+      return;
+    }
+    this.role = 'leader';
+    await this.lead(attempt);
+  }
+
+  private async lead(attempt: number): Promise<void> {
+    const { kafka, pool, store } = this.opts;
+    const admin = kafka.admin();
+    this.admin = admin;
+    await admin.connect();
+    this.topics.clear();
+    const logTopic = this.logTopic;
+    if (logTopic) await this.ensureTopics([logTopic], 1);
+    await this.ensureTopics((this.opts.categories ?? []).map((c) => `${this.prefix}.${safe(c)}`));
+    if (attempt !== this.attempt) return;
+    const producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionalId: `tvshop-relay-${this.name}`,
+      // Java's partitioner (murmur2 of the key): a stream lands on the same partition whoever produces it.
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
+    this.producer = producer;
+    // Connecting a transactional producer registers its id with the broker, which fences any
+    // older producer of this relay (a leader that lost its lock without noticing) from committing.
+    await producer.connect();
+    if (attempt !== this.attempt) return;
+    // The checkpoint is read after the fence: whatever an old leader committed is below it or republished after it.
+    await pool.query('insert into public.kafka_relay (name) values ($1) on conflict do nothing', [this.name]);
+    const { rows } = await pool.query<{ position: string }>('select position from public.kafka_relay where name = $1', [this.name]);
+    if (attempt !== this.attempt) return;
+    this.current = Number(rows[0]?.position ?? 0);
+    this.lastError = null;
+    this.log.info(`relay ${this.name} leads; publishing from position ${this.current}`);
+    this.sub = store.subscribe({
+      from: this.current,
+      batchSize: this.opts.batchSize ?? 200,
+      onBatch: async (batch) => {
+        if (attempt !== this.attempt) throw new Error('this relay attempt was stopped');
+        try {
+          await this.publish(batch.events);
+        } catch (err) {
+          // Kafka or the checkpoint failed: start over from the stored checkpoint with a new producer.
+          this.failed(attempt, err);
+          throw err;
+        }
+      },
+      onError: (err) => {
+        this.lastError = describeError(err);
+      },
+    });
+    this.failures = 0;
+  }
+
+  /** One batch: its topics made, sent in one Kafka transaction, committed, then the checkpoint moved. */
+  private async publish(all: RecordedEvent[]): Promise<void> {
+    const events = all.filter((e) => e.position > this.current);
+    if (events.length === 0) return;
+    const byTopic = new Map<string, Message[]>();
+    for (const e of events) {
+      const topic = this.topicFor(e.streamId);
+      const list = byTopic.get(topic) ?? [];
+      list.push(eventMessage(e));
+      byTopic.set(topic, list);
+    }
+    await this.ensureTopics([...byTopic.keys()]);
+    const topicMessages: TopicMessages[] = [...byTopic].map(([topic, messages]) => ({ topic, messages }));
+    // The same messages, in position order, on the log's single partition; in the same transaction.
+    if (this.logTopic) topicMessages.push({ topic: this.logTopic, messages: events.map(eventMessage) });
+    const tx = await this.producer!.transaction();
+    try {
+      await tx.sendBatch({ topicMessages, acks: -1 });
+      await tx.commit();
+    } catch (err) {
+      await tx.abort().catch(() => {});
+      throw err;
+    }
+    const to = events[events.length - 1]!.position;
+    // Guarded by the old value: if someone else moved it, this relay is no longer the leader it thinks it is.
+    const moved = await this.opts.pool.query(
+      'update public.kafka_relay set position = $2, updated_at = now() where name = $1 and position = $3',
+      [this.name, to, this.current],
+    );
+    if (moved.rowCount !== 1) throw new Error(`the checkpoint of relay ${this.name} was moved by someone else`);
+    this.current = to;
+  }
+
+  /** Creates the topics not yet known to exist; `createTopics` leaves existing ones (and their partition counts) alone. */
+  private async ensureTopics(topics: string[], partitions = this.opts.partitions ?? 3): Promise<void> {
+    const missing = topics.filter((t) => !this.topics.has(t));
+    if (missing.length === 0) return;
+    await this.admin!.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((topic) => ({
+        topic,
+        numPartitions: partitions,
+        ...(this.opts.replicationFactor ? { replicationFactor: this.opts.replicationFactor } : {}),
+        configEntries: Object.entries({ 'retention.ms': '-1', ...this.opts.topicConfig }).map(([name, value]) => ({ name, value })),
+      })),
+    });
+    for (const t of missing) this.topics.add(t);
+  }
+
+  /** Something in attempt `attempt` broke: drop it and start over after a backoff. */
+  private failed(attempt: number, err: unknown): void {
+    if (attempt !== this.attempt || this.closed) return;
+    this.attempt++;
+    this.failures++;
+    this.lastError = describeError(err);
+    const delay = backoffMs(this.failures);
+    this.log.warn(`relay ${this.name} failed; restarting in ${delay} ms`, { error: this.lastError });
+    this.halting = this.halt();
+    this.restarting = setTimeout(() => void this.restart(), delay);
+    this.restarting.unref();
+  }
+
+  private async restart(): Promise<void> {
+    this.restarting = null;
+    await this.halting;
+    if (this.closed) return;
+    const attempt = ++this.attempt;
+    try {
+      await this.begin(attempt);
+    } catch (err) {
+      this.failed(attempt, err);
+    }
+  }
+
+  /** Stops this attempt: subscription (waiting for a batch in flight), producer, admin, lock. */
+  private async halt(): Promise<void> {
+    if (this.standby) clearTimeout(this.standby);
+    this.standby = null;
+    const sub = this.sub;
+    this.sub = null;
+    await sub?.stop();
+    const producer = this.producer;
+    const admin = this.admin;
+    const lock = this.lock;
+    this.producer = null;
+    this.admin = null;
+    this.lock = null;
+    this.role = 'stopped';
+    await producer?.disconnect().catch(() => {});
+    await admin?.disconnect().catch(() => {});
+    await lock?.end().catch(() => {});
+  }
+
+  async stop(): Promise<void> {
+    this.closed = true;
+    this.attempt++;
+    if (this.restarting) clearTimeout(this.restarting);
+    this.restarting = null;
+    await this.halting;
+    await this.halt();
+  }
+
+  /** Resolves once everything stored when it was called is acknowledged by Kafka (leader only). */
+  async caughtUp(): Promise<void> {
+    const head = await this.opts.store.headPosition();
+    while (this.current < head) {
+      if (this.closed) throw new Error(`relay ${this.name} is stopped`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  async status(): Promise<KafkaRelayStatus> {
+    const head = await this.opts.store.headPosition();
+    let position = this.current;
+    if (this.role !== 'leader') {
+      const { rows } = await this.opts.pool.query<{ position: string }>('select position from public.kafka_relay where name = $1', [
+        this.name,
+      ]);
+      position = Number(rows[0]?.position ?? 0);
+    }
+    return { name: this.name, role: this.role, position, head, lag: Math.max(0, head - position), error: this.lastError };
+  }
+}
