@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { Kafka } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { InProcessChangeFeed } from '../change-feed/in-process';
+import { PostgresEventStore } from '../event-store/postgres';
+import type { NewEvent } from '../event-store/types';
+import { startPolicy } from '../policies';
+import { projectionMigrations, readCheckpoint } from '../projections/checkpoints';
+import { ProjectionRunner } from '../projections/runner';
+import type { Projection } from '../projections/types';
+import { migrate } from '../db/migrate';
+import { createLogger } from '../log';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { createKafka } from './client';
+import { KafkaLogSource } from './log-source';
+import { KafkaRelay } from './relay';
+
+const meta = { actorId: 'u-1', actorRole: 'Seller', correlationId: 'c-1', causationId: null, at: '2026-11-22T10:00:00.000Z' };
+const counted = (n: number): NewEvent => ({ eventId: randomUUID(), type: 'Counted', data: { n }, metadata: meta });
+
+/**
+ * Projections and policies reading the log from Kafka (EVENT_BUS=kafka) through the relay: every
+ * event's effect lands exactly once, whatever is redelivered. The read model here is a counter
+ * that a second delivery would visibly double, so "exactly once" is what the rows show.
+ */
+describe('the log from Kafka: projections and policies with exactly-once effects', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let kafka: Kafka;
+  let relay: KafkaRelay;
+  let source: KafkaLogSource;
+  const id = randomUUID().slice(0, 8);
+  const streams = Array.from({ length: 8 }, () => `thing-${randomUUID()}`);
+  const versions = new Map<string, number>();
+
+  const append = async (perStream: number) => {
+    await Promise.all(
+      streams.map(async (s) => {
+        for (let i = 0; i < perStream; i++) {
+          const v = versions.get(s) ?? -1;
+          await store.append(s, [counted(i)], v < 0 ? 'no_stream' : v);
+          versions.set(s, v + 1);
+        }
+      }),
+    );
+  };
+
+  let failOnce: number | null = null;
+  const projection: Projection = {
+    name: `counts_${id}`,
+    schema: `t_counts_${id}`,
+    setup: 'create table counts (stream text primary key, n int not null)',
+    handlers: {
+      Counted: async (e, { db: tx }) => {
+        if (failOnce !== null && e.position === failOnce) {
+          failOnce = null;
+          throw new Error('a fault in the middle of a batch');
+        }
+        await tx.query('insert into counts values ($1, 1) on conflict (stream) do update set n = counts.n + 1', [e.streamId]);
+      },
+    },
+  };
+  const runner = () => new ProjectionRunner(db.pool, store, new InProcessChangeFeed(), projection, { source, batchSize: 25 });
+  const counts = async () => {
+    const { rows } = await db.pool.query<{ stream: string; n: number }>(
+      `select stream, n from ${projection.schema}.counts order by stream`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.stream, r.n]));
+  };
+  const expected = () => Object.fromEntries([...versions].map(([s, v]) => [s, v + 1]).sort());
+
+  beforeAll(async () => {
+    db = await createTestDatabase('logsrc');
+    await PostgresEventStore.migrate(db.pool);
+    await migrate(db.pool, 'projections', projectionMigrations);
+    await KafkaRelay.migrate(db.pool);
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
+    kafka = createKafka({ brokers: inject('kafkaBrokers').split(','), clientId: 'tvshop-log-source-test' });
+    relay = new KafkaRelay({
+      kafka,
+      pool: db.pool,
+      store,
+      name: `log-${id}`,
+      topicPrefix: `test.${id}.events`,
+      logTopic: `test.${id}.log`,
+    });
+    await relay.start();
+    source = new KafkaLogSource(kafka, store, { topic: `test.${id}.log`, groupPrefix: `test.${id}`, log: createLogger('test') });
+  });
+  afterAll(async () => {
+    await relay?.stop();
+    await store?.close();
+    await db?.drop();
+  });
+
+  it('when a projection reads from Kafka, is stopped, and starts again after more writes, then every event counted once', async () => {
+    await append(10);
+    const first = runner();
+    await first.start();
+    await first.caughtUp();
+    expect(await counts()).toEqual(expected());
+    await first.stop();
+
+    // Written while no one consumes: the next runner resumes from its checkpoint, and what Kafka
+    // redelivers from before it (its offset was committed after the rows) changes nothing.
+    await append(15);
+    const second = runner();
+    await second.start();
+    await second.caughtUp();
+    expect(await counts()).toEqual(expected());
+    expect(await readCheckpoint(db.pool, projection.name)).toBe(await store.headPosition());
+    await second.stop();
+  });
+
+  it('when a batch fails half way, then it is rolled back and read again from Kafka, and still counted once', async () => {
+    const r = runner();
+    await r.start();
+    await r.caughtUp();
+    const head = await store.headPosition();
+    failOnce = head + 30;
+    await append(8);
+    await r.caughtUp();
+    expect(failOnce).toBeNull(); // the fault did happen
+    expect(await counts()).toEqual(expected());
+    await r.stop();
+  });
+
+  it('when the read model is rebuilt from nothing (its checkpoint back to 0), then Kafka is read from its start again', async () => {
+    await db.pool.query(`drop schema ${projection.schema} cascade`);
+    const r = runner();
+    await r.start();
+    await r.caughtUp();
+    expect(await counts()).toEqual(expected());
+    await r.stop();
+  });
+
+  it('when a policy reads from Kafka, then it reacts to each event once across a restart', async () => {
+    const seen: number[] = [];
+    const start = () =>
+      startPolicy({
+        name: `count-${id}`,
+        pool: db.pool,
+        store,
+        source,
+        log: createLogger('test'),
+        handlers: {
+          Counted: async (e) => {
+            seen.push(e.position);
+          },
+        },
+      });
+    const first = await start();
+    await first.caughtUp();
+    await first.stop();
+    await append(3);
+    const second = await start();
+    await second.caughtUp();
+    await second.stop();
+    const all = (await store.readAll(0, 100_000)).filter((e) => e.type === 'Counted').map((e) => e.position);
+    expect(seen).toEqual(all);
+  });
+});
