@@ -29,12 +29,22 @@ export function sniffImage(b: Buffer): ImageType | null {
   return null;
 }
 
+/** The id of an image: its content's hash and its type's extension, so the same bytes are stored once. */
+export const imageIdOf = (bytes: Buffer, contentType: ImageType): string =>
+  `${createHash('sha256').update(bytes).digest('hex').slice(0, 40)}.${EXT[contentType]}`;
+
+/** What an id says the image's type is; null for anything that is not an image id. */
+export function imageTypeOf(id: string): ImageType | null {
+  const m = /^[0-9a-f]{40}\.(png|jpg|gif|webp)$/.exec(id);
+  return m ? TYPE_OF_EXT[m[1]!]! : null;
+}
+
 /** Content-addressed files: the same image uploaded twice is stored once under one id. */
 export class LocalImageStore implements ImageStore {
   constructor(private readonly dir: string) {}
 
   async put(bytes: Buffer, contentType: ImageType): Promise<string> {
-    const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 40)}.${EXT[contentType]}`;
+    const id = imageIdOf(bytes, contentType);
     await mkdir(this.dir, { recursive: true });
     // A temp file of its own, renamed into place atomically: identical uploads at the same moment
     // each write their own file and the last rename wins with the same bytes.
@@ -69,10 +79,10 @@ export class LocalImageStore implements ImageStore {
   }
 
   async get(id: string): Promise<{ bytes: Buffer; contentType: ImageType } | null> {
-    const m = /^[0-9a-f]{40}\.(png|jpg|gif|webp)$/.exec(id);
-    if (!m) return null;
+    const contentType = imageTypeOf(id);
+    if (!contentType) return null;
     try {
-      return { bytes: await readFile(path.join(this.dir, id)), contentType: TYPE_OF_EXT[m[1]!]! };
+      return { bytes: await readFile(path.join(this.dir, id)), contentType };
     } catch {
       return null;
     }

@@ -5,3 +5,5 @@ export * from './image-store';
 export * from './process';
 export * from './cleanup';
 export { drawTv, encodePng } from './png';
+export { PostgresImageStore } from './postgres-image-store';
+export { imageStoreFromEnv } from './from-env';

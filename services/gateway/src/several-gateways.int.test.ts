@@ -5,6 +5,7 @@ import type { ChangePush } from '@tv-shop/contracts';
 import { PostgresEventStore, RedisChangeFeed, createPool, migrate, projectionMigrations } from '@tv-shop/platform';
 import { createTestDatabase } from '@tv-shop/platform/testing';
 import { startProjector } from '@tv-shop/projector';
+import { drawTv } from '@tv-shop/images';
 import { startTestShop, type TestShop } from './testing/harness';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -23,7 +24,7 @@ describe.skipIf(!redisUp)('several gateways and a separate projector over Redis'
     const db = await createTestDatabase('gateways');
     const channel = `tvshop:test:${randomUUID()}`;
     // Gateways side by side share the token secret (else each generates its own under its data dir).
-    const env = { REDIS_URL: redisUrl, REDIS_CHANNEL: channel, PROJECTOR: 'external', JWT_SECRET: randomUUID() };
+    const env = { REDIS_URL: redisUrl, REDIS_CHANNEL: channel, PROJECTOR: 'external', JWT_SECRET: randomUUID(), IMAGE_STORE: 'postgres' };
     const pool = createPool(db.url, 5);
     const store = new PostgresEventStore(pool);
     await PostgresEventStore.migrate(pool);
@@ -62,5 +63,18 @@ describe.skipIf(!redisUp)('several gateways and a separate projector over Redis'
     expect(seen.body.find((x: { _id: string }) => x._id === p._id).sold).toBe(true);
     const health = (await b.call('GET', '/health')).body;
     expect(health.projections.map((x: { name: string }) => x.name).sort()).toEqual(['catalog', 'orders', 'users']);
+  });
+
+  it('when a photo is uploaded through one gateway (IMAGE_STORE=postgres), then the other serves the same bytes', async () => {
+    const seller = await a.signup('Seller');
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(drawTv(120, 40, 30))]), 'tv.png');
+    const up = await a.call('POST', '/images', { form, token: seller.token });
+    expect(up.status).toBe(201);
+    const url = up.body.data.url as string;
+    const [fromA, fromB] = await Promise.all([a.url, b.url].map((base) => fetch(`${base}${url}`)));
+    expect(fromB!.status).toBe(200);
+    expect(fromB!.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.compare(Buffer.from(await fromB!.arrayBuffer()), Buffer.from(await fromA!.arrayBuffer()))).toBe(0);
   });
 });

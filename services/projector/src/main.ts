@@ -1,6 +1,7 @@
 // Operator tool for the read models and the log:
 //   npm run projector -- run               keep the read models up to date, announcing changes on
-//                                          REDIS_URL to the gateways started with PROJECTOR=external
+//                                          REDIS_URL to the gateways started with PROJECTOR=external;
+//                                          with EVENT_BUS=kafka, relay the log to Kafka and read it from there
 //   npm run projector -- status            each projection's position and lag
 //   npm run projector -- rebuild catalog   replay the log into fresh tables and swap them in
 //   npm run projector -- audit [--stream product-<id>] [--from 0] [--limit 100]
@@ -10,6 +11,8 @@ import {
   PostgresEventStore,
   RedisChangeFeed,
   createLogger,
+  describeTopology,
+  openAdapters,
   databaseUrlFromEnv,
   dataDirFromEnv,
   describeError,
@@ -47,13 +50,18 @@ try {
       topology.changeFeed === 'redis'
         ? await RedisChangeFeed.connect({ url: redis.url!, channel: redis.channel })
         : new InProcessChangeFeed();
-    const projector = await startProjector({ pool: db.pool, store, feed });
-    log.info('projecting', { projections: (await projector.status()).map((p) => `${p.name}:${p.role}`).join(' ') });
+    // EVENT_BUS=kafka: this host also relays the log to Kafka, and its projections read it from there.
+    const adapters = await openAdapters(topology, { role: 'projector', pool: db.pool, log });
+    const projector = await startProjector({ pool: db.pool, store: adapters.store, feed, events: adapters.events });
+    log.info(`projecting (${describeTopology(topology)})`, {
+      projections: (await projector.status()).map((p) => `${p.name}:${p.role}`).join(' '),
+    });
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     });
     await projector.stop();
+    await adapters.close();
     await feed.close();
   } else if (command === 'audit') {
     const stream = flag('stream');
