@@ -17,7 +17,7 @@ import {
   projectionMigrations,
   topologyFor,
 } from '@tv-shop/platform';
-import { LocalImageStore, startImageSweeper } from '@tv-shop/images';
+import { imageStoreFromEnv, startImageSweeper } from '@tv-shop/images';
 import { projections, startProjector } from '@tv-shop/projector';
 import path from 'node:path';
 import { createApp } from './app';
@@ -85,7 +85,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       stack,
     );
     await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
-    const images = new LocalImageStore(path.join(config.dataDir, 'images'));
+    const images = await imageStoreFromEnv(opts.env ?? process.env, { pool: db.pool, dataDir: config.dataDir });
     const sweeper = startImageSweeper(images, reads, {
       retentionHours: config.uploads.retentionHours,
       everyMinutes: config.uploads.sweepMinutes,
