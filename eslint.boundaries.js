@@ -9,6 +9,7 @@ import path from 'node:path';
  */
 const restrict = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
 const domainServices = ['identity', 'catalog', 'orders'];
+const INTO_SRC = "No relative imports into another service's src: import its package (@tv-shop/<service>) instead.";
 const webFeatures = readdirSync(path.join(import.meta.dirname, 'web/src/features'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
@@ -40,9 +41,17 @@ export const boundaries = [
       ],
     ),
   ),
+  // The hosts use the services through their packages (@tv-shop/<service>), never their files.
+  restrict(
+    ['services/gateway/**/*.ts'],
+    [{ group: ['identity', 'catalog', 'orders', 'projector'].map((s) => `**/${s}/src/**`), message: INTO_SRC }],
+  ),
   restrict(
     ['services/projector/**/*.ts'],
-    [{ group: ['@tv-shop/gateway'], message: 'The projector host does not depend on the gateway.' }],
+    [
+      { group: ['@tv-shop/gateway'], message: 'The projector host does not depend on the gateway.' },
+      { group: ['identity', 'catalog', 'orders', 'gateway'].map((s) => `**/${s}/src/**`), message: INTO_SRC },
+    ],
   ),
   ...webFeatures.map((feature) =>
     restrict(

@@ -23,6 +23,22 @@ describe('import boundaries', () => {
     ).toEqual([]);
   });
 
+  it("when the gateway or the projector reach into another service's files, then lint fails; its package is allowed", () => {
+    expect(problems('services/gateway/src/routes/x.ts', "import { bookingIdFor } from '../../../orders/src/booking/ids';")).toEqual([
+      expect.stringMatching(/another service's src/),
+    ]);
+    expect(problems('services/projector/src/x.ts', "import { catalogProjections } from '../../catalog/src/read-model';")).toHaveLength(1);
+    expect(problems('services/projector/src/x.ts', "import { attachSockets } from '../../gateway/src/sockets';")).toHaveLength(1);
+    expect(problems('services/projector/src/x.ts', "import { createApp } from '@tv-shop/gateway';")).toHaveLength(1);
+    expect(
+      problems(
+        'services/gateway/src/routes/x.ts',
+        "import { bookingIdFor } from '@tv-shop/orders';\nimport { CommandSender } from '../commands';",
+      ),
+    ).toEqual([]);
+    expect(problems('services/projector/src/x.ts', "import { catalogProjections } from '@tv-shop/catalog';")).toEqual([]);
+  });
+
   it('when the platform or the contracts import anything of ours, then lint fails', () => {
     expect(problems('packages/platform/src/x.ts', "import type { Product } from '@tv-shop/contracts';")).toEqual([
       expect.stringMatching(/knows no domain/),

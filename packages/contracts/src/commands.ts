@@ -34,6 +34,12 @@ export const IdentityCommandData = {
   VerifySeller: z.object({}),
   /** `requestedBy`: the admin asking, who may not delete their own account. */
   DeleteUser: z.object({ requestedBy: id }),
+  /**
+   * Someone signs in with Google: who a Google ID token says they are, once the edge verified the
+   * token. Identity answers the account it opens (`userId`), registering a Buyer the first time,
+   * or refuses (a password account with that email, a deleted one; ADR 0021).
+   */
+  SignInWithGoogle: z.object({ email: z.string(), name: z.string(), picture: z.string() }),
 };
 
 /** A listing as the seller's route sends it; catalog fills `categoryName` from the category's stream. */
@@ -156,5 +162,7 @@ export const REACTIONS_OF = {
  */
 export interface CommandResults {
   CreatePaymentIntent: Omit<import('./api').PaymentIntentAnswer, 'publishableKey'>;
+  /** The account the Google identity signs in to. */
+  SignInWithGoogle: { userId: string };
 }
 export type ResultOf<T extends string> = T extends keyof CommandResults ? CommandResults[T] : { changed?: boolean };

@@ -31,7 +31,7 @@ export const commandTokenFromEnv = (env: Env = process.env): string | undefined 
 /** REDIS_URL and REDIS_CHANNEL: change notices across processes (several gateways, a projector of its own). */
 export const redisFromEnv = (env: Env = process.env): { url: string | undefined; channel: string } => ({
   url: given(env.REDIS_URL),
-  channel: env.REDIS_CHANNEL ?? DEFAULT_REDIS_CHANNEL,
+  channel: given(env.REDIS_CHANNEL) ?? DEFAULT_REDIS_CHANNEL,
 });
 
 /** KAFKA_BROKERS: the Kafka bootstrap brokers, comma-separated (`host:port,host:port`); unset or blank, no Kafka. */

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type pg from 'pg';
 import { MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transport';
 import type { CommandBus, CommandEnvelope } from './commands/transport';
-import { isProductionEnv, serviceConfigFromEnv } from './config';
+import { serviceConfigFromEnv } from './config';
+import { secretInDataDir } from './secrets';
 import { describeTopology, topologyFor, topologyFromEnv, type Topology } from './topology';
 import { openAdapters } from './adapters';
 import { KafkaCommandBus } from './kafka/command-bus';
@@ -83,29 +81,9 @@ export async function commandTokenFor(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ token: string; source: 'env' | 'generated' | 'file'; file?: string }> {
   if (envToken) return { token: envToken, source: 'env' };
-  // In production every process gets the secret from its deployment, not from a shared disk.
-  if (isProductionEnv(env))
-    throw new Error('COMMAND_TOKEN is required (NODE_ENV=production): set the same one on the gateway and every service');
   const file = path.join(dataDir, 'command-token');
-  let source: 'generated' | 'file' = 'file';
-  if (!existsSync(file)) {
-    await mkdir(dataDir, { recursive: true });
-    // Written whole to a file of its own, then linked into place: a link fails if the name exists,
-    // so when two processes start together the first one's token is the one both use, and no
-    // process ever reads a half-written file.
-    const pending = `${file}.${process.pid}.tmp`;
-    await writeFile(pending, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600 });
-    await link(pending, file).then(
-      () => (source = 'generated'),
-      (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EEXIST') throw err;
-      },
-    );
-    await rm(pending, { force: true });
-  }
-  const token = (await readFile(file, 'utf8')).trim();
-  if (token.length < MIN_COMMAND_TOKEN_LENGTH) throw new Error(`${file} holds no usable command token; delete it or set COMMAND_TOKEN`);
-  return { token, source, file };
+  const kept = await secretInDataDir(file, { env, name: 'COMMAND_TOKEN', minLength: MIN_COMMAND_TOKEN_LENGTH });
+  return { token: kept.secret, source: kept.generated ? 'generated' : 'file', file };
 }
 
 /** `main.ts` of a service: configuration from the environment (`serviceConfigFromEnv`), clean stop on SIGINT/SIGTERM. */

@@ -1,15 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
 import {
-  DEFAULT_REDIS_CHANNEL,
   commandTokenFromEnv,
   dataDirFromEnv,
   databaseUrlFromEnv,
+  logLevelFromEnv,
   redisFromEnv,
   topologySettingsFromEnv,
   type TopologySettings,
 } from '@tv-shop/platform';
-import type { SocketLimits } from './sockets';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './sockets';
 
 const optional = z.string().trim().min(1).optional().catch(undefined);
 const Env = z.object({
@@ -23,9 +23,8 @@ const Env = z.object({
   GOOGLE_ISSUER: z.string().default('https://accounts.google.com,accounts.google.com'),
   SEED_DEMO: z.enum(['0', '1']).default('0'),
   WEB_DIST: optional,
-  // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL and the services' URLs: read as every process reads them (platform's config.ts);
-  // STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv).
-  REDIS_CHANNEL: z.string().min(1).default(DEFAULT_REDIS_CHANNEL),
+  // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL, REDIS_CHANNEL, LOG_LEVEL and the services' URLs: read as every
+  // process reads them (platform's config.ts); STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv).
   // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
   AUTH_RATE_WINDOW_MS: z.coerce
     .number()
@@ -47,8 +46,6 @@ const Env = z.object({
   // Uploads that no product, user or blog refers to are removed once older than this.
   UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),
   UPLOAD_SWEEP_MINUTES: z.coerce.number().min(0.01).default(60),
-  // Socket.IO catch_up: changes per answer, and per socket and minute the calls and changes allowed.
-  // Request logs (pino): trace, debug, info, warn, error, fatal or silent; unset: info (error under tests).
   /**
    * Which proxies in front may name the client in X-Forwarded-For (Express's `trust proxy`): a
    * hop count (`1`), or addresses and ranges (`loopback`, `10.0.0.0/8`). Unset: none, so the
@@ -80,13 +77,14 @@ const Env = z.object({
         message: 'must be a comma-separated list of origins such as https://shop.example or http://localhost:5173, or *',
       },
     ),
-  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional().catch(undefined),
-  CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(200),
-  CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(60),
-  CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(10_000),
+  // Socket.IO catch_up: changes per answer, and per socket (and per client address) and minute the
+  // calls and changes allowed. Unset: the defaults that sockets.ts keeps beside what they limit.
+  CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(DEFAULT_SOCKET_LIMITS.catchUpPage),
+  CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerMinute),
+  CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerMinute),
+  CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerClientPerMinute),
+  CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerClientPerMinute),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
-  CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
-  CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(30_000),
 });
 
 export interface GatewayConfig {
@@ -118,6 +116,10 @@ export interface GatewayConfig {
   };
   uploads: { retentionHours: number; sweepMinutes: number };
   sockets: SocketLimits;
+  /**
+   * Request logs (pino): trace, debug, info, warn, error, fatal or silent (LOG_LEVEL). Unset:
+   * undefined, and the app follows the process's own (`logLevelFromEnv()`: info, error under tests).
+   */
   logLevel: string | undefined;
   /** How long /api/ready answers 503 before a stop closes the server (a load balancer's check interval). */
   shutdownDrainMs: number;
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
+  const redis = redisFromEnv(env);
   const base: GatewayConfig = {
     port: e.PORT,
     databaseUrl: databaseUrlFromEnv(env),
@@ -148,8 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
     topology: topologySettingsFromEnv(env),
     commandToken: commandTokenFromEnv(env),
-    redisUrl: redisFromEnv(env).url,
-    redisChannel: e.REDIS_CHANNEL,
+    redisUrl: redis.url,
+    redisChannel: redis.channel,
     limits: {
       auth: {
         windowMs: e.AUTH_RATE_WINDOW_MS,
@@ -161,7 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       uploads: { windowMs: e.UPLOAD_RATE_WINDOW_MS, perAccount: e.UPLOADS_PER_ACCOUNT, perClient: e.UPLOADS_PER_CLIENT },
     },
     uploads: { retentionHours: e.UPLOAD_RETENTION_HOURS, sweepMinutes: e.UPLOAD_SWEEP_MINUTES },
-    logLevel: e.LOG_LEVEL,
+    logLevel: env.LOG_LEVEL === undefined ? undefined : logLevelFromEnv(env),
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,

@@ -71,7 +71,7 @@ describe('ReadModels: reads across two services answer as the joined query did',
     ]);
   });
 
-  it("a buyer's open bookings at a price whose TV is still listed and unsold", async () => {
+  it("the booking a `{ price }` payment means: the buyer's one open booking at that price whose TV is still listed and unsold", async () => {
     for (const [buyer, price] of [
       ['b1', 1_000_000],
       ['b1', 900_000],
@@ -79,9 +79,22 @@ describe('ReadModels: reads across two services answer as the joined query did',
       ['b2', 1_000_000],
     ] as const) {
       const { rows } = await db.pool.query<{ id: string }>(before.openAtPrice, [buyer, price]);
-      expect((await reads.openBookingsAtPrice(buyer, price)).sort()).toEqual(rows.map((r) => r.id).sort());
+      const asked = reads.bookingToPayAt(buyer, price / 100);
+      if (rows.length === 1) await expect(asked).resolves.toBe(rows[0]!.id);
+      else
+        await expect(asked).rejects.toMatchObject({
+          status: 422,
+          field: 'bookingId',
+          message: rows.length ? /several/ : /no open booking/,
+        });
     }
-    expect((await reads.openBookingsAtPrice('b1', 1_000_000)).sort()).toEqual(['bk1', 'bk2']);
+    // bk1 and bk2 (p3 is sold, p4 removed, bk6 cancelled, bk7's product never listed): which one is not for the read model to guess.
+    await expect(reads.bookingToPayAt('b1', 10_000)).rejects.toMatchObject({ status: 422, message: /several open bookings/ });
+    await expect(reads.bookingToPayAt('b1', '9000')).resolves.toBe('bk5');
+    await expect(reads.bookingToPayAt('b1', 'cheap')).rejects.toMatchObject({
+      status: 422,
+      message: 'Say which booking to pay (bookingId)',
+    });
   });
 
   it('projection positions: each read model by its checkpoint name', async () => {

@@ -34,7 +34,11 @@ export class ReadModels {
 
   userById = (id: string): Promise<User | null> => this.identity.userById(id);
   userByEmail = (email: string): Promise<User | null> => this.identity.userByEmail(email);
+  /** The account with this email if the password matches (identity's check, timed the same either way); else null. */
+  verifyPassword = (email: string, password: string): Promise<User | null> => this.identity.verifyPassword(email, password);
   usersWithRole = (role: 'Buyer' | 'Seller'): Promise<User[]> => this.identity.usersWithRole(role);
+  /** The public card of the seller with this id; null when there is no such active seller. */
+  sellerCard = (id: string): Promise<SellerCard | null> => this.identity.sellerCard(id);
   /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
   sellersNamed = (name: string, limit = 2): Promise<SellerCard[]> => this.identity.sellersNamed(name, limit);
 
@@ -42,9 +46,12 @@ export class ReadModels {
   bookingsOf = (email: string): Promise<Booking[]> => this.orders.bookingsOf(email);
   /** Every booking of a seller's products, newest first. */
   bookingsOfSeller = (sellerId: string): Promise<Booking[]> => this.orders.bookingsOfSeller(sellerId);
-  /** A buyer's open bookings at a price (poisha) whose TV is still for sale: the spec's `{ price }` payment call. */
-  openBookingsAtPrice = (buyerId: string, pricePoisha: number): Promise<string[]> =>
-    this.orders.openBookingsAtPrice(buyerId, pricePoisha, (ids) => this.catalog.unsold(ids));
+  /**
+   * The booking the spec's `{ price }` payment call means: the buyer's one open booking at that
+   * price (TK) whose TV is still for sale; 422 on `bookingId` when there is none or several.
+   */
+  bookingToPayAt = (buyerId: string, price: unknown): Promise<string> =>
+    this.orders.bookingToPayAt(buyerId, price, (ids) => this.catalog.unsold(ids));
   booking = (id: string): Promise<(Booking & { buyerId: string }) | null> => this.orders.booking(id);
 
   /** Every picture address a read model keeps: products', account photos, bookings' (the upload sweeper keeps these). */

@@ -78,12 +78,6 @@ export function catchUpPage(recent: readonly Kept[], from: number, visible: (roo
   return { position: more ? recent[i - 1]!.push.position : Math.max(head, from), changes, ...(more ? { more: true as const } : {}) };
 }
 
-/**
- * Socket.IO on the gateway. The handshake carries the same JWT as the API; each socket joins
- * the rooms it may hear (everyone, its own user, the admins). Every read-model change is pushed
- * with its log position; a client back from a disconnect asks `catch_up` for what it missed,
- * a page at a time and within a budget per socket (ADR 0023).
- */
 /** Whether a page's Origin is this server itself (the Host it called). */
 const sameHost = (origin: string, host: string | undefined) => {
   try {
@@ -93,74 +87,31 @@ const sameHost = (origin: string, host: string | undefined) => {
   }
 };
 
-export function attachSockets(
-  server: HttpServer,
-  deps: {
-    feed: ChangeFeed;
-    tokens: Tokens;
-    reads: ReadModels;
-    position: () => number;
-    limits?: Partial<SocketLimits>;
-    /** Other origins whose pages may open a socket (CORS_ORIGINS); the app's own always may. */
-    corsOrigins?: string[];
-    /** TRUST_PROXY, as Express takes it: who may say which client a socket is. */
-    trustProxy?: boolean | number | string;
-  },
-) {
-  const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
-  // The client behind a socket: its connection's address, or what a proxy trusted by
-  // TRUST_PROXY says (the same rule as the HTTP limits).
-  const trustSetting = deps.trustProxy ?? false;
-  const trust: (addr: string, hop: number) => boolean =
-    trustSetting === false
-      ? () => false
-      : trustSetting === true
-        ? () => true
-        : typeof trustSetting === 'number'
-          ? (_addr, hop) => hop < trustSetting
-          : proxyaddr.compile(trustSetting.split(',').map((t) => t.trim()));
-  const clientOf = (req: IncomingMessage) => proxyaddr(req, trust);
-  const perClient = new Map<string, Budget>();
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [key, b] of perClient) if (now - b.start >= 60_000) perClient.delete(key);
-  }, 60_000);
-  sweep.unref();
+export interface SocketDeps {
+  feed: ChangeFeed;
+  tokens: Tokens;
+  reads: ReadModels;
+  position: () => number;
+  limits?: Partial<SocketLimits>;
+  /** Other origins whose pages may open a socket (CORS_ORIGINS); the app's own always may. */
+  corsOrigins?: string[];
+  /** TRUST_PROXY, as Express takes it: who may say which client a socket is. */
+  trustProxy?: boolean | number | string;
+}
+
+/**
+ * Socket.IO on the gateway. The handshake carries the same JWT as the API; each socket joins
+ * the rooms it may hear (everyone, its own user, the admins). Every read-model change is pushed
+ * with its log position; a client back from a disconnect asks `catch_up` for what it missed,
+ * a page at a time and within a budget per socket (ADR 0023).
+ */
+export function attachSockets(server: HttpServer, deps: SocketDeps) {
   const corsOrigins = deps.corsOrigins ?? [];
-
-  /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
-  const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt'>> => {
-    if (typeof token !== 'string' || token === '') return { user: null, tokenExpiresAt: null };
-    const claims = deps.tokens.verify(token);
-    if (!claims) throw new Error('unauthorized');
-    const user = await deps.reads.userById(claims.sub);
-    if (!user) throw new Error('unauthorized');
-    return { user, tokenExpiresAt: claims.expiresAt };
-  };
-  /** A session kept for connection-state recovery is given back only while its account still holds. */
-  const stillValid = async (data: Partial<SocketData> | undefined): Promise<boolean> => {
-    if (!data?.user) return true;
-    if (data.tokenExpiresAt != null && data.tokenExpiresAt <= Date.now()) return false;
-    return (await deps.reads.userById(data.user._id)) !== null;
-  };
-
-  // Recovery restores a socket's rooms and replays what it missed before any middleware runs; a
-  // deleted account or an expired token gets no session back, so it connects afresh and the
-  // middleware refuses it (ADR 0023).
-  class CheckedSessionAdapter extends SessionAwareAdapter {
-    override async restoreSession(pid: PrivateSessionId, offset: string): Promise<Session> {
-      const session = await super.restoreSession(pid, offset);
-      if (session && !(await stillValid(session.data as Partial<SocketData>).catch(() => false))) {
-        return null as unknown as Session;
-      }
-      return session;
-    }
-  }
-
+  const auth = roomAuthorisation(deps);
   const io = new Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>(server, {
     path: '/socket.io',
     serveClient: false,
-    adapter: CheckedSessionAdapter as never,
+    adapter: checkedSessionAdapter(auth.stillValid) as never,
     // The middleware also runs for a recovered socket: its handshake's token is checked again.
     connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000, skipMiddlewares: false },
     // Long-polling is plain HTTP and follows the API's CORS rules; a WebSocket is not subject to
@@ -172,76 +123,11 @@ export function attachSockets(
       done(null, origin === undefined || own || originAllowed(corsOrigins)(origin));
     },
   });
+  io.use(auth.middleware);
+
   const recent: Kept[] = [];
-
-  io.use(async (socket, next) => {
-    const previous = socket.recovered ? socket.data.user : null;
-    socket.data.user = null;
-    socket.data.tokenExpiresAt = null;
-    try {
-      const who = await identify((socket.handshake.auth as { token?: unknown })?.token);
-      // A recovered session belongs to the account it was opened for.
-      if (socket.recovered && (who.user?._id ?? null) !== (previous?._id ?? null)) return next(new Error('unauthorized'));
-      Object.assign(socket.data, who);
-      next();
-    } catch (err) {
-      // Socket.IO ignores a rejected middleware promise; an unhandled rejection would end the process.
-      next(new Error(err instanceof Error && err.message === 'unauthorized' ? 'unauthorized' : 'unavailable'));
-    }
-  });
-
-  io.on('connection', (socket: LiveSocket) => {
-    const user = socket.data.user;
-    void socket.join(rooms.everyone);
-    if (user) {
-      void socket.join(rooms.user(user._id));
-      if (user.role === 'Admin') void socket.join(rooms.admins);
-      else void socket.leave(rooms.admins);
-    }
-    // The session ends with its token, whether or not the socket is ever asked anything.
-    const expiresIn = socket.data.tokenExpiresAt == null ? null : socket.data.tokenExpiresAt - Date.now();
-    const expiry = expiresIn == null ? null : setTimeout(() => socket.disconnect(true), Math.min(Math.max(expiresIn, 0), 2 ** 31 - 1));
-    expiry?.unref();
-    socket.on('disconnect', () => {
-      if (expiry) clearTimeout(expiry);
-    });
-
-    // Where this socket's stream starts: a client that has had no push yet catches up from here.
-    socket.emit('synced', { position: deps.position() });
-
-    let window: Budget = { start: Date.now(), calls: 0, changes: 0 };
-    const client = clientOf(socket.request);
-    socket.on('catch_up', (since, ack) => {
-      const now = Date.now();
-      const mine = within(window, now, limits.catchUpCallsPerMinute, limits.catchUpChangesPerMinute);
-      const ours = within(
-        perClient.get(client) ?? { start: now, calls: 0, changes: 0 },
-        now,
-        limits.catchUpCallsPerClientPerMinute,
-        limits.catchUpChangesPerClientPerMinute,
-      );
-      if (!mine || !ours) {
-        log.warn('socket closed: catch_up asked too often', { socket: socket.id, client, perSocket: !mine, perClient: !ours });
-        socket.disconnect(true);
-        return;
-      }
-      window = mine;
-      perClient.set(client, ours);
-      if (typeof ack !== 'function') return;
-      const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : 0;
-      const head = deps.position();
-      const oldest = recent[0]?.push.position ?? Infinity;
-      // Older than what is kept: the client reloads its lists instead.
-      if (from > 0 && from < oldest - 1 && recent.length >= RECENT) {
-        ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);
-        return;
-      }
-      const answer = catchUpPage(recent, from, (r) => r.some((room) => socket.rooms.has(room)), limits.catchUpPage, head);
-      window.changes += answer.changes.length;
-      ours.changes += answer.changes.length;
-      ack(answer satisfies CatchUpAnswer);
-    });
-  });
+  const catchUp = catchUpService(recent, deps);
+  io.on('connection', (socket: LiveSocket) => onConnection(socket, deps.position, catchUp));
 
   const off = deps.feed.subscribe((n) => {
     if (n.kind !== 'change') return;
@@ -258,9 +144,163 @@ export function attachSockets(
     io,
     async close() {
       off();
-      clearInterval(sweep);
+      catchUp.stop();
       io.disconnectSockets(true);
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Room authorisation: who a socket is (from its handshake's token), checked again for a socket
+ * that recovers its session, and the rooms that identity may hear.
+ */
+function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads'>) {
+  /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
+  const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt'>> => {
+    if (typeof token !== 'string' || token === '') return { user: null, tokenExpiresAt: null };
+    const claims = deps.tokens.verify(token);
+    if (!claims) throw new Error('unauthorized');
+    const user = await deps.reads.userById(claims.sub);
+    if (!user) throw new Error('unauthorized');
+    return { user, tokenExpiresAt: claims.expiresAt };
+  };
+  return {
+    /** A session kept for connection-state recovery is given back only while its account still holds. */
+    stillValid: async (data: Partial<SocketData> | undefined): Promise<boolean> => {
+      if (!data?.user) return true;
+      if (data.tokenExpiresAt != null && data.tokenExpiresAt <= Date.now()) return false;
+      return (await deps.reads.userById(data.user._id)) !== null;
+    },
+    /** The handshake middleware: sets `socket.data` from the token, or refuses the socket. */
+    middleware: async (socket: LiveSocket, next: (err?: Error) => void) => {
+      const previous = socket.recovered ? socket.data.user : null;
+      socket.data.user = null;
+      socket.data.tokenExpiresAt = null;
+      try {
+        const who = await identify((socket.handshake.auth as { token?: unknown })?.token);
+        // A recovered session belongs to the account it was opened for.
+        if (socket.recovered && (who.user?._id ?? null) !== (previous?._id ?? null)) return next(new Error('unauthorized'));
+        Object.assign(socket.data, who);
+        next();
+      } catch (err) {
+        // Socket.IO ignores a rejected middleware promise; an unhandled rejection would end the process.
+        next(new Error(err instanceof Error && err.message === 'unauthorized' ? 'unauthorized' : 'unavailable'));
+      }
+    },
+  };
+}
+
+/** The rooms a socket may hear: everyone's, its user's own, and the admins' for an admin (never kept from a recovered session). */
+function joinRooms(socket: LiveSocket) {
+  const user = socket.data.user;
+  void socket.join(rooms.everyone);
+  if (user) {
+    void socket.join(rooms.user(user._id));
+    if (user.role === 'Admin') void socket.join(rooms.admins);
+    else void socket.leave(rooms.admins);
+  }
+}
+
+/**
+ * Recovery restores a socket's rooms and replays what it missed before any middleware runs; a
+ * deleted account or an expired token gets no session back, so it connects afresh and the
+ * middleware refuses it (ADR 0023).
+ */
+function checkedSessionAdapter(stillValid: (data: Partial<SocketData> | undefined) => Promise<boolean>) {
+  return class CheckedSessionAdapter extends SessionAwareAdapter {
+    override async restoreSession(pid: PrivateSessionId, offset: string): Promise<Session> {
+      const session = await super.restoreSession(pid, offset);
+      if (session && !(await stillValid(session.data as Partial<SocketData>).catch(() => false))) {
+        return null as unknown as Session;
+      }
+      return session;
+    }
+  };
+}
+
+/**
+ * `catch_up`: a page of the kept changes the socket may see, within a per-minute budget per
+ * socket and per client address (past either, the socket is closed).
+ */
+function catchUpService(recent: readonly Kept[], deps: Pick<SocketDeps, 'limits' | 'trustProxy' | 'position'>) {
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
+  const clientOf = clientAddress(deps.trustProxy ?? false);
+  const perClient = new Map<string, Budget>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, b] of perClient) if (now - b.start >= 60_000) perClient.delete(key);
+  }, 60_000);
+  sweep.unref();
+
+  return {
+    stop: () => clearInterval(sweep),
+    /** Answers `catch_up` on this socket from now on. */
+    serve(socket: LiveSocket) {
+      let window: Budget = { start: Date.now(), calls: 0, changes: 0 };
+      const client = clientOf(socket.request);
+      socket.on('catch_up', (since, ack) => {
+        const now = Date.now();
+        const mine = within(window, now, limits.catchUpCallsPerMinute, limits.catchUpChangesPerMinute);
+        const ours = within(
+          perClient.get(client) ?? { start: now, calls: 0, changes: 0 },
+          now,
+          limits.catchUpCallsPerClientPerMinute,
+          limits.catchUpChangesPerClientPerMinute,
+        );
+        if (!mine || !ours) {
+          log.warn('socket closed: catch_up asked too often', { socket: socket.id, client, perSocket: !mine, perClient: !ours });
+          socket.disconnect(true);
+          return;
+        }
+        window = mine;
+        perClient.set(client, ours);
+        if (typeof ack !== 'function') return;
+        const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : 0;
+        const head = deps.position();
+        const oldest = recent[0]?.push.position ?? Infinity;
+        // Older than what is kept: the client reloads its lists instead.
+        if (from > 0 && from < oldest - 1 && recent.length >= RECENT) {
+          ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);
+          return;
+        }
+        const answer = catchUpPage(recent, from, (r) => r.some((room) => socket.rooms.has(room)), limits.catchUpPage, head);
+        window.changes += answer.changes.length;
+        ours.changes += answer.changes.length;
+        ack(answer satisfies CatchUpAnswer);
+      });
+    },
+  };
+}
+
+/**
+ * The client behind a socket: its connection's address, or what a proxy trusted by TRUST_PROXY
+ * says (the same rule as the HTTP limits).
+ */
+function clientAddress(trustSetting: boolean | number | string): (req: IncomingMessage) => string {
+  const trust: (addr: string, hop: number) => boolean =
+    trustSetting === false
+      ? () => false
+      : trustSetting === true
+        ? () => true
+        : typeof trustSetting === 'number'
+          ? (_addr, hop) => hop < trustSetting
+          : proxyaddr.compile(trustSetting.split(',').map((t) => t.trim()));
+  return (req) => proxyaddr(req, trust);
+}
+
+/** A socket that passed the middleware: its rooms, the end of its session, its starting position, `catch_up`. */
+function onConnection(socket: LiveSocket, position: () => number, catchUp: ReturnType<typeof catchUpService>) {
+  joinRooms(socket);
+  // The session ends with its token, whether or not the socket is ever asked anything.
+  const expiresIn = socket.data.tokenExpiresAt == null ? null : socket.data.tokenExpiresAt - Date.now();
+  const expiry = expiresIn == null ? null : setTimeout(() => socket.disconnect(true), Math.min(Math.max(expiresIn, 0), 2 ** 31 - 1));
+  expiry?.unref();
+  socket.on('disconnect', () => {
+    if (expiry) clearTimeout(expiry);
+  });
+
+  // Where this socket's stream starts: a client that has had no push yet catches up from here.
+  socket.emit('synced', { position: position() });
+  catchUp.serve(socket);
 }

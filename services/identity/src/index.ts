@@ -3,7 +3,6 @@ export { userDecider, type UserCommand } from './user/decide';
 export { googleMayAttach, foldUser, type UserState } from './user/user';
 export { userIdFor } from './user/ids';
 export { hashPassword } from './user/passwords';
-export { passwordSignUp, googleSignIn, type GoogleIdentity, type IdentityRequest } from './user/sign-in';
-export { signInWithGoogle } from './sign-in';
+export { passwordSignUp, signInWithGoogleRequest, type GoogleIdentity, type IdentityRequest } from './user/sign-in';
 export { ensureAdmin, adminPasswordFile } from './bootstrap';
 export { identityProjections, IdentityQueries } from './read-model';

@@ -1,5 +1,6 @@
 import { parseCommand, streams } from '@tv-shop/contracts';
 import { handleCommand, validation, type CommandBus, type CommandEnvelope, type EventStore } from '@tv-shop/platform';
+import { handleSignInWithGoogle } from './google-sign-in';
 import { userDecider } from './user/decide';
 
 export interface IdentityDeps {
@@ -8,10 +9,11 @@ export interface IdentityDeps {
   now?: () => Date;
 }
 
-/** Identity: registration, profiles, seller verification and deletion of users. */
+/** Identity: registration (with a password or Google), profiles, seller verification and deletion of users. */
 export function startIdentity({ store, bus, now = () => new Date() }: IdentityDeps) {
   bus.register('identity', async (env: CommandEnvelope) => {
     const command = parseCommand('identity', env, validation);
+    if (command.type === 'SignInWithGoogle') return handleSignInWithGoogle(store, env, command.data, now);
     const out = await handleCommand(store, userDecider, streams.user(env.aggregateId), command, {
       commandId: env.commandId,
       actor: env.actor,

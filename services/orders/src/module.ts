@@ -1,5 +1,5 @@
 import { parseCommand, type CommandOf } from '@tv-shop/contracts';
-import { uuidFromName, validation, type CommandBus, type LogSource, type EventStore } from '@tv-shop/platform';
+import { validation, type CommandBus, type LogSource, type EventStore } from '@tv-shop/platform';
 import type pg from 'pg';
 import { createPaymentIntent, placeBooking } from './booking/commands';
 import { bookingsIn } from './booking/stream';
@@ -37,5 +37,4 @@ export async function startOrders({ store, bus, pool, payments, events, now = ()
   return { stop: () => policy.stop(), caughtUp: () => policy.caughtUp() };
 }
 
-/** One buyer books one product in one stream: a second unpaid booking of it is a conflict. */
-export const bookingIdFor = (productId: string, buyerId: string) => uuidFromName(`booking:${productId}:${buyerId}`);
+export { bookingIdFor } from './booking/ids';

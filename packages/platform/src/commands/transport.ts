@@ -1,4 +1,5 @@
 import { AppError, validation } from '../errors';
+import { SERVICES } from '../topology';
 import type { Actor } from './handler';
 
 /** A command on its way from the gateway to the service that owns the aggregate. */
@@ -13,8 +14,6 @@ export interface CommandEnvelope<T extends string = string, D = unknown> {
   correlationId: string;
 }
 
-const SERVICES: readonly string[] = ['identity', 'catalog', 'orders'] satisfies CommandEnvelope['service'][];
-
 /**
  * The envelope of a command that arrived over a transport, checked for shape (400 naming the
  * field if not). The command itself (`type`, `data`) is the receiving service's to check.
@@ -24,7 +23,7 @@ export function readEnvelope(raw: unknown): CommandEnvelope {
   const text = (field: string) => {
     if (typeof env[field] !== 'string' || env[field] === '') throw validation(field, 'must be a non-empty string');
   };
-  if (typeof env.service !== 'string' || !SERVICES.includes(env.service))
+  if (typeof env.service !== 'string' || !(SERVICES as readonly string[]).includes(env.service))
     throw validation('service', `must be one of ${SERVICES.join(', ')}`);
   for (const field of ['type', 'aggregateId', 'commandId', 'correlationId']) text(field);
   const actor = env.actor as Record<string, unknown> | undefined;

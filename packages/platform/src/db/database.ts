@@ -48,19 +48,26 @@ export async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) =
   }
 }
 
+/**
+ * `fn` inside BEGIN ... COMMIT on a client the caller holds (one that also runs other statements
+ * outside the transaction, such as a session lock); ROLLBACK (best effort) when it throws, and
+ * the error stands.
+ */
+export async function inTransaction<C extends pg.ClientBase, T>(client: C, fn: (client: C) => Promise<T>): Promise<T> {
+  await client.query('begin');
+  try {
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  }
+}
+
 /** `fn` inside BEGIN ... COMMIT on a client of its own; ROLLBACK (best effort) when it throws. */
 export function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  return withClient(pool, async (client) => {
-    await client.query('begin');
-    try {
-      const result = await fn(client);
-      await client.query('commit');
-      return result;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    }
-  });
+  return withClient(pool, (client) => inTransaction(client, fn));
 }
 
 /** A new pg.Client (LISTEN, advisory locks) with an 'error' listener attached before it connects. */

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { withClient } from './database';
+import { inTransaction, withClient } from './database';
 
 export interface Migration {
   id: string; // 'NNNN-name', applied in order
@@ -22,16 +22,12 @@ export async function migrate(pool: pg.Pool, owner: string, migrations: Migratio
       const done = new Set(rows.map((r) => r.id));
       for (const m of [...migrations].sort((a, b) => a.id.localeCompare(b.id))) {
         if (done.has(m.id)) continue;
-        await client.query('begin');
-        try {
+        // A migration and its record land together, or neither does.
+        await inTransaction(client, async () => {
           await client.query(m.sql);
           await client.query('insert into public.schema_migrations (owner, id) values ($1, $2)', [owner, m.id]);
-          await client.query('commit');
-          applied.push(m.id);
-        } catch (err) {
-          await client.query('rollback').catch(() => {});
-          throw err;
-        }
+        });
+        applied.push(m.id);
       }
     } finally {
       await client.query(`select pg_advisory_unlock(hashtext('tvshop:migrations'))`).catch(() => {});

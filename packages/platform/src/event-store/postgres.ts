@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { ConcurrencyError, DuplicateEventError, asUnavailable } from '../errors';
-import { dedicatedClient, withClient } from '../db/database';
+import { dedicatedClient, inTransaction, withClient } from '../db/database';
 import { migrate } from '../db/migrate';
 import { backoffMs } from '../retry';
 import { eventStoreMigrations } from './migrations';
@@ -73,28 +73,27 @@ export class PostgresEventStore implements EventStore {
     const n = events.length;
     return withClient(this.pool, async (client) => {
       try {
-        await client.query('begin');
-        const next = await this.claimVersions(client, streamId, n, expected);
-        await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-        const first = next - n + 1;
-        const params: unknown[] = [];
-        const values = events.map((e, i) => {
-          params.push(e.eventId, streamId, first + i, e.type, e.schemaVersion ?? 1, JSON.stringify(e.data), JSON.stringify(e.metadata));
-          const b = i * 7;
-          return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb, $${b + 7}::jsonb)`;
+        return await inTransaction(client, async () => {
+          const next = await this.claimVersions(client, streamId, n, expected);
+          await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK]);
+          const first = next - n + 1;
+          const params: unknown[] = [];
+          const values = events.map((e, i) => {
+            params.push(e.eventId, streamId, first + i, e.type, e.schemaVersion ?? 1, JSON.stringify(e.data), JSON.stringify(e.metadata));
+            const b = i * 7;
+            return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb, $${b + 7}::jsonb)`;
+          });
+          const { rows } = await client.query<Row>(
+            `insert into es.events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+             values ${values.join(', ')} returning ${COLUMNS}`,
+            params,
+          );
+          const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
+          const position = recorded[recorded.length - 1]!.position;
+          await client.query('select pg_notify($1, $2)', [CHANNEL, String(position)]);
+          return { nextVersion: next, position, events: recorded };
         });
-        const { rows } = await client.query<Row>(
-          `insert into es.events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
-           values ${values.join(', ')} returning ${COLUMNS}`,
-          params,
-        );
-        const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
-        const position = recorded[recorded.length - 1]!.position;
-        await client.query('select pg_notify($1, $2)', [CHANNEL, String(position)]);
-        await client.query('commit');
-        return { nextVersion: next, position, events: recorded };
       } catch (err) {
-        await client.query('rollback').catch(() => {});
         if (isUniqueViolation(err, 'events_event_id_key')) {
           throw new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? ''));
         }

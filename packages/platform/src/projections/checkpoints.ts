@@ -16,6 +16,12 @@ export const projectionMigrations: Migration[] = [
       updated_at timestamptz not null default now()
     );`,
   },
+  {
+    // What the last batch announced, kept with its position: a projector killed between its
+    // commit and its announcement announces it again when it starts (at least once).
+    id: '0002-checkpoint-last-changes',
+    sql: `alter table public.projection_checkpoints add column last_changes jsonb;`,
+  },
 ];
 
 /** A pool, or a client inside a transaction: both can run a checkpoint's query. */
@@ -24,6 +30,12 @@ type Db = Pick<pg.Pool, 'query'>;
 const TABLE = 'public.projection_checkpoints';
 
 export const policyCheckpoint = (policy: string): string => `policy:${policy}`;
+
+/** What a stored checkpoint name stands for: a projection by its name, or a policy (`policyCheckpoint`) by its own. */
+export function checkpointOwner(stored: string): { kind: 'projection' | 'policy'; name: string } {
+  const prefix = policyCheckpoint('');
+  return stored.startsWith(prefix) ? { kind: 'policy', name: stored.slice(prefix.length) } : { kind: 'projection', name: stored };
+}
 
 /** The stored position, or 0 when there is none yet. */
 export async function readCheckpoint(db: Db, name: string): Promise<number> {
@@ -41,7 +53,7 @@ export async function openCheckpoint(db: Db, name: string): Promise<number> {
 export async function setCheckpoint(db: Db, name: string, position: number): Promise<void> {
   await db.query(
     `insert into ${TABLE} (name, position) values ($1, $2)
-     on conflict (name) do update set position = excluded.position, updated_at = now()`,
+     on conflict (name) do update set position = excluded.position, last_changes = null, updated_at = now()`,
     [name, position],
   );
 }
@@ -50,14 +62,25 @@ export async function setCheckpoint(db: Db, name: string, position: number): Pro
  * Moves the checkpoint from `from` to `to` only if it still is at `from`: two runners (or a
  * rebuild) can then never both apply the same events. False when someone else moved it.
  */
-export async function advanceCheckpoint(db: Db, name: string, from: number, to: number): Promise<boolean> {
-  const moved = await db.query(`update ${TABLE} set position = $3, updated_at = now() where name = $1 and position = $2`, [name, from, to]);
+export async function advanceCheckpoint(db: Db, name: string, from: number, to: number, changes?: unknown[]): Promise<boolean> {
+  const moved = await db.query(
+    `update ${TABLE} set position = $3, last_changes = coalesce($4::jsonb, last_changes), updated_at = now() where name = $1 and position = $2`,
+    [name, from, to, changes === undefined ? null : JSON.stringify(changes)],
+  );
   return moved.rowCount === 1;
+}
+
+/** What the batch that moved the checkpoint last announced (empty when none was kept). */
+export async function lastChanges<T>(db: Db, name: string): Promise<T[]> {
+  const { rows } = await db.query<{ last_changes: T[] | null }>(`select last_changes from ${TABLE} where name = $1`, [name]);
+  return rows[0]?.last_changes ?? [];
 }
 
 /** Every read-model projection's position (the policies' are left out). */
 export async function projectionPositions(db: Db): Promise<Record<string, number>> {
-  const { rows } = await db.query<{ name: string; position: string }>(`select name, position from ${TABLE} where name not like 'policy:%'`);
+  const { rows } = await db.query<{ name: string; position: string }>(`select name, position from ${TABLE} where name not like $1`, [
+    policyCheckpoint('%'),
+  ]);
   return Object.fromEntries(rows.map((r) => [r.name, Number(r.position)]));
 }
 
@@ -77,6 +100,8 @@ export async function waitForCheckpoint(db: Db, name: string, position: number, 
 /** One projection's or policy's checkpoint as the health check sees it, beside the log's head. */
 export interface CheckpointHealthRow {
   /** Null when no checkpoint exists yet (the one row then only carries the head). */
+  kind: 'projection' | 'policy' | null;
+  /** The projection's or the policy's own name (without the `policy:` of its checkpoint); null as `kind`. */
   name: string | null;
   position: string | null;
   head: string | null;
@@ -92,7 +117,7 @@ export interface CheckpointHealthRow {
  * check; what counts as stalled is the caller's to say.
  */
 export async function checkpointHealth(db: Db): Promise<CheckpointHealthRow[]> {
-  const { rows } = await db.query<CheckpointHealthRow>(
+  const { rows } = await db.query<Omit<CheckpointHealthRow, 'kind'>>(
     `select c.name, c.position, h.head,
             (extract(epoch from now() - (select e.recorded_at from es.events e where e.position > c.position order by e.position limit 1)) * 1000)::float8 as waiting_ms,
             (extract(epoch from now() - c.updated_at) * 1000)::float8 as idle_ms
@@ -100,5 +125,5 @@ export async function checkpointHealth(db: Db): Promise<CheckpointHealthRow[]> {
        left join ${TABLE} c on true
       order by c.name`,
   );
-  return rows;
+  return rows.map((r) => (r.name === null ? { ...r, kind: null } : { ...r, ...checkpointOwner(r.name) }));
 }

@@ -112,6 +112,26 @@ describe('projection runner', () => {
     await runner.stop();
   });
 
+  it('when a runner dies after its commit and before announcing, then the next one announces the changes of that batch at its start', async () => {
+    const runner = new ProjectionRunner(db.pool, store, feed, tally('announced'), { batchSize: 50 });
+    await runner.start();
+    await runner.caughtUp();
+    const stream = `tally-${randomUUID()}`;
+    const { position } = await store.append(stream, [ev('Counted', { n: 7 })], 'no_stream');
+    await runner.caughtUp();
+    await runner.stop();
+    // As if the announcement was lost with the process: only a new runner can still tell.
+    const notices: ChangeNotice[] = [];
+    const off = feed.subscribe((n) => notices.push(n));
+    const next = new ProjectionRunner(db.pool, store, feed, tally('announced'), { batchSize: 50 });
+    await next.start();
+    expect(notices.filter((n) => n.kind === 'change').map((n) => n.kind === 'change' && n.push)).toEqual([
+      expect.objectContaining({ id: stream, position }),
+    ]);
+    off();
+    await next.stop();
+  });
+
   it('when two runners host the same projection, then one leads, the other stands by and takes over when the leader stops', async () => {
     const first = new ProjectionRunner(db.pool, store, feed, tally('shared'), { standbyRetryMs: 50 });
     const second = new ProjectionRunner(db.pool, store, feed, tally('shared'), { standbyRetryMs: 50 });

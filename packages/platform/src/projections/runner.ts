@@ -5,7 +5,7 @@ import { dedicatedClient, withTransaction } from '../db/database';
 import { describeError } from '../errors';
 import { backoffMs } from '../retry';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
-import { advanceCheckpoint, openCheckpoint, readCheckpoint, setCheckpoint } from './checkpoints';
+import { advanceCheckpoint, lastChanges, openCheckpoint, readCheckpoint, setCheckpoint } from './checkpoints';
 import type { Projection } from './types';
 
 export interface RunnerOptions {
@@ -161,9 +161,12 @@ export class ProjectionRunner {
     if (attempt !== this.attempt) return;
     this.current = position;
     this.lastError = null;
-    // The feed (Redis) may be down while the database is fine: that must not stop the projection.
+    // The last batch's changes again: a runner killed after its commit and before its
+    // announcement would otherwise leave open browsers without them (they take a change twice
+    // as once). The feed (Redis) may be down while the database is fine: that must not stop it.
+    const unannounced = await lastChanges<ChangeNotice>(this.pool, name);
     await this.feed
-      .publish([{ kind: 'checkpoint', projection: name, position: this.current }])
+      .publish([...unannounced, { kind: 'checkpoint', projection: name, position: this.current }])
       .catch((err: unknown) => this.opts.log?.(`projection ${name} could not announce its checkpoint`, { error: err }));
     if (attempt !== this.attempt) return;
     this.sub = (this.opts.source ?? this.store).subscribe({
@@ -233,7 +236,8 @@ export class ProjectionRunner {
       await withTransaction(this.pool, async (client) => {
         await this.applyBatch(client, this.projection.schema, events, notices);
         // Guarded by the old position: if someone else moved it (an offline rebuild, say), roll back.
-        if (!(await advanceCheckpoint(client, this.name, this.current, to))) throw new CheckpointMoved();
+        const changes = notices.filter((n) => n.kind === 'change');
+        if (!(await advanceCheckpoint(client, this.name, this.current, to, changes))) throw new CheckpointMoved();
       });
     } catch (err) {
       if (!(err instanceof CheckpointMoved)) throw err;

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { Role } from '@tv-shop/contracts';
+import { secretInDataDir } from '@tv-shop/platform';
 
 export interface TokenClaims {
   sub: string;
@@ -22,14 +20,9 @@ export class Tokens {
   }
 
   /** The secret from JWT_SECRET, else one generated once and kept under the data dir. */
-  static async fromConfig(secret: string | undefined, dataDir: string): Promise<Tokens> {
+  static async fromConfig(secret: string | undefined, dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Tokens> {
     if (secret) return new Tokens(secret);
-    const file = path.join(dataDir, 'jwt-secret');
-    if (existsSync(file)) return new Tokens((await readFile(file, 'utf8')).trim());
-    await mkdir(dataDir, { recursive: true });
-    const generated = randomBytes(48).toString('base64url');
-    await writeFile(file, generated, { mode: 0o600, flag: 'wx' }).catch(() => {});
-    return new Tokens((await readFile(file, 'utf8')).trim());
+    return new Tokens((await secretInDataDir(path.join(dataDir, 'jwt-secret'), { env, name: 'JWT_SECRET', bytes: 48 })).secret);
   }
 
   sign(claims: Omit<TokenClaims, 'expiresAt'>): string {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { GoogleLoginBody, LoginBody, SignupBody, type AuthAnswer, type User } from '@tv-shop/contracts';
-import { IdentityQueries, passwordSignUp, signInWithGoogle } from '@tv-shop/identity';
+import { passwordSignUp, signInWithGoogleRequest } from '@tv-shop/identity';
 import { AppError, unauthorized } from '@tv-shop/platform';
 import { signedIn } from '../auth/middleware';
 import type { GatewayDeps } from '../deps';
@@ -11,9 +11,8 @@ import { parse, queryParam } from '../http/validate';
  * Sign-up and sign-in. Which account a credential opens, and what a new account is, are
  * identity's to say; here the requests are parsed, rate-limited, sent and answered with a token.
  */
-export function authRoutes({ reads, sender, tokens, verifyGoogle, store, pool, config }: GatewayDeps): Router {
+export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: GatewayDeps): Router {
   const r = Router();
-  const identity = new IdentityQueries(pool);
   // Password guessing: failed sign-ins are limited per account and per client address; signups
   // (which also tell whether an email is taken) per email and per address. ADR 0020.
   const { auth } = config.limits;
@@ -64,17 +63,16 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, store, pool, c
 
   r.post('/auth/login', loginPerClient, loginPerAccount, async (req, res) => {
     const body = parse(LoginBody, req.body);
-    const user = await identity.verifyPassword(body.email, body.password);
+    const user = await reads.verifyPassword(body.email, body.password);
     if (!user) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
     res.json(answer(user));
   });
 
   r.post('/auth/google', loginPerClient, async (req, res) => {
     const { idToken } = parse(GoogleLoginBody, req.body);
-    // The token is checked here, at the edge; identity says which account it opens.
-    const { userId, register } = await signInWithGoogle(store, await verifyGoogle(idToken));
-    if (register) await sender.send(req, register);
-    res.json(answer(await loadUser(userId)));
+    // The token is checked here, at the edge; identity says which account it opens (and opens it the first time).
+    const { result } = await sender.send(req, signInWithGoogleRequest(await verifyGoogle(idToken)));
+    res.json(answer(await loadUser(result.userId)));
   });
 
   // The spec's token call: only ever refreshes the token of the person already signed in.

@@ -4,7 +4,6 @@ import {
   PlaceBookingBody,
   RecordPaymentBody,
   SandboxConfirmBody,
-  tk,
   type PaymentIntentAnswer,
 } from '@tv-shop/contracts';
 import { AppError, createLogger, notFound, uuidFromName } from '@tv-shop/platform';
@@ -66,7 +65,8 @@ export function orderRoutes({ reads, sender, payments, sandbox }: GatewayDeps): 
   r.post('/create-payment-intent', async (req, res) => {
     const buyer = withRole(req, 'Buyer');
     const body = parse(CreatePaymentIntentBody, req.body);
-    const bookingId = body.bookingId ?? (await bookingAtPrice(buyer._id, body.price));
+    // The spec's client may pay with `{ price }` alone; orders says which booking that means, if any.
+    const bookingId = body.bookingId ?? (await reads.bookingToPayAt(buyer._id, body.price));
     const reply = await sender.send(req, {
       service: 'orders',
       type: 'CreatePaymentIntent',
@@ -105,23 +105,6 @@ export function orderRoutes({ reads, sender, payments, sandbox }: GatewayDeps): 
     );
   });
   return r;
-
-  /**
-   * The spec's client pays with `{ price }` alone. That is honoured only when it is unambiguous:
-   * the caller has exactly one open booking at that price whose TV is still for sale. The amount
-   * charged is still that booking's own price.
-   */
-  async function bookingAtPrice(buyerId: string, price: unknown): Promise<string> {
-    const tkPrice = tk.safeParse(price);
-    const ids = tkPrice.success ? await reads.openBookingsAtPrice(buyerId, Math.round(tkPrice.data * 100)) : [];
-    if (ids.length === 1) return ids[0]!;
-    const why = !tkPrice.success
-      ? 'Say which booking to pay (bookingId)'
-      : ids.length === 0
-        ? 'You have no open booking at that price; say which booking to pay (bookingId)'
-        : 'You have several open bookings at that price; say which one to pay (bookingId)';
-    throw new AppError('unprocessable', why, { field: 'bookingId' });
-  }
 
   function publicIntent(pi: { id: string; status: string; amount: number; currency: string }) {
     return { id: pi.id, status: pi.status, amount: pi.amount, currency: pi.currency };

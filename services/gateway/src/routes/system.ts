@@ -28,12 +28,13 @@ export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }
       const rows = await withTimeout(checkpointHealth(pool), CHECK_TIMEOUT_MS);
       head = Number(rows[0]?.head ?? 0);
       for (const row of rows) {
-        if (row.name === null) continue;
+        if (row.kind === null || row.name === null) continue;
         const position = Number(row.position);
-        if (!row.name.startsWith('policy:')) projections.push({ name: row.name, position, lag: Math.max(0, head - position) });
+        if (row.kind === 'projection') projections.push({ name: row.name, position, lag: Math.max(0, head - position) });
         if (position < head && (row.waiting_ms ?? 0) > STALL_MS && row.idle_ms > STALL_MS) {
-          const what = row.name.startsWith('policy:') ? `policy ${row.name.slice(7)}` : `projection ${row.name}`;
-          reasons.push(`${what} stalled at ${position} of ${head} for ${Math.round(Math.min(row.waiting_ms ?? 0, row.idle_ms) / 1000)} s`);
+          reasons.push(
+            `${row.kind} ${row.name} stalled at ${position} of ${head} for ${Math.round(Math.min(row.waiting_ms ?? 0, row.idle_ms) / 1000)} s`,
+          );
         }
       }
     } catch (err) {

@@ -1,10 +1,9 @@
 import { Router } from 'express';
-import { REACTIONS_OF, UpsertUserBody, type SellerCard } from '@tv-shop/contracts';
+import { REACTIONS_OF, UpsertUserBody } from '@tv-shop/contracts';
 import { AppError, forbidden, notFound } from '@tv-shop/platform';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
 import type { GatewayDeps } from '../deps';
-
 import { idParam, parse, queryParam } from '../http/validate';
 
 export function userRoutes({ reads, sender }: GatewayDeps): Router {
@@ -26,22 +25,16 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
   // exactly one seller has it (ADR 0022).
   r.get('/users_by_seller', async (req, res) => {
     const q = req.query as Record<string, unknown>;
-    const card = (u: { _id: string; name: string; photoURL: string; verified: boolean }): SellerCard => ({
-      _id: u._id,
-      name: u.name,
-      photoURL: u.photoURL,
-      verified: u.verified,
-    });
     if (q.sellerId !== undefined) {
-      const user = await reads.userById(idParam(queryParam(q, 'sellerId'), 'Seller'));
-      if (!user || user.role !== 'Seller') throw notFound('Seller', 'sellerId');
-      return void res.json(card(user));
+      const card = await reads.sellerCard(idParam(queryParam(q, 'sellerId'), 'Seller'));
+      if (!card) throw notFound('Seller', 'sellerId');
+      return void res.json(card);
     }
     if (q.product !== undefined) {
       const product = await reads.product(idParam(queryParam(q, 'product'), 'Product'));
-      const user = product ? await reads.userById(product.sellerId) : null;
-      if (!user || user.role !== 'Seller') throw notFound('Seller', 'product');
-      return void res.json(card(user));
+      const card = product ? await reads.sellerCard(product.sellerId) : null;
+      if (!card) throw notFound('Seller', 'product');
+      return void res.json(card);
     }
     const name = queryParam(q, 'seller');
     const sellers = await reads.sellersNamed(name);

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { SellerCard, User } from '@tv-shop/contracts';
 import { checkPassword } from '../user/passwords';
-import { toUser, type UserRow } from './rows';
+import { toSellerCard, toUser, type UserRow } from './rows';
 
 /** Identity's read-model queries (`rm_identity`). Everything here is a read: writes go through commands. */
 export class IdentityQueries {
@@ -34,13 +34,20 @@ export class IdentityQueries {
     );
     return rows.map(toUser);
   }
+  /** The public card of the seller with this id; null when there is no such active seller (another role counts as none). */
+  async sellerCard(id: string): Promise<SellerCard | null> {
+    const { rows } = await this.pool.query<UserRow>(`select * from rm_identity.users where id = $1 and role = 'Seller' and not deleted`, [
+      id,
+    ]);
+    return rows[0] ? toSellerCard(rows[0]) : null;
+  }
   /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
   async sellersNamed(name: string, limit = 2): Promise<SellerCard[]> {
     const { rows } = await this.pool.query<UserRow>(
       `select * from rm_identity.users where lower(name) = lower($1) and role = 'Seller' and not deleted order by registered_at limit $2`,
       [name, limit],
     );
-    return rows.map((r) => ({ _id: r.id, name: r.name, photoURL: r.photo_url, verified: r.verified }));
+    return rows.map(toSellerCard);
   }
   /** The address of every account's photo; a deleted account's photo is no longer referred to. */
   async imageUrls(): Promise<string[]> {

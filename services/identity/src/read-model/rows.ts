@@ -1,4 +1,4 @@
-import type { User } from '@tv-shop/contracts';
+import type { SellerCard, User } from '@tv-shop/contracts';
 
 /** A row of `rm_identity.users`. The password hash never leaves the server. */
 export interface UserRow {
@@ -19,3 +19,5 @@ export const toUser = (r: UserRow): User => ({
   role: r.role,
   verified: r.verified,
 });
+/** A seller's public card: what a product card shows of its seller, never the email. */
+export const toSellerCard = (r: UserRow): SellerCard => ({ _id: r.id, name: r.name, photoURL: r.photo_url, verified: r.verified });

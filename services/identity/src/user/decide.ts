@@ -2,8 +2,12 @@ import type { IdentityCommand } from '@tv-shop/contracts';
 import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type UserEvent, type UserState } from './user';
 
-/** Identity's commands as they arrive over the bus (schemas in `@tv-shop/contracts`). */
-export type UserCommand = IdentityCommand;
+/**
+ * Identity's commands as they arrive over the bus (schemas in `@tv-shop/contracts`), but for
+ * SignInWithGoogle: that one is handled before any decider (`../google-sign-in.ts`), and leads
+ * to a RegisterUser the first time.
+ */
+export type UserCommand = Exclude<IdentityCommand, { type: 'SignInWithGoogle' }>;
 
 const active = (s: UserState) => {
   if (s.status !== 'active') throw notFound('User');

@@ -5,6 +5,7 @@ import { hashPassword } from './passwords';
 import { googleMayAttach, type UserState } from './user';
 
 type RegisterUser = CommandOf<'identity', 'RegisterUser'>;
+type SignInWithGoogle = CommandOf<'identity', 'SignInWithGoogle'>;
 /** A command for identity, addressed as a sender puts it on the bus. */
 export type IdentityRequest = { service: 'identity'; aggregateId: string; commandId?: string } & RegisterUser;
 
@@ -30,12 +31,18 @@ export async function passwordSignUp(body: SignupBody): Promise<IdentityRequest>
   };
 }
 
+/** The command a verified Google identity sends to sign in, addressed to the account its email names. */
+export function signInWithGoogleRequest(who: GoogleIdentity): { service: 'identity'; aggregateId: string } & SignInWithGoogle {
+  return { service: 'identity', type: 'SignInWithGoogle', aggregateId: userIdFor(who.email), data: who };
+}
+
 /**
  * What a verified Google identity may do, given the state of the account its email names: sign
  * in to an account opened with Google, or open one (always a Buyer, spec section 6). Never a
- * password account with the same email (ADR 0021), never a deleted one.
+ * password account with the same email (ADR 0021), never a deleted one. Pure: the command
+ * handler (`../google-sign-in.ts`) reads the stream and registers the account.
  */
-export function googleSignIn(state: UserState, who: GoogleIdentity): { userId: string; register: IdentityRequest | null } {
+export function decideGoogleSignIn(state: UserState, who: GoogleIdentity): { userId: string; register: IdentityRequest | null } {
   const userId = userIdFor(who.email);
   const attach = googleMayAttach(state);
   if (attach === 'deleted') throw conflict('The account with this email was deleted', 'email');

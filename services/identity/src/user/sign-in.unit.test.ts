@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { uuidFromName } from '@tv-shop/platform';
 import { userIdFor } from './ids';
 import { checkPassword } from './passwords';
-import { googleSignIn, passwordSignUp, type GoogleIdentity } from './sign-in';
+import { decideGoogleSignIn, passwordSignUp, type GoogleIdentity } from './sign-in';
 import { foldUser, type UserEvent } from './user';
 
 const who: GoogleIdentity = { email: 'rafi@gmail.com', name: 'Rafi', picture: 'https://example.com/rafi.png' };
@@ -16,9 +16,9 @@ const deleted: UserEvent = { type: 'UserDeleted', data: { userId, email: who.ema
 /** given(the account's events).when(a verified Google identity signs in).then(what identity says) */
 const given = (...events: UserEvent[]) => ({
   when: (identity: GoogleIdentity) => {
-    const run = () => googleSignIn(foldUser(events), identity);
+    const run = () => decideGoogleSignIn(foldUser(events), identity);
     return {
-      then: (expected: ReturnType<typeof googleSignIn>) => expect(run()).toEqual(expected),
+      then: (expected: ReturnType<typeof decideGoogleSignIn>) => expect(run()).toEqual(expected),
       thenThrows: (match: object) => expect(run).toThrow(expect.objectContaining(match)),
     };
   },

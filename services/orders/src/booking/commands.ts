@@ -1,7 +1,8 @@
 import type { CommandOf, ResultOf } from '@tv-shop/contracts';
-import { notFound, type CommandEnvelope, type CommandReply, type EventStore } from '@tv-shop/platform';
+import { notFound, validation, type CommandEnvelope, type CommandReply, type EventStore } from '@tv-shop/platform';
 import type { PaymentProvider } from '../payments/provider';
 import { bookingDecider, type BookingCommand } from './decide';
+import { bookingIdFor } from './ids';
 import { loadProductFacts } from './product-facts';
 import type { Bookings } from './stream';
 
@@ -11,13 +12,18 @@ export interface BookingDeps {
   bookings: Bookings;
 }
 
-/** PlaceBooking: the price and product data come from the product's stream, never the form. */
+/**
+ * PlaceBooking: the price and product data come from the product's stream, never the form. The
+ * stream is the one `bookingIdFor` names for this product and buyer, whatever the sender says:
+ * booking again must land in the same stream, or a buyer could hold two unpaid bookings of one TV.
+ */
 export async function placeBooking(
   { store, bookings }: BookingDeps,
   env: CommandEnvelope,
   d: CommandOf<'orders', 'PlaceBooking'>['data'],
 ): Promise<CommandReply> {
-  const bookingId = env.aggregateId;
+  const bookingId = bookingIdFor(d.productId, d.buyer.id);
+  if (env.aggregateId !== bookingId) throw validation('aggregateId', 'is not the booking id of this product and buyer');
   const product = await loadProductFacts(store, d.productId);
   const booking = {
     bookingId,

@@ -18,13 +18,16 @@ const CANCEL_REASONS: Record<EventOf<'BookingCancelled'>['data']['reason'], stri
   'buyer-deleted': 'account deleted',
 };
 
+/** The projection's name: its checkpoint's, which orders' policy waits for before it reads the bookings. */
+export const ORDERS_PROJECTION = 'orders';
+
 /**
  * Bookings for My Orders (the buyer's history, cancelled ones kept with their reason), the
  * seller's My Bookings, and the payment page. The seller of each product comes from its
  * ProductListed event, kept in this projection's own table.
  */
 export const ordersProjection: Projection = {
-  name: 'orders',
+  name: ORDERS_PROJECTION,
   schema: 'rm_orders',
   setup: `
     create table product_sellers (product_id text primary key, seller_id text not null, seller_email text not null);

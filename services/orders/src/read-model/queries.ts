@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import type { Booking } from '@tv-shop/contracts';
+import { tk, type Booking } from '@tv-shop/contracts';
+import { AppError } from '@tv-shop/platform';
 import { toBooking, type BookingRow } from './rows';
 
 /** Which of these products are still listed and unsold (catalog's read model): the host passes it in. */
@@ -39,6 +40,36 @@ export class OrdersQueries {
     );
     const unsold = await unsoldOf([...new Set(rows.map((r) => r.product_id))]);
     return rows.filter((r) => unsold.has(r.product_id)).map((r) => r.id);
+  }
+  /**
+   * The booking the spec's client means when it pays with `{ price }` alone (in TK, as the form
+   * sends it). That is honoured only when it is unambiguous: the buyer has exactly one open
+   * booking at that price whose TV is still for sale. Otherwise 422 on `bookingId`, saying why.
+   * The amount charged is still that booking's own price.
+   */
+  async bookingToPayAt(buyerId: string, price: unknown, unsoldOf: UnsoldOf): Promise<string> {
+    const tkPrice = tk.safeParse(price);
+    const ids = tkPrice.success ? await this.openBookingsAtPrice(buyerId, Math.round(tkPrice.data * 100), unsoldOf) : [];
+    if (ids.length === 1) return ids[0]!;
+    const why = !tkPrice.success
+      ? 'Say which booking to pay (bookingId)'
+      : ids.length === 0
+        ? 'You have no open booking at that price; say which booking to pay (bookingId)'
+        : 'You have several open bookings at that price; say which one to pay (bookingId)';
+    throw new AppError('unprocessable', why, { field: 'bookingId' });
+  }
+  /**
+   * Unpaid, uncancelled bookings of a product, or of a buyer, placed before log position
+   * `position`: what orders' cancellation policy cancels when that product goes or that buyer is
+   * deleted. The caller first waits for the projection (`ORDERS_PROJECTION`) to reach `position`.
+   */
+  async unpaidBookingsPlacedBefore(by: { productId: string } | { buyerId: string }, position: number): Promise<string[]> {
+    const [column, value] = 'productId' in by ? ['product_id', by.productId] : ['buyer_id', by.buyerId];
+    const { rows } = await this.pool.query<{ id: string }>(
+      `select id from rm_orders.bookings where ${column} = $1 and not paid and not cancelled and placed_at < $2`,
+      [value, position],
+    );
+    return rows.map((r) => r.id);
   }
   async booking(id: string): Promise<(Booking & { buyerId: string }) | null> {
     const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1', [id]);

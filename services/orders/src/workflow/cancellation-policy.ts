@@ -11,6 +11,7 @@ import {
 import type pg from 'pg';
 import { loadProductFacts } from '../booking/product-facts';
 import type { Bookings } from '../booking/stream';
+import { ORDERS_PROJECTION, OrdersQueries } from '../read-model';
 
 type CancelReason = 'product-sold' | 'product-removed' | 'buyer-deleted';
 
@@ -23,6 +24,7 @@ interface PolicyDeps {
 
 /** What the policy does to bookings, each for the event that caused it (ADR 0010). */
 function cancellations({ store, pool, bookings }: PolicyDeps) {
+  const queries = new OrdersQueries(pool);
   const cause = (e: RecordedEvent, key: string) => ({
     commandId: uuidFromName(`orders-policy:${e.eventId}:${key}`),
     actor: { id: 'system', role: 'System' },
@@ -50,13 +52,9 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
       if (placement > 0) await cancel(e, bookingId, reason, placement);
     },
     /** Unpaid bookings placed before the event at hand, from the read model once it has caught up with that event. */
-    unpaidBookings: async (e: RecordedEvent, where: 'product_id' | 'buyer_id', value: string) => {
-      await waitForCheckpoint(pool, 'orders', e.position);
-      const { rows } = await pool.query<{ id: string }>(
-        `select id from rm_orders.bookings where ${where} = $1 and not paid and not cancelled and placed_at < $2`,
-        [value, e.position],
-      );
-      return rows.map((r) => r.id);
+    unpaidBookings: async (e: RecordedEvent, of: { productId: string } | { buyerId: string }) => {
+      await waitForCheckpoint(pool, ORDERS_PROJECTION, e.position);
+      return queries.unpaidBookingsPlacedBefore(of, e.position);
     },
   };
 }
@@ -86,17 +84,17 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
       },
       ProductMarkedSold: async (e) => {
         const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
-        for (const id of await unpaidBookings(e, 'product_id', productId))
+        for (const id of await unpaidBookings(e, { productId }))
           if (id !== bookingId) await cancelPlacedBefore(e, productId, id, 'product-sold');
       },
       ProductRemoved: async (e) => {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
-        for (const id of await unpaidBookings(e, 'product_id', productId)) await cancelPlacedBefore(e, productId, id, 'product-removed');
+        for (const id of await unpaidBookings(e, { productId })) await cancelPlacedBefore(e, productId, id, 'product-removed');
       },
       UserDeleted: async (e) => {
         const d = e.data as EventOf<'UserDeleted'>['data'];
         if (d.role !== 'Buyer') return;
-        for (const id of await unpaidBookings(e, 'buyer_id', d.userId)) await cancel(e, id, 'buyer-deleted');
+        for (const id of await unpaidBookings(e, { buyerId: d.userId })) await cancel(e, id, 'buyer-deleted');
       },
     },
   });

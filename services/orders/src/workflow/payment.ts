@@ -67,6 +67,9 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
     if (!(err instanceof AppError)) throw err;
     if (!paidForCancelledBooking(booking, intent)) return refuse(err);
     // Paid for a booking that was cancelled meanwhile (its product was sold or removed): refund.
+    // The reason only says why a booking still open is cancelled along with its refund; this one
+    // is cancelled already, so the decider records the refund alone and the cancellation's own
+    // reason (sold, removed, buyer deleted) stands.
     if (!progress.refunded) return { type: 'Refund', bookingId, intent, reason: 'product-sold' };
     return refuse(illegalState('This product is no longer available; your payment was refunded', 'bookingId'));
   }

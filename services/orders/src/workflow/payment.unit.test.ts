@@ -101,6 +101,25 @@ describe('the payment workflow', () => {
     });
   });
 
+  it('given a booking cancelled because its product was removed, when its succeeded intent is paid, then the refund leaves the removal as the reason', async () => {
+    const removed: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-removed' } };
+    const g = given([placed, intentCreated, removed]);
+    const step = nextPaymentStep(g.facts, {});
+    if (step.type !== 'Refund') throw new Error(`expected a refund, got ${step.type}`);
+    // What the booking stream records for that step: the refund alone, no second cancellation.
+    const recorded = bookingDecider.decide(
+      { type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: step.reason } },
+      g.facts.booking,
+    );
+    expect(recorded).toEqual([
+      {
+        type: 'PaymentRefunded',
+        data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable' },
+      },
+    ]);
+    expect((await g.whenPaid()).refused).toMatchObject({ status: 409, message: /refunded/ });
+  });
+
   it('given a cancelled booking whose intent never succeeded, when paid, then refused without a refund', async () => {
     const then = await given([placed, intentCreated, cancelled], { intent: { status: 'processing' } }).whenPaid();
     expect(then.steps).toEqual([]);

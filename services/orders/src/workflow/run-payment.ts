@@ -36,6 +36,11 @@ export async function runPayment(facts: PaymentFacts, effects: PaymentEffects): 
         break;
       case 'AppendBookingPaid':
         return paid(await effects.appendPaid(step));
+      default: {
+        // A new kind of step must be performed here: the compiler asks for it.
+        const unknown: never = step;
+        throw new Error(`payment step not performed: ${(unknown as { type: string }).type}`);
+      }
     }
   }
 }
