@@ -31,5 +31,14 @@ export default tseslint.config(
   },
   ...boundaries,
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['scripts/**', '*.js'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  {
+    files: ['scripts/**', '*.js', '*.mjs'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'fetch', 'AbortSignal', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Buffer'].map(
+          (g) => [g, 'readonly'],
+        ),
+      ),
+    },
+  },
 );

@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['packages/**/*.kafka.test.ts', 'services/**/*.kafka.test.ts'],
+    include: ['packages/**/*.kafka.test.ts', 'services/**/*.kafka.test.ts', 'test/**/*.kafka.test.ts'],
     exclude: ['**/node_modules/**'],
     globalSetup: ['./packages/platform/src/testing/kafka-setup.ts'],
     testTimeout: 60_000,

@@ -176,7 +176,13 @@ export class KafkaCommandBus implements CommandBus {
   }
 
   private async serve(service: Service): Promise<Consumer> {
-    const consumer = this.opts.kafka.consumer({ groupId: `${this.prefix}.${service}`, maxWaitTimeInMs: 1000 });
+    // A dead member's partitions move to a live one after the session timeout: 10 s, not kafkajs's 30 s.
+    const consumer = this.opts.kafka.consumer({
+      groupId: `${this.prefix}.${service}`,
+      maxWaitTimeInMs: 1000,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1000,
+    });
     const joined = new Promise<void>((resolve) => {
       const off = consumer.on(consumer.events.GROUP_JOIN, () => {
         off();

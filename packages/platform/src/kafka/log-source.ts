@@ -84,13 +84,21 @@ class KafkaLogSubscription implements Subscription {
   private async start(): Promise<void> {
     if (this.stopped) return;
     const { topic, groupId } = this.opts;
-    const consumer = this.kafka.consumer({ groupId, allowAutoTopicCreation: false, retry: { retries: 5 } });
+    const consumer = this.kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      retry: { retries: 5 },
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1000,
+      maxWaitTimeInMs: 500,
+    });
     this.consumer = consumer;
     // kafkajs gives up after its own retries (the broker gone for long): start over, forever.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!payload.restart) this.failed(payload.error);
     });
     try {
+      await this.ensureTopic(topic);
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
       await consumer.run({
@@ -141,6 +149,24 @@ class KafkaLogSubscription implements Subscription {
       if (this.opts.from === 0) consumer.seek({ topic, partition: 0, offset: '0' });
     } catch (err) {
       this.failed(err);
+    }
+  }
+
+  /**
+   * A consumer may start before the relay first led (the services of `npm run stack` start
+   * together): it makes the log topic as the relay would (one partition, kept forever) rather
+   * than fail until the relay has. `createTopics` leaves an existing topic alone.
+   */
+  private async ensureTopic(topic: string): Promise<void> {
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: [{ topic, numPartitions: 1, configEntries: [{ name: 'retention.ms', value: '-1' }] }],
+      });
+    } finally {
+      await admin.disconnect();
     }
   }
 

@@ -1,0 +1,182 @@
+// `npm run stack`: TV Shop as a cluster on one machine, over Kafka. Identity, catalog and orders
+// each in a process of their own taking commands from Kafka, the projector host relaying the log
+// to Kafka and projecting it from there, and two gateways (PORT and PORT+1, default 3000 and
+// 3001) sharing users, listings, pushes (Redis) and photos (PostgreSQL). The broker is
+// KAFKA_BROKERS, or a local one started here (scripts/kafka.mjs); DATABASE_URL and REDIS_URL
+// default to the machine's PostgreSQL (database tvshop_stack, made if missing) and Redis.
+// Ctrl-C stops all of it. Also used by the whole-stack tests (`startStack`).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { ensureKafka } from './kafka.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The processes of the stack: what each runs and how it tells that it is up. */
+const PROCESSES = {
+  identity: { main: 'services/identity/src/main.ts', port: 4001, health: '/health' },
+  catalog: { main: 'services/catalog/src/main.ts', port: 4002, health: '/health' },
+  orders: { main: 'services/orders/src/main.ts', port: 4003, health: '/health' },
+  projector: { main: 'services/projector/src/main.ts', args: ['run'] },
+  'gateway-a': { main: 'services/gateway/src/main.ts', gateway: 0, health: '/api/ready' },
+  'gateway-b': { main: 'services/gateway/src/main.ts', gateway: 1, health: '/api/ready' },
+};
+
+/** Makes the stack's database on the machine's PostgreSQL when DATABASE_URL is not given. */
+async function ensureDatabase(url) {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function waitUntilUp(name, url, child, timeoutMs) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting`);
+    const ok = await fetch(url, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${name} did not answer ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts the whole stack and answers when every process is up. `env` adds to (and overrides)
+ * the stack's environment; `quiet` keeps the children's logs out of the terminal.
+ */
+export async function startStack(opts = {}) {
+  const port = Number(opts.port ?? process.env.PORT ?? 3000);
+  const log = opts.quiet ? () => {} : (line) => process.stdout.write(line);
+  const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tvshop_stack';
+  if (!opts.databaseUrl && !process.env.DATABASE_URL) await ensureDatabase(databaseUrl);
+  let kafka = null;
+  let brokers = opts.kafkaBrokers ?? process.env.KAFKA_BROKERS;
+  if (!brokers) {
+    kafka = await ensureKafka({});
+    brokers = kafka.brokers.join(',');
+  }
+  if (!existsSync(path.join(root, 'web/dist/index.html')) && !process.env.WEB_DIST) {
+    log('Building the web app (web/dist)...\n');
+    const r = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: opts.quiet ? 'ignore' : 'inherit' });
+    if (r.status !== 0) throw new Error('the web app did not build');
+  }
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    KAFKA_BROKERS: brokers,
+    COMMAND_BUS: 'kafka',
+    EVENT_BUS: 'kafka',
+    SERVICES_APART: 'all',
+    PROJECTOR: 'external',
+    IMAGE_STORE: 'postgres',
+    // One data dir for the stack: the processes generate the shared secrets there once.
+    DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data/stack'),
+    ...opts.env,
+  };
+  const children = new Map();
+  const spawnOne = (name) => {
+    const p = PROCESSES[name];
+    const childEnv = { ...env, ...(p.port ? { PORT: String(p.port) } : {}), ...(p.gateway !== undefined ? { PORT: String(port + p.gateway) } : {}) };
+    const child = spawn(process.execPath, ['--import', 'tsx', p.main, ...(p.args ?? [])], {
+      cwd: root,
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const prefix = `[${name}] `;
+    const relay = (chunk) => log(chunk.toString().replace(/^(?=.)/gm, prefix));
+    child.stdout.on('data', relay);
+    child.stderr.on('data', relay);
+    children.set(name, child);
+    return child;
+  };
+  const urlOf = (name) => {
+    const p = PROCESSES[name];
+    if (!p.health) return null;
+    return `http://127.0.0.1:${p.gateway !== undefined ? port + p.gateway : p.port}${p.health}`;
+  };
+  const up = async (name, timeoutMs = 90_000) => {
+    const url = urlOf(name);
+    if (url) await waitUntilUp(name, url, children.get(name), timeoutMs);
+  };
+  const stop = async () => {
+    await Promise.all(
+      [...children.entries()].map(
+        ([, child]) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+          }),
+      ),
+    );
+    children.clear();
+    if (kafka && !kafka.reused) await kafka.stop();
+  };
+  try {
+    // The services and the projector first: the gateways make the admin account at start.
+    for (const name of ['identity', 'catalog', 'orders', 'projector']) spawnOne(name);
+    await Promise.all(['identity', 'catalog', 'orders'].map((n) => up(n)));
+    for (const name of ['gateway-a', 'gateway-b']) spawnOne(name);
+    await Promise.all(['gateway-a', 'gateway-b'].map((n) => up(n)));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    urls: [`http://127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`],
+    env,
+    brokers: brokers.split(','),
+    /** Kills one process with `signal` (SIGKILL: a crash) and answers when it is gone. */
+    kill: (name, signal = 'SIGKILL') =>
+      new Promise((resolve) => {
+        const child = children.get(name);
+        if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', resolve);
+        child.kill(signal);
+      }),
+    /** Starts a killed process again and answers once it is up. */
+    restart: async (name) => {
+      spawnOne(name);
+      await up(name);
+    },
+    pid: (name) => children.get(name)?.pid,
+    stop,
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  let stack = null;
+  let stopping = false;
+  const shutdown = async (code) => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nstopping the stack...');
+    await stack?.stop().catch((err) => console.error(err));
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  try {
+    stack = await startStack();
+    console.log(`\nTV Shop stack is up: ${stack.urls.join(' and ')} (Kafka at ${stack.brokers.join(',')}). Ctrl-C stops it.\n`);
+  } catch (err) {
+    console.error(`the stack could not start: ${err instanceof Error ? err.message : String(err)}`);
+    await shutdown(1);
+  }
+}
