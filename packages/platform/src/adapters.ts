@@ -51,7 +51,11 @@ export async function openAdapters(topology: Topology, opts: AdapterOptions): Pr
         : null;
     let bus: CommandBus;
     if (topology.commandBus === 'kafka') {
-      const kafkaBus = await KafkaCommandBus.start({ kafka: kafka!, remote: Object.keys(topology.servicesElsewhere) as Service[] });
+      const kafkaBus = await KafkaCommandBus.start({
+        kafka: kafka!,
+        topicPrefix: topology.kafkaTopicPrefix,
+        remote: Object.keys(topology.servicesElsewhere) as Service[],
+      });
       opened.push(() => kafkaBus.stop());
       bus = kafkaBus;
     } else if (topology.commandBus === 'http') bus = new HttpCommandBus(topology.servicesElsewhere, opts.commandToken);
@@ -59,12 +63,28 @@ export async function openAdapters(topology: Topology, opts: AdapterOptions): Pr
     let relay: KafkaRelay | null = null;
     if (topology.relayHere) {
       await KafkaRelay.migrate(opts.pool);
-      const r = new KafkaRelay({ kafka: kafka!, pool: opts.pool, store, log: opts.log });
+      const prefix = topology.kafkaTopicPrefix;
+      const r = new KafkaRelay({
+        kafka: kafka!,
+        pool: opts.pool,
+        store,
+        log: opts.log,
+        name: prefix,
+        topicPrefix: `${prefix}.events`,
+        logTopic: `${prefix}.log`,
+      });
       await r.start();
       opened.push(() => r.stop());
       relay = r;
     }
-    const events = topology.events === 'kafka' ? new KafkaLogSource(kafka!, store, { log: opts.log }) : undefined;
+    const events =
+      topology.events === 'kafka'
+        ? new KafkaLogSource(kafka!, store, {
+            topic: `${topology.kafkaTopicPrefix}.log`,
+            groupPrefix: topology.kafkaTopicPrefix,
+            log: opts.log,
+          })
+        : undefined;
     return { store, bus, events, relay, close };
   } catch (err) {
     await close();

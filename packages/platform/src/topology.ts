@@ -28,6 +28,12 @@ export interface Topology {
   /** This process relays the log to Kafka (one relay leads; the others stand by). */
   relayHere: boolean;
   kafkaBrokers: string[];
+  /**
+   * KAFKA_TOPIC_PREFIX (`tvshop`): the topics, consumer groups and relay of one shop's log. Two
+   * shops (two databases) sharing a broker must each have their own, or one would consume the
+   * other's events.
+   */
+  kafkaTopicPrefix: string;
 }
 
 /** What the topology is decided from (the environment, read by `topologyFromEnv`). */
@@ -45,6 +51,7 @@ export interface TopologySettings {
   eventBus?: 'store' | 'kafka';
   eventStore?: 'postgres' | 'eventstoredb';
   kafkaBrokers?: string[] | undefined;
+  kafkaTopicPrefix?: string | undefined;
 }
 
 /** The kinds of process TV Shop has: the gateway host (with whatever runs beside it), one service, the projector host. */
@@ -69,13 +76,22 @@ export function topologyFor(settings: TopologySettings, role: ProcessRole = 'gat
     servicesHere,
     servicesElsewhere: elsewhere,
     // A service on its own takes commands from others; the gateway host only sends when some run apart.
-    commandBus: kafkaCommands ? 'kafka' : isService || Object.keys(elsewhere).length > 0 ? 'http' : 'in-process',
+    // The projector host sends no commands.
+    commandBus:
+      role === 'projector'
+        ? 'in-process'
+        : kafkaCommands
+          ? 'kafka'
+          : isService || Object.keys(elsewhere).length > 0
+            ? 'http'
+            : 'in-process',
     changeFeed: settings.redisUrl ? 'redis' : 'in-process',
     events,
     eventStore: settings.eventStore ?? 'postgres',
     projectionsHere,
     relayHere: events === 'kafka' && projectionsHere,
     kafkaBrokers,
+    kafkaTopicPrefix: settings.kafkaTopicPrefix ?? 'tvshop',
   };
 }
 
@@ -85,6 +101,14 @@ const choice = <T extends string>(value: string | undefined, allowed: readonly T
   if (!(allowed as readonly string[]).includes(v))
     throw new Error(`Invalid environment variable ${name}: must be one of ${allowed.join(', ')}`);
   return v as T;
+};
+
+const topicPrefix = (value: string | undefined): string | undefined => {
+  const v = value?.trim();
+  if (!v) return undefined;
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(v))
+    throw new Error('Invalid environment variable KAFKA_TOPIC_PREFIX: letters, digits, ".", "_" and "-" only');
+  return v;
 };
 
 export function topologySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): TopologySettings {
@@ -106,6 +130,7 @@ export function topologySettingsFromEnv(env: NodeJS.ProcessEnv = process.env): T
     eventBus: choice(env.EVENT_BUS, ['store', 'kafka'] as const, 'EVENT_BUS') ?? 'store',
     eventStore: choice(env.EVENT_STORE, ['postgres', 'eventstoredb'] as const, 'EVENT_STORE') ?? 'postgres',
     kafkaBrokers: kafkaBrokersFromEnv(env),
+    kafkaTopicPrefix: topicPrefix(env.KAFKA_TOPIC_PREFIX),
   };
 }
 

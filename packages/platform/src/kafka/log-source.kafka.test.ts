@@ -159,4 +159,46 @@ describe('the log from Kafka: projections and policies with exactly-once effects
     const all = (await store.readAll(0, 100_000)).filter((e) => e.type === 'Counted').map((e) => e.position);
     expect(seen).toEqual(all);
   });
+
+  // Last: it leaves another log's events on this file's topic.
+  it('when another shop relays its log to the same topic, then none of its events is applied and the consumer says why', async () => {
+    const other = await createTestDatabase('logsrc2');
+    const otherStore = new PostgresEventStore(other.pool, { pollIntervalMs: 100 });
+    try {
+      await PostgresEventStore.migrate(other.pool);
+      await KafkaRelay.migrate(other.pool);
+      const head = await store.headPosition();
+      // Far enough that its positions pass ours: only the event ids tell the logs apart.
+      for (let i = 0; i < head + 5; i++) await otherStore.append(`thing-${randomUUID()}`, [counted(i)], 'no_stream');
+      const otherRelay = new KafkaRelay({
+        kafka,
+        pool: other.pool,
+        store: otherStore,
+        name: `other-${id}`,
+        topicPrefix: `test.${id}.other`,
+        logTopic: `test.${id}.log`,
+      });
+      await otherRelay.start();
+      await otherRelay.caughtUp();
+      await otherRelay.stop();
+
+      const applied: number[] = [];
+      const errors: string[] = [];
+      const sub = source.subscribe({
+        name: `foreign-${id}`,
+        from: head,
+        onBatch: async ({ events }) => {
+          applied.push(...events.map((e) => e.position));
+        },
+        onError: (err) => errors.push(String(err)),
+      });
+      await expect.poll(() => errors.length, { timeout: 30_000 }).toBeGreaterThan(0);
+      expect(errors[0]).toMatch(/this event store does not have.*KAFKA_TOPIC_PREFIX/);
+      expect(applied).toEqual([]);
+      await sub.stop();
+    } finally {
+      await otherStore.close();
+      await other.drop();
+    }
+  });
 });

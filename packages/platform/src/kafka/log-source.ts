@@ -1,6 +1,6 @@
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { describeError } from '../errors';
-import type { LogSource, RecordedEvent, SubscribeOptions, Subscription } from '../event-store/types';
+import type { EventStore, LogSource, RecordedEvent, SubscribeOptions, Subscription } from '../event-store/types';
 import { createLogger, type Logger } from '../log';
 import { backoffMs } from '../retry';
 import { DEFAULT_LOG_TOPIC, EVENT_HEADERS } from './relay';
@@ -29,8 +29,8 @@ export class KafkaLogSource implements LogSource {
   private readonly log: Logger;
   constructor(
     private readonly kafka: Kafka,
-    /** The store's head, for `caughtUp()`: what was stored when it was called. */
-    private readonly store: { headPosition(): Promise<number> },
+    /** The store: its head for `caughtUp()`, its events to check that what Kafka carries is this log's. */
+    private readonly store: Pick<EventStore, 'headPosition' | 'readAll'>,
     private readonly opts: { topic?: string; groupPrefix?: string; log?: Logger } = {},
   ) {
     this.log = opts.log ?? createLogger('kafka-log');
@@ -70,7 +70,7 @@ class KafkaLogSubscription implements Subscription {
 
   constructor(
     private readonly kafka: Kafka,
-    private readonly store: { headPosition(): Promise<number> },
+    private readonly store: Pick<EventStore, 'headPosition' | 'readAll'>,
     private readonly opts: SubscribeOptions & { topic: string; groupId: string; log: Logger },
   ) {
     this.delivered = opts.from;
@@ -112,6 +112,7 @@ class KafkaLogSubscription implements Subscription {
             if (pending.length === 0) return;
             const events = pending.map((p) => p.event);
             const last = pending[pending.length - 1]!;
+            await this.checkSameLog(events);
             await this.opts.onBatch({ events, position: last.event.position });
             this.delivered = last.event.position;
             this.failures = 0;
@@ -168,6 +169,24 @@ class KafkaLogSubscription implements Subscription {
     } finally {
       await admin.disconnect();
     }
+  }
+
+  /**
+   * The events Kafka carries must be this store's, event for event: a topic written by another
+   * shop's relay (two databases sharing a broker and a KAFKA_TOPIC_PREFIX) would otherwise be
+   * applied to this shop's read models. One read of the batch's range per batch; a mismatch stops
+   * the batch (nothing applied) and is retried, loudly, until someone fixes the configuration.
+   */
+  private async checkSameLog(events: RecordedEvent[]): Promise<void> {
+    const first = events[0]!.position;
+    const last = events[events.length - 1]!.position;
+    const stored = new Map((await this.store.readAll(first - 1, last - first + 1)).map((e) => [e.position, e.eventId]));
+    const foreign = events.find((e) => stored.get(e.position) !== e.eventId);
+    if (foreign)
+      throw new Error(
+        `${this.opts.topic} carries event ${foreign.eventId} at position ${foreign.position}, which this event store does not have: ` +
+          'another shop writes to these topics (give each its own KAFKA_TOPIC_PREFIX) or the store was replaced (delete the topics)',
+      );
   }
 
   /** The consumer broke for good: drop it and start a new one after a capped backoff. */
