@@ -14,6 +14,7 @@ describe('topology: what runs in this process in each mode', () => {
       projectionsHere: true,
       relayHere: false,
       kafkaBrokers: [],
+      kafkaTopicPrefix: 'tvshop',
     });
     expect(describeTopology(t)).toBe(
       'services here: identity, catalog, orders; projections here; commands in-process; changes in-process; log from store; store postgres',
@@ -63,7 +64,14 @@ describe('topology: what runs in this process in each mode', () => {
     expect(gateway).toMatchObject({ servicesHere: [], commandBus: 'kafka', events: 'kafka', projectionsHere: false, relayHere: false });
     expect(gateway.servicesElsewhere).toEqual({ identity: 'kafka', catalog: 'kafka', orders: 'kafka' });
     expect(topologyFromEnv('catalog', env)).toMatchObject({ servicesHere: ['catalog'], commandBus: 'kafka', events: 'kafka' });
-    expect(topologyFromEnv('projector', env)).toMatchObject({ projectionsHere: true, relayHere: true, kafkaBrokers: ['127.0.0.1:19092'] });
+    expect(topologyFromEnv('projector', env)).toMatchObject({
+      projectionsHere: true,
+      relayHere: true,
+      commandBus: 'in-process',
+      kafkaBrokers: ['127.0.0.1:19092'],
+    });
+    expect(topologyFromEnv('gateway', { ...env, KAFKA_TOPIC_PREFIX: 'shop-2' }).kafkaTopicPrefix).toBe('shop-2');
+    expect(() => topologyFromEnv('gateway', { ...env, KAFKA_TOPIC_PREFIX: 'a b' })).toThrow(/KAFKA_TOPIC_PREFIX/);
   });
 
   it('given Kafka asked for without brokers, or a value that is not a choice, then the start stops naming the variable', () => {
