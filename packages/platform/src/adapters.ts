@@ -8,7 +8,9 @@ import { createKafka } from './kafka/client';
 import { KafkaCommandBus } from './kafka/command-bus';
 import { KafkaLogSource } from './kafka/log-source';
 import { KafkaRelay } from './kafka/relay';
+import { describeError } from './errors';
 import type { Logger } from './log';
+import { backoffMs } from './retry';
 import type { ProcessRole, Service, Topology } from './topology';
 
 /** The adapters a process runs with, as its topology says: the one place each mode's are chosen. */
@@ -51,11 +53,13 @@ export async function openAdapters(topology: Topology, opts: AdapterOptions): Pr
         : null;
     let bus: CommandBus;
     if (topology.commandBus === 'kafka') {
-      const kafkaBus = await KafkaCommandBus.start({
-        kafka: kafka!,
-        topicPrefix: topology.kafkaTopicPrefix,
-        remote: Object.keys(topology.servicesElsewhere) as Service[],
-      });
+      const kafkaBus = await patiently('the Kafka command bus', opts.log, () =>
+        KafkaCommandBus.start({
+          kafka: kafka!,
+          topicPrefix: topology.kafkaTopicPrefix,
+          remote: Object.keys(topology.servicesElsewhere) as Service[],
+        }),
+      );
       opened.push(() => kafkaBus.stop());
       bus = kafkaBus;
     } else if (topology.commandBus === 'http') bus = new HttpCommandBus(topology.servicesElsewhere, opts.commandToken);
@@ -73,7 +77,7 @@ export async function openAdapters(topology: Topology, opts: AdapterOptions): Pr
         topicPrefix: `${prefix}.events`,
         logTopic: `${prefix}.log`,
       });
-      await r.start();
+      await patiently('the Kafka relay', opts.log, () => r.start());
       opened.push(() => r.stop());
       relay = r;
     }
@@ -89,6 +93,23 @@ export async function openAdapters(topology: Topology, opts: AdapterOptions): Pr
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/**
+ * Starts something that needs a broker which may itself be starting (compose starts them
+ * together; a new topic takes a moment to get a leader): a few tries over about half a minute,
+ * then the error, so a process that truly cannot reach Kafka still says so and exits.
+ */
+async function patiently<T>(what: string, log: Logger, start: () => Promise<T>, tries = 12): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= tries) throw err;
+      log.warn(`${what} could not start (try ${attempt} of ${tries}); trying again`, { error: describeError(err) });
+      await new Promise((r) => setTimeout(r, backoffMs(attempt)));
+    }
   }
 }
 

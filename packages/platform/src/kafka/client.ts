@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type KafkaConfig, type LogEntry, type SASLOptions } from 'kafkajs';
 import type { ConnectionOptions } from 'node:tls';
 import { kafkaBrokersFromEnv, logLevelFromEnv } from '../config';
 import { createLogger, type Logger } from '../log';
@@ -50,4 +50,26 @@ export function createKafka(opts: KafkaClientOptions): Kafka {
 export function kafkaFromEnv(clientId: string, env: NodeJS.ProcessEnv = process.env): Kafka | undefined {
   const brokers = kafkaBrokersFromEnv(env);
   return brokers ? createKafka({ brokers, clientId }) : undefined;
+}
+
+/**
+ * Waits until every partition of `topics` has a leader. `createTopics` answers at once when the
+ * topic already exists, as when several processes start together and another one made it a
+ * moment ago; a consumer subscribing before the broker's metadata has the topic fails with
+ * "This server does not host this topic-partition".
+ */
+export async function topicsReady(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const ready = await admin
+      .fetchTopicMetadata({ topics })
+      .then(
+        (m) =>
+          m.topics.length === topics.length && m.topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0)),
+      )
+      .catch(() => false);
+    if (ready) return;
+    if (Date.now() > until) throw new Error(`Kafka topics ${topics.join(', ')} have no leader after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

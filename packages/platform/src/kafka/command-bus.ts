@@ -12,6 +12,7 @@ import {
 } from '../commands/transport';
 import { AppError, type ErrorKind, type FieldError } from '../errors';
 import { createLogger, type Logger } from '../log';
+import { topicsReady } from './client';
 
 type Service = CommandEnvelope['service'];
 const SERVICES: Service[] = ['identity', 'catalog', 'orders'];
@@ -140,6 +141,7 @@ export class KafkaCommandBus implements CommandBus {
           },
         ],
       });
+      await topicsReady(admin, [...SERVICES.map((s) => bus.requestTopic(s)), bus.replyTopic]);
       await requests.connect();
       await replies.connect();
       await replyConsumer.connect();

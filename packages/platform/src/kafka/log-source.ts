@@ -3,6 +3,7 @@ import { describeError } from '../errors';
 import type { EventStore, LogSource, RecordedEvent, SubscribeOptions, Subscription } from '../event-store/types';
 import { createLogger, type Logger } from '../log';
 import { backoffMs } from '../retry';
+import { topicsReady } from './client';
 import { DEFAULT_LOG_TOPIC, EVENT_HEADERS } from './relay';
 
 /**
@@ -166,6 +167,7 @@ class KafkaLogSubscription implements Subscription {
         waitForLeaders: true,
         topics: [{ topic, numPartitions: 1, configEntries: [{ name: 'retention.ms', value: '-1' }] }],
       });
+      await topicsReady(admin, [topic]);
     } finally {
       await admin.disconnect();
     }
