@@ -15,6 +15,15 @@ declare module 'vitest' {
  * one in a temporary folder. Each test file makes its own database on it.
  */
 export default async function setup(project: TestProject) {
+  // TEST_CONTAINERS=1: the server runs in a container (containers.ts); `=postgres,redis` adds
+  // a Redis container for the suites that read TEST_REDIS_URL (the forked workers inherit it).
+  if (process.env.TEST_CONTAINERS && process.env.TEST_CONTAINERS !== '0') {
+    const { startTestContainers } = await import('./containers');
+    const containers = await startTestContainers({ redis: process.env.TEST_CONTAINERS.includes('redis') });
+    project.provide('databaseServerUrl', containers.postgresUrl);
+    if (containers.redisUrl) process.env.TEST_REDIS_URL ??= containers.redisUrl;
+    return () => containers.stop();
+  }
   if (process.env.TEST_DATABASE_URL) {
     project.provide('databaseServerUrl', process.env.TEST_DATABASE_URL);
     return;
