@@ -57,6 +57,13 @@ async function waitUntilUp(name, url, child, timeoutMs) {
 /**
  * Starts the whole stack and answers when every process is up. `env` adds to (and overrides)
  * the stack's environment; `quiet` keeps the children's logs out of the terminal.
+ *
+ * `processes` (tests; unset, the stack above) adjusts processes by name or adds more, each
+ * `{ like, skip, port, env, wrap, healthUrl }`: `like` makes a new name another instance of one
+ * above ('catalog', 'projector', 'gateway-b', ...); `skip` leaves it out; `port` and `env` (added
+ * to the stack's) are its own; `wrap` prefixes its command line (`['ip', 'netns', 'exec', ns]`:
+ * run it in a network namespace); `healthUrl` is where it tells it is up, when this machine
+ * cannot reach it on 127.0.0.1 (null: do not wait for it).
  */
 export async function startStack(opts = {}) {
   const port = Number(opts.port ?? process.env.PORT ?? 3000);
@@ -84,15 +91,26 @@ export async function startStack(opts = {}) {
     SERVICES_APART: 'all',
     PROJECTOR: 'external',
     IMAGE_STORE: 'postgres',
+    // The shop's own topics and consumer groups: another database on the same broker gets its own.
+    KAFKA_TOPIC_PREFIX: process.env.KAFKA_TOPIC_PREFIX ?? `tvshop.${decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) || 'shop'}`,
     // One data dir for the stack: the processes generate the shared secrets there once.
     DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data/stack'),
     ...opts.env,
   };
   const children = new Map();
+  const processes = { ...PROCESSES };
+  for (const [name, o] of Object.entries(opts.processes ?? {})) {
+    const base = processes[o.like ?? name];
+    if (!base) throw new Error(`stack: no process ${o.like ?? name} to run ${name} like`);
+    processes[name] = { ...base, ...o, env: { ...base.env, ...o.env } };
+  }
+  const started = Object.keys(processes).filter((name) => !processes[name].skip);
   const spawnOne = (name) => {
-    const p = PROCESSES[name];
-    const childEnv = { ...env, ...(p.port ? { PORT: String(p.port) } : {}), ...(p.gateway !== undefined ? { PORT: String(port + p.gateway) } : {}) };
-    const child = spawn(process.execPath, ['--import', 'tsx', p.main, ...(p.args ?? [])], {
+    const p = processes[name];
+    const ownPort = p.port ?? (p.gateway !== undefined ? port + p.gateway : undefined);
+    const childEnv = { ...env, ...(ownPort ? { PORT: String(ownPort) } : {}), ...p.env };
+    const argv = [...(p.wrap ?? []), process.execPath, '--import', 'tsx', p.main, ...(p.args ?? [])];
+    const child = spawn(argv[0], argv.slice(1), {
       cwd: root,
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,9 +123,10 @@ export async function startStack(opts = {}) {
     return child;
   };
   const urlOf = (name) => {
-    const p = PROCESSES[name];
+    const p = processes[name];
+    if (p.healthUrl !== undefined) return p.healthUrl;
     if (!p.health) return null;
-    return `http://127.0.0.1:${p.gateway !== undefined ? port + p.gateway : p.port}${p.health}`;
+    return `http://127.0.0.1:${p.port ?? (p.gateway !== undefined ? port + p.gateway : undefined)}${p.health}`;
   };
   const up = async (name, timeoutMs = 90_000) => {
     const url = urlOf(name);
@@ -130,10 +149,12 @@ export async function startStack(opts = {}) {
   };
   try {
     // The services and the projector first: the gateways make the admin account at start.
-    for (const name of ['identity', 'catalog', 'orders', 'projector']) spawnOne(name);
-    await Promise.all(['identity', 'catalog', 'orders'].map((n) => up(n)));
-    for (const name of ['gateway-a', 'gateway-b']) spawnOne(name);
-    await Promise.all(['gateway-a', 'gateway-b'].map((n) => up(n)));
+    const gateways = started.filter((name) => processes[name].gateway !== undefined);
+    const others = started.filter((name) => processes[name].gateway === undefined);
+    for (const name of others) spawnOne(name);
+    await Promise.all(others.map((n) => up(n)));
+    for (const name of gateways) spawnOne(name);
+    await Promise.all(gateways.map((n) => up(n)));
   } catch (err) {
     await stop();
     throw err;

@@ -61,6 +61,8 @@ describe('the whole stack over Kafka, under load, with processes killed', () => 
     const { startStack } = (await import(script)) as { startStack: StartStack };
     stack = await startStack({
       port: PORT,
+      // Ports of its own: the partition test's stack runs beside it, and a developer's may too.
+      processes: { identity: { port: 4301 }, catalog: { port: 4302 }, orders: { port: 4303 } },
       quiet: !process.env.STACK_LOGS,
       databaseUrl: db.url,
       kafkaBrokers: inject('kafkaBrokers'),

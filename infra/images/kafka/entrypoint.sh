@@ -8,7 +8,7 @@ cat >"$conf" <<PROPS
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:${KAFKA_CONTROLLER_PORT}
-listeners=PLAINTEXT://0.0.0.0:${KAFKA_PORT},CONTROLLER://127.0.0.1:${KAFKA_CONTROLLER_PORT}
+listeners=PLAINTEXT://${KAFKA_LISTEN_HOST:-0.0.0.0}:${KAFKA_PORT},CONTROLLER://127.0.0.1:${KAFKA_CONTROLLER_PORT}
 advertised.listeners=PLAINTEXT://${KAFKA_ADVERTISED_HOST}:${KAFKA_PORT}
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT

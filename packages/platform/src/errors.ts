@@ -105,7 +105,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
       return true;
     const message = typeof e.message === 'string' ? e.message : '';
     if (
-      /Connection terminated|connection error and is not queryable|Client was closed|not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|Connection terminated due to connection timeout|terminating connection/i.test(
+      /Connection terminated|connection error and is not queryable|Client was closed|not currently accepting connections|the database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|Connection terminated due to connection timeout|terminating connection|Query read timeout/i.test(
         message,
       )
     )

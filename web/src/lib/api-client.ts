@@ -40,6 +40,15 @@ export function onSessionEnded(handler: () => void): () => void {
   };
 }
 
+/** A random key; `randomUUID` exists only on secure pages (https, localhost), `getRandomValues` everywhere. */
+const newKey = (): string =>
+  typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** How many times a write is sent again after a lost answer or a 503, 1 s then 2 s apart. */
+const WRITE_RETRIES = 2;
+
 async function send(path: string, options: RequestOptions): Promise<{ data: unknown; response: Response }> {
   const { method = 'GET', body, auth = true, query } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -56,12 +65,18 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
   }
 
   const url = `${env.apiBase}${path}${query ? `?${new URLSearchParams(query).toString()}` : ''}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { method, headers, body: payload });
-  } catch {
-    throw new ApiError({ type: 'about:blank', title: 'The server could not be reached.', status: 0 });
+  // A write carries a key of its own and is sent again, with the same key, when the answer was
+  // lost or was a 503: the server may have done it already (a service answered after the
+  // gateway gave up), and the key makes the second try land once with the first one's answer.
+  const write = method !== 'GET';
+  if (write) headers['Idempotency-Key'] = newKey();
+  let response: Response | null = null;
+  for (let attempt = 0; ; attempt++) {
+    response = await fetch(url, { method, headers, body: payload }).catch(() => null);
+    if (!write || attempt >= WRITE_RETRIES || (response && response.status !== 503)) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * (attempt + 1)));
   }
+  if (!response) throw new ApiError({ type: 'about:blank', title: 'The server could not be reached.', status: 0 });
   const text = await response.text();
   const data: unknown = text ? safeJson(text) : undefined;
   if (!response.ok) {

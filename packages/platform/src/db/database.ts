@@ -10,6 +10,8 @@ export interface Database {
 
 /** How long a connection attempt (or a wait for a free client) may take before it fails. */
 export const CONNECT_TIMEOUT_MS = 5000;
+/** The longest a single query may take before its caller gets a 503 (a silent server, a cut network). */
+export const QUERY_TIMEOUT_MS = 20_000;
 
 /**
  * A pool whose connections can never take the process down. pg emits 'error' on a client when
@@ -19,7 +21,15 @@ export const CONNECT_TIMEOUT_MS = 5000;
  * broken: the query in flight fails, and the pool drops the client when it is released.
  */
 export function createPool(url: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // query_timeout: a query on an open connection to a server that went silent (a network cut)
+  // gives up and answers 503 instead of waiting for TCP to notice, which takes minutes.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    keepAlive: true,
+  });
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     client.on('error', () => {});
@@ -72,7 +82,12 @@ export function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) =>
 
 /** A new pg.Client (LISTEN, advisory locks) with an 'error' listener attached before it connects. */
 export function dedicatedClient(pool: pg.Pool, onError: (err: Error) => void): pg.Client {
-  const client = new pg.Client(pool.options);
+  // These connections hold leadership (advisory locks). If this process is cut off, the server
+  // must notice within seconds, not TCP's two hours, so that it drops the lock and a standby
+  // takes over: keepalives and a user timeout on the server's side of this connection.
+  const serverSide = '-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3 -c tcp_user_timeout=10000';
+  const options = [pool.options.options, serverSide].filter(Boolean).join(' ');
+  const client = new pg.Client({ ...pool.options, options, keepAlive: true, keepAliveInitialDelayMillis: 5000 });
   client.on('error', onError);
   return client;
 }

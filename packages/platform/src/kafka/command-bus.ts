@@ -270,19 +270,27 @@ export class KafkaCommandBus implements CommandBus {
       }, timeoutMs);
       this.pending.set(requestId, { resolve, reject, timer });
     });
+    // The timeout bounds the whole call: a send stuck behind a broker that went silent must not
+    // hold the caller past it (the answer is then a 503, never a hang), and nobody is left
+    // waiting on `answered` unobserved.
+    answered.catch(() => {});
     try {
-      await this.enqueue(this.requestTopic(service), {
-        key: envelope.aggregateId,
-        value: JSON.stringify(envelope),
-        headers: {
-          [COMMAND_HEADERS.requestId]: requestId,
-          [COMMAND_HEADERS.replyTo]: this.replyTopic,
-          [COMMAND_HEADERS.deadline]: String(Date.now() + timeoutMs),
-          [COMMAND_HEADERS.commandType]: envelope.type,
-          [COMMAND_HEADERS.contentType]: 'application/json',
-        },
-      });
+      await Promise.race([
+        answered.then(() => undefined),
+        this.enqueue(this.requestTopic(service), {
+          key: envelope.aggregateId,
+          value: JSON.stringify(envelope),
+          headers: {
+            [COMMAND_HEADERS.requestId]: requestId,
+            [COMMAND_HEADERS.replyTo]: this.replyTopic,
+            [COMMAND_HEADERS.deadline]: String(Date.now() + timeoutMs),
+            [COMMAND_HEADERS.commandType]: envelope.type,
+            [COMMAND_HEADERS.contentType]: 'application/json',
+          },
+        }),
+      ]);
     } catch (err) {
+      if (err instanceof AppError) throw err;
       const waiting = this.pending.get(requestId);
       if (waiting) {
         clearTimeout(waiting.timer);

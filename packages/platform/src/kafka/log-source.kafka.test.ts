@@ -193,7 +193,7 @@ describe('the log from Kafka: projections and policies with exactly-once effects
         onError: (err) => errors.push(String(err)),
       });
       await expect.poll(() => errors.length, { timeout: 30_000 }).toBeGreaterThan(0);
-      expect(errors[0]).toMatch(/this event store does not have.*KAFKA_TOPIC_PREFIX/);
+      expect(errors[0]).toMatch(/where this event store has.*KAFKA_TOPIC_PREFIX/);
       expect(applied).toEqual([]);
       await sub.stop();
     } finally {

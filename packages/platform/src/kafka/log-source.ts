@@ -148,7 +148,7 @@ class KafkaLogSubscription implements Subscription {
         },
       });
       // A new or rebuilt read model starts from the beginning, whatever the group had committed.
-      if (this.opts.from === 0) consumer.seek({ topic, partition: 0, offset: '0' });
+      if (this.delivered === 0) consumer.seek({ topic, partition: 0, offset: '0' });
     } catch (err) {
       this.failed(err);
     }
@@ -180,15 +180,18 @@ class KafkaLogSubscription implements Subscription {
    * the batch (nothing applied) and is retried, loudly, until someone fixes the configuration.
    */
   private async checkSameLog(events: RecordedEvent[]): Promise<void> {
-    const first = events[0]!.position;
-    const last = events[events.length - 1]!.position;
-    const stored = new Map((await this.store.readAll(first - 1, last - first + 1)).map((e) => [e.position, e.eventId]));
-    const foreign = events.find((e) => stored.get(e.position) !== e.eventId);
-    if (foreign)
+    // The store's next events after what was delivered must be exactly these, in this order: a
+    // foreign event, or a hole (a topic recreated or Kafka's data lost while the relay's
+    // checkpoint survived), refuses the batch instead of skipping part of the log.
+    const stored = await this.store.readAll(this.delivered, events.length);
+    const at = events.findIndex((e, i) => stored[i]?.eventId !== e.eventId);
+    if (at >= 0) {
+      const e = events[at]!;
       throw new Error(
-        `${this.opts.topic} carries event ${foreign.eventId} at position ${foreign.position}, which this event store does not have: ` +
-          'another shop writes to these topics (give each its own KAFKA_TOPIC_PREFIX) or the store was replaced (delete the topics)',
+        `${this.opts.topic} carries event ${e.eventId} at position ${e.position} where this event store has ${stored[at] ? `${stored[at].eventId} at ${stored[at].position}` : 'nothing'}: ` +
+          'another shop writes to these topics (give each its own KAFKA_TOPIC_PREFIX), or events are missing from Kafka (the topic was recreated: delete the relay checkpoint in kafka_relay so it republishes)',
       );
+    }
   }
 
   /** The consumer broke for good: drop it and start a new one after a capped backoff. */

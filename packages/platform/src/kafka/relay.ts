@@ -222,9 +222,12 @@ export class KafkaRelay {
       allowAutoTopicCreation: false,
     });
     this.producer = producer;
-    // Connecting a transactional producer registers its id with the broker, which fences any
-    // older producer of this relay (a leader that lost its lock without noticing) from committing.
     await producer.connect();
+    // kafkajs registers the transactional id only at the first transaction: one opened and
+    // aborted here does it, which fences any older producer of this relay (a leader that lost its
+    // lock without noticing) from committing, before the checkpoint is read.
+    const fence = await producer.transaction();
+    await fence.abort();
     if (attempt !== this.attempt) return;
     // The checkpoint is read after the fence: whatever an old leader committed is below it or republished after it.
     await pool.query('insert into public.kafka_relay (name) values ($1) on conflict do nothing', [this.name]);
