@@ -1,12 +1,11 @@
 import type { Admin, Kafka, Message, Producer, TopicMessages } from 'kafkajs';
 import { Partitioners } from 'kafkajs';
 import type pg from 'pg';
-import { dedicatedClient } from '../db/database';
 import { migrate, type Migration } from '../db/migrate';
 import { describeError } from '../errors';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import { createLogger, type Logger } from '../log';
-import { backoffMs } from '../retry';
+import { LeaderElected, type LeaderRole } from '../leadership';
 
 /** Header names on every relayed event; the value is the recorded event's JSON. */
 export const EVENT_HEADERS = {
@@ -95,7 +94,7 @@ export interface KafkaRelayOptions {
 
 export interface KafkaRelayStatus {
   name: string;
-  role: 'leader' | 'standby' | 'stopped';
+  role: LeaderRole;
   /** Everything up to this global position is acknowledged by Kafka. */
   position: number;
   head: number;
@@ -117,30 +116,29 @@ export interface KafkaRelayStatus {
  * Any failure (Kafka, the database, the lock's connection) stops the attempt and starts it over
  * after a capped backoff, forever, until `stop()`.
  */
-export class KafkaRelay {
+export class KafkaRelay extends LeaderElected {
   readonly name: string;
   private readonly prefix: string;
   private readonly log: Logger;
   private current = 0;
-  private role: KafkaRelayStatus['role'] = 'stopped';
-  private lastError: string | null = null;
-  private closed = true;
-  /** Bumped by every (re)start and by stop(): callbacks of an older attempt see it and do nothing. */
-  private attempt = 0;
-  private failures = 0;
-  private lock: pg.Client | null = null;
   private producer: Producer | null = null;
   private admin: Admin | null = null;
   private sub: Subscription | null = null;
-  private standby: NodeJS.Timeout | null = null;
-  private restarting: NodeJS.Timeout | null = null;
-  private halting: Promise<void> = Promise.resolve();
   private readonly topics = new Set<string>();
 
   constructor(private readonly opts: KafkaRelayOptions) {
-    this.name = opts.name ?? 'events';
+    const name = opts.name ?? 'events';
+    const log = opts.log ?? createLogger('kafka-relay');
+    super({
+      pool: opts.pool,
+      lockKey: `kafka-relay:${name}`,
+      standbyRetryMs: opts.standbyRetryMs,
+      label: `relay ${name}`,
+      warn: (message, extra) => log.warn(message, extra),
+    });
+    this.name = name;
     this.prefix = opts.topicPrefix ?? DEFAULT_EVENT_TOPIC_PREFIX;
-    this.log = opts.log ?? createLogger('kafka-relay');
+    this.log = log;
   }
 
   static async migrate(pool: pg.Pool): Promise<void> {
@@ -159,51 +157,7 @@ export class KafkaRelay {
     return eventTopicFor(streamId, this.prefix);
   }
 
-  /**
-   * Starts leading (or standing by). The first attempt's failure is thrown to the caller, so a
-   * process that cannot reach Kafka or PostgreSQL at start says so; later failures restart it.
-   */
-  async start(): Promise<void> {
-    this.closed = false;
-    const attempt = ++this.attempt;
-    try {
-      await this.begin(attempt);
-    } catch (err) {
-      await this.stop();
-      throw err;
-    }
-  }
-
-  private async begin(attempt: number): Promise<void> {
-    const lock = dedicatedClient(this.opts.pool, (err) => this.failed(attempt, err));
-    lock.on('end', () => this.failed(attempt, new Error('the leader connection ended')));
-    this.lock = lock;
-    await lock.connect();
-    if (attempt !== this.attempt) return;
-    this.role = 'standby';
-    await this.tryToLead(attempt);
-  }
-
-  private async tryToLead(attempt: number): Promise<void> {
-    if (!this.lock || attempt !== this.attempt) return;
-    const { rows } = await this.lock.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [
-      `kafka-relay:${this.name}`,
-    ]);
-    if (attempt !== this.attempt) return;
-    if (!rows[0]?.ok) {
-      this.failures = 0;
-      this.standby = setTimeout(
-        () => void this.tryToLead(attempt).catch((err: unknown) => this.failed(attempt, err)),
-        this.opts.standbyRetryMs ?? 2000,
-      );
-      this.standby.unref();
-      return;
-    }
-    this.role = 'leader';
-    await this.lead(attempt);
-  }
-
-  private async lead(attempt: number): Promise<void> {
+  protected async lead(attempt: number): Promise<void> {
     const { kafka, pool, store } = this.opts;
     const admin = kafka.admin();
     this.admin = admin;
@@ -212,7 +166,7 @@ export class KafkaRelay {
     const logTopic = this.logTopic;
     if (logTopic) await this.ensureTopics([logTopic], 1);
     await this.ensureTopics((this.opts.categories ?? []).map((c) => `${this.prefix}.${safe(c)}`));
-    if (attempt !== this.attempt) return;
+    if (!this.isCurrent(attempt)) return;
     const producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
@@ -228,11 +182,11 @@ export class KafkaRelay {
     // lock without noticing) from committing, before the checkpoint is read.
     const fence = await producer.transaction();
     await fence.abort();
-    if (attempt !== this.attempt) return;
+    if (!this.isCurrent(attempt)) return;
     // The checkpoint is read after the fence: whatever an old leader committed is below it or republished after it.
     await pool.query('insert into public.kafka_relay (name) values ($1) on conflict do nothing', [this.name]);
     const { rows } = await pool.query<{ position: string }>('select position from public.kafka_relay where name = $1', [this.name]);
-    if (attempt !== this.attempt) return;
+    if (!this.isCurrent(attempt)) return;
     this.current = Number(rows[0]?.position ?? 0);
     this.lastError = null;
     this.log.info(`relay ${this.name} leads; publishing from position ${this.current}`);
@@ -240,7 +194,7 @@ export class KafkaRelay {
       from: this.current,
       batchSize: this.opts.batchSize ?? 200,
       onBatch: async (batch) => {
-        if (attempt !== this.attempt) throw new Error('this relay attempt was stopped');
+        if (!this.isCurrent(attempt)) throw new Error('this relay attempt was stopped');
         try {
           await this.publish(batch.events);
         } catch (err) {
@@ -253,7 +207,6 @@ export class KafkaRelay {
         this.lastError = describeError(err);
       },
     });
-    this.failures = 0;
   }
 
   /** One batch: its topics made, sent in one Kafka transaction, committed, then the checkpoint moved. */
@@ -305,57 +258,17 @@ export class KafkaRelay {
     for (const t of missing) this.topics.add(t);
   }
 
-  /** Something in attempt `attempt` broke: drop it and start over after a backoff. */
-  private failed(attempt: number, err: unknown): void {
-    if (attempt !== this.attempt || this.closed) return;
-    this.attempt++;
-    this.failures++;
-    this.lastError = describeError(err);
-    const delay = backoffMs(this.failures);
-    this.log.warn(`relay ${this.name} failed; restarting in ${delay} ms`, { error: this.lastError });
-    this.halting = this.halt();
-    this.restarting = setTimeout(() => void this.restart(), delay);
-    this.restarting.unref();
-  }
-
-  private async restart(): Promise<void> {
-    this.restarting = null;
-    await this.halting;
-    if (this.closed) return;
-    const attempt = ++this.attempt;
-    try {
-      await this.begin(attempt);
-    } catch (err) {
-      this.failed(attempt, err);
-    }
-  }
-
-  /** Stops this attempt: subscription (waiting for a batch in flight), producer, admin, lock. */
-  private async halt(): Promise<void> {
-    if (this.standby) clearTimeout(this.standby);
-    this.standby = null;
+  /** Stops this attempt's work: subscription (waiting for a batch in flight), producer, admin. */
+  protected async release(): Promise<void> {
     const sub = this.sub;
     this.sub = null;
     await sub?.stop();
     const producer = this.producer;
     const admin = this.admin;
-    const lock = this.lock;
     this.producer = null;
     this.admin = null;
-    this.lock = null;
-    this.role = 'stopped';
     await producer?.disconnect().catch(() => {});
     await admin?.disconnect().catch(() => {});
-    await lock?.end().catch(() => {});
-  }
-
-  async stop(): Promise<void> {
-    this.closed = true;
-    this.attempt++;
-    if (this.restarting) clearTimeout(this.restarting);
-    this.restarting = null;
-    await this.halting;
-    await this.halt();
   }
 
   /** Resolves once everything stored when it was called is acknowledged by Kafka (leader only). */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
-import { dedicatedClient, withTransaction } from '../db/database';
+import { withTransaction } from '../db/database';
 import { describeError } from '../errors';
-import { backoffMs } from '../retry';
+import { LeaderElected, type LeaderRole } from '../leadership';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import { advanceCheckpoint, lastChanges, openCheckpoint, readCheckpoint, setCheckpoint } from './checkpoints';
 import type { Projection } from './types';
@@ -22,7 +22,7 @@ export interface ProjectionStatus {
   lag: number;
   error: string | null;
   /** Only one runner per projection applies events; the others stand by to take over. */
-  role: 'leader' | 'standby' | 'stopped';
+  role: LeaderRole;
 }
 
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -39,20 +39,10 @@ class CheckpointMoved extends Error {}
  * checkpoint commit in ONE transaction, so a crash anywhere loses nothing and applies nothing
  * twice; the checkpoint update is guarded by its old value, so two runners cannot both apply.
  */
-export class ProjectionRunner {
+export class ProjectionRunner extends LeaderElected {
   private sub: Subscription | null = null;
   private current = 0;
-  private lastError: string | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  private lock: pg.Client | null = null;
-  private retry: NodeJS.Timeout | null = null;
-  private role: ProjectionStatus['role'] = 'stopped';
-  /** Bumped by every (re)start and by stop(): callbacks of an older attempt see it and do nothing. */
-  private attempt = 0;
-  private failures = 0;
-  private closed = true;
-  private restarting: NodeJS.Timeout | null = null;
-  private halting: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -60,7 +50,17 @@ export class ProjectionRunner {
     private readonly feed: ChangeFeed,
     readonly projection: Projection,
     private readonly opts: RunnerOptions = {},
-  ) {}
+  ) {
+    // Several processes may host the projector; one applies (LeaderElected). The guarded
+    // checkpoint keeps an old leader that has not noticed it lost the lock from applying more.
+    super({
+      pool,
+      lockKey: `projection:${projection.name}`,
+      standbyRetryMs: opts.standbyRetryMs,
+      label: `projection ${projection.name}`,
+      warn: (message, extra) => opts.log?.(message, extra),
+    });
+  }
 
   get name(): string {
     return this.projection.name;
@@ -69,82 +69,8 @@ export class ProjectionRunner {
     return this.current;
   }
 
-  /**
-   * Becomes the projection's leader (a session advisory lock on its own connection) and runs,
-   * or stands by and tries again every `standbyRetryMs`: several processes may host the
-   * projector, one applies. If the lock's connection drops, PostgreSQL releases the lock and a
-   * standby takes over; the guarded checkpoint keeps the old leader from applying anything more.
-   *
-   * The first attempt's failure is thrown to the caller (a process that cannot start says so).
-   * Once started, any failure (the lock connection lost, a refused reconnect, a failed table
-   * setup) starts it over after a capped backoff (~2 s at most), forever, until `stop()`.
-   */
-  async start(): Promise<void> {
-    this.closed = false;
-    const attempt = ++this.attempt;
-    try {
-      await this.begin(attempt);
-    } catch (err) {
-      await this.stop();
-      throw err;
-    }
-  }
-
-  private async begin(attempt: number): Promise<void> {
-    const lock = dedicatedClient(this.pool, (err) => this.failed(attempt, err));
-    // An 'end' without an error (the server closed the socket) also loses the lock.
-    lock.on('end', () => this.failed(attempt, new Error('the leader connection ended')));
-    this.lock = lock;
-    await lock.connect();
-    if (attempt !== this.attempt) return;
-    this.role = 'standby';
-    await this.tryToLead(attempt);
-  }
-
-  /** Something in attempt `attempt` broke: drop it and start over after a backoff. */
-  private failed(attempt: number, err: unknown): void {
-    if (attempt !== this.attempt || this.closed) return;
-    this.attempt++;
-    this.failures++;
-    this.lastError = describeError(err);
-    const delay = backoffMs(this.failures);
-    this.opts.log?.(`projection ${this.name} lost its connection or failed to start; restarting in ${delay} ms`, { error: this.lastError });
-    this.halting = this.halt();
-    this.restarting = setTimeout(() => void this.restart(), delay);
-    this.restarting.unref();
-  }
-
-  private async restart(): Promise<void> {
-    this.restarting = null;
-    await this.halting;
-    if (this.closed) return;
-    const attempt = ++this.attempt;
-    try {
-      await this.begin(attempt);
-    } catch (err) {
-      this.failed(attempt, err);
-    }
-  }
-
-  private async tryToLead(attempt: number): Promise<void> {
-    if (!this.lock || attempt !== this.attempt) return;
-    const { rows } = await this.lock.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [`projection:${this.name}`]);
-    if (attempt !== this.attempt) return;
-    if (!rows[0]?.ok) {
-      this.failures = 0;
-      this.retry = setTimeout(
-        () => void this.tryToLead(attempt).catch((err: unknown) => this.failed(attempt, err)),
-        this.opts.standbyRetryMs ?? 2000,
-      );
-      this.retry.unref();
-      return;
-    }
-    this.role = 'leader';
-    await this.run(attempt);
-    this.failures = 0;
-  }
-
-  private async run(attempt: number): Promise<void> {
+  /** Leading: tables made (or rebuilt when their definition changed), then the log from the checkpoint. */
+  protected async lead(attempt: number): Promise<void> {
     const { name, schema } = this.projection;
     const found = await this.pool.query<{ definition: string | null }>(
       `select obj_description(oid, 'pg_namespace') as definition from pg_namespace where nspname = $1`,
@@ -158,7 +84,7 @@ export class ProjectionRunner {
       await setCheckpoint(this.pool, name, 0);
     }
     const position = await openCheckpoint(this.pool, name);
-    if (attempt !== this.attempt) return;
+    if (!this.isCurrent(attempt)) return;
     this.current = position;
     this.lastError = null;
     // The last batch's changes again: a runner killed after its commit and before its
@@ -168,7 +94,7 @@ export class ProjectionRunner {
     await this.feed
       .publish([...unannounced, { kind: 'checkpoint', projection: name, position: this.current }])
       .catch((err: unknown) => this.opts.log?.(`projection ${name} could not announce its checkpoint`, { error: err }));
-    if (attempt !== this.attempt) return;
+    if (!this.isCurrent(attempt)) return;
     this.sub = (this.opts.source ?? this.store).subscribe({
       name: `projection.${name}`,
       from: this.current,
@@ -181,27 +107,12 @@ export class ProjectionRunner {
     });
   }
 
-  async stop(): Promise<void> {
-    this.closed = true;
-    this.attempt++;
-    if (this.restarting) clearTimeout(this.restarting);
-    this.restarting = null;
-    await this.halting;
-    await this.halt();
-  }
-
-  /** Stops this attempt's subscription, standby timer and lock connection. */
-  private async halt(): Promise<void> {
-    if (this.retry) clearTimeout(this.retry);
-    this.retry = null;
+  /** Stops this attempt's subscription, waiting for a batch in flight. */
+  protected async release(): Promise<void> {
     const sub = this.sub;
     this.sub = null;
     await sub?.stop();
     await this.queue.catch(() => {});
-    const lock = this.lock;
-    this.lock = null;
-    this.role = 'stopped';
-    await lock?.end().catch(() => {});
   }
 
   /** Resolves once the projection has applied everything stored when it was called. */
