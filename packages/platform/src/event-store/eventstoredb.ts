@@ -22,7 +22,7 @@ import { AppError, ConcurrencyError, DuplicateEventError, databaseUnavailable, i
 import { uuidFromName } from '../ids';
 import { createLogger } from '../log';
 import { backoffMs } from '../retry';
-import { CatchUpSubscription } from './subscription';
+import { LiveSubscriptions } from './subscription';
 import { validateAppend } from './validate';
 import type {
   AppendResult,
@@ -224,8 +224,7 @@ export interface EventStoreDbEventStoreOptions {
 }
 
 export class EventStoreDbEventStore implements EventStore {
-  private readonly wakers = new Set<() => void>();
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly live: LiveSubscriptions;
   private doorbell: Promise<void> | null = null;
   private dropDoorbell: (() => void) | null = null;
   private closed = false;
@@ -233,7 +232,9 @@ export class EventStoreDbEventStore implements EventStore {
   constructor(
     readonly client: EventStoreDBClient,
     private readonly opts: EventStoreDbEventStoreOptions = {},
-  ) {}
+  ) {
+    this.live = new LiveSubscriptions(this, opts.pollIntervalMs ?? 1000);
+  }
 
   /**
    * A store on the server named by an EventStoreDB connection string (`esdb://host:2113?tls=false`).
@@ -380,24 +381,11 @@ export class EventStoreDbEventStore implements EventStore {
 
   subscribe(opts: SubscribeOptions): Subscription {
     this.ring();
-    const sub = new CatchUpSubscription(this, opts, {
-      pollIntervalMs: this.opts.pollIntervalMs ?? 1000,
-      onWake: (fn) => {
-        this.wakers.add(fn);
-        return () => this.wakers.delete(fn);
-      },
-    });
-    this.subscriptions.add(sub);
-    const stop = sub.stop.bind(sub);
-    sub.stop = async () => {
-      this.subscriptions.delete(sub);
-      await stop();
-    };
-    return sub;
+    return this.live.subscribe(opts);
   }
 
   private wakeAll(): void {
-    this.wakers.forEach((w) => w());
+    this.live.wakeAll();
   }
 
   /**
@@ -449,7 +437,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.live.stopAll();
     this.dropDoorbell?.();
     await this.doorbell;
     if (this.opts.ownsClient) await this.client.dispose();

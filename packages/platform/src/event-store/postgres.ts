@@ -4,7 +4,7 @@ import { dedicatedClient, inTransaction, withClient } from '../db/database';
 import { migrate } from '../db/migrate';
 import { backoffMs } from '../retry';
 import { eventStoreMigrations } from './migrations';
-import { CatchUpSubscription } from './subscription';
+import { LiveSubscriptions } from './subscription';
 import { validateAppend } from './validate';
 import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from './types';
 
@@ -55,14 +55,15 @@ export class PostgresEventStore implements EventStore {
   private listener: pg.Client | null = null;
   private listening: Promise<void> | null = null;
   private dropListener: (() => void) | null = null;
-  private readonly wakers = new Set<() => void>();
-  private readonly subscriptions = new Set<Subscription>();
+  private readonly live: LiveSubscriptions;
   private closed = false;
 
   constructor(
     readonly pool: pg.Pool,
     private readonly opts: PostgresEventStoreOptions = {},
-  ) {}
+  ) {
+    this.live = new LiveSubscriptions(this, opts.pollIntervalMs ?? 1000);
+  }
 
   static async migrate(pool: pg.Pool): Promise<void> {
     await migrate(pool, 'event-store', eventStoreMigrations);
@@ -163,20 +164,7 @@ export class PostgresEventStore implements EventStore {
 
   subscribe(opts: SubscribeOptions): Subscription {
     this.listen();
-    const sub = new CatchUpSubscription(this, opts, {
-      pollIntervalMs: this.opts.pollIntervalMs ?? 1000,
-      onWake: (fn) => {
-        this.wakers.add(fn);
-        return () => this.wakers.delete(fn);
-      },
-    });
-    this.subscriptions.add(sub);
-    const stop = sub.stop.bind(sub);
-    sub.stop = async () => {
-      this.subscriptions.delete(sub);
-      await stop();
-    };
-    return sub;
+    return this.live.subscribe(opts);
   }
 
   /**
@@ -199,7 +187,7 @@ export class PostgresEventStore implements EventStore {
       this.dropListener = drop;
       const client = dedicatedClient(this.pool, () => drop());
       client.on('end', () => drop());
-      client.on('notification', () => this.wakers.forEach((w) => w()));
+      client.on('notification', () => this.live.wakeAll());
       try {
         await client.connect();
         await client.query(`listen ${CHANNEL}`);
@@ -207,7 +195,7 @@ export class PostgresEventStore implements EventStore {
           this.listener = client;
           attempt = 0;
           // Wake everyone once: something may have been appended while nobody was listening.
-          this.wakers.forEach((w) => w());
+          this.live.wakeAll();
           await lost;
         }
       } catch {
@@ -230,7 +218,7 @@ export class PostgresEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    await this.live.stopAll();
     this.dropListener?.();
     await this.listening;
     await this.listener?.end().catch(() => {});

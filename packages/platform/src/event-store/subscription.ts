@@ -99,3 +99,43 @@ export class CatchUpSubscription implements Subscription {
     await this.loop;
   }
 }
+
+/**
+ * A store's live subscriptions and what wakes them, shared by the adapters: each store has one
+ * source of "something was appended" (LISTEN/NOTIFY, EventStoreDB's live `$all`) that calls
+ * `wakeAll`, and stops every subscription when it closes.
+ */
+export class LiveSubscriptions {
+  private readonly wakers = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+
+  constructor(
+    private readonly store: Pick<EventStore, 'readAll' | 'headPosition'>,
+    private readonly pollIntervalMs: number,
+  ) {}
+
+  subscribe(opts: SubscribeOptions): Subscription {
+    const sub = new CatchUpSubscription(this.store, opts, {
+      pollIntervalMs: this.pollIntervalMs,
+      onWake: (fn) => {
+        this.wakers.add(fn);
+        return () => this.wakers.delete(fn);
+      },
+    });
+    this.subscriptions.add(sub);
+    const stop = sub.stop.bind(sub);
+    sub.stop = async () => {
+      this.subscriptions.delete(sub);
+      await stop();
+    };
+    return sub;
+  }
+
+  wakeAll(): void {
+    this.wakers.forEach((w) => w());
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+  }
+}
