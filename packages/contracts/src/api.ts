@@ -187,3 +187,63 @@ export interface PublicConfig {
   stripePublishableKey: string | null;
   googleClientId: string | null;
 }
+
+/** Search sorts: newest first (the default), cheapest first, dearest first. */
+export const SEARCH_SORTS = ['newest', 'price_asc', 'price_desc'] as const;
+const money = z.coerce.number().finite().min(0, 'must be 0 or more').max(100_000_000, 'is too large');
+
+/**
+ * `GET /api/products/search`: the query string. `q` matches words of the name, details and
+ * location (a misspelt brand still finds it); `sold` is `false` (the default: what can be
+ * bought), `true`, or `any`; `cursor` is the opaque `nextCursor` of the previous page.
+ */
+export const ProductSearchQuery = z
+  .object({
+    q: z.string().trim().max(200, 'must be at most 200 characters').optional(),
+    category: z.string().trim().max(100).optional(),
+    condition: z.enum(CONDITIONS).optional(),
+    location: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+    minPrice: money.optional(),
+    maxPrice: money.optional(),
+    sold: z.enum(['false', 'true', 'any']).default('false'),
+    sort: z.enum(SEARCH_SORTS).default('newest'),
+    limit: z.coerce.number().int().min(1, 'must be at least 1').max(60, 'must be at most 60').default(24),
+    cursor: z.string().max(200).optional(),
+  })
+  .refine((v) => v.minPrice === undefined || v.maxPrice === undefined || v.minPrice <= v.maxPrice, {
+    message: 'must not be more than maxPrice',
+    path: ['minPrice'],
+  });
+export type ProductSearch = z.infer<typeof ProductSearchQuery>;
+
+/** One page of a search: the products, where the next page starts (null: no more), how many match in all. */
+export interface ProductSearchAnswer {
+  items: import('./entities').Product[];
+  nextCursor: string | null;
+  total: number;
+  /** The log position the catalog had reached when the page was read (live updates after it). */
+  position: number;
+}
+
+/** A seller as a product page and the seller page show them. */
+export interface SellerProfile {
+  _id: string;
+  name: string;
+  verified: boolean;
+  /** ISO date of the account's creation. */
+  memberSince: string;
+  /** Their listings that can still be bought. */
+  availableCount: number;
+}
+
+/** `GET /api/product/{id}`: the product and its seller. */
+export interface ProductPageAnswer {
+  product: import('./entities').Product;
+  seller: SellerProfile | null;
+}
+
+/** `GET /api/sellers/{id}`: the seller and their available listings, newest first. */
+export interface SellerPageAnswer {
+  seller: SellerProfile;
+  listings: import('./entities').Product[];
+}

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Blog, Booking, Category, Product, ReportedProduct, SellerCard, User } from '@tv-shop/contracts';
+import type { Blog, Booking, Category, Product, ProductSearch, ReportedProduct, SellerCard, SellerProfile, User } from '@tv-shop/contracts';
 import { CatalogQueries } from '@tv-shop/catalog';
 import { IdentityQueries } from '@tv-shop/identity';
 import { OrdersQueries } from '@tv-shop/orders';
@@ -28,6 +28,20 @@ export class ReadModels {
   reportedProducts = (): Promise<ReportedProduct[]> => this.catalog.reportedProducts((ids) => this.identity.namesOf(ids));
   sellerProducts = (email: string): Promise<Product[]> => this.catalog.sellerProducts(email);
   product = (id: string): Promise<(Product & { sellerId: string }) | null> => this.catalog.product(id);
+  search = (query: ProductSearch) => this.catalog.search(query);
+  /** A seller's public profile: identity's card and join date, catalog's count of what they sell. */
+  async sellerProfile(id: string): Promise<SellerProfile | null> {
+    const seller = await this.identity.sellerSince(id);
+    if (!seller) return null;
+    return {
+      _id: seller._id,
+      name: seller.name,
+      verified: seller.verified,
+      memberSince: seller.memberSince,
+      availableCount: await this.catalog.availableCount(id),
+    };
+  }
+  availableOf = (sellerId: string): Promise<Product[]> => this.catalog.availableOf(sellerId);
   categories = (): Promise<Category[]> => this.catalog.categories();
   categoryExists = (id: string): Promise<boolean> => this.catalog.categoryExists(id);
   blogs = (): Promise<Blog[]> => this.catalog.blogs();

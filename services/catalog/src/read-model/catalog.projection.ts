@@ -26,6 +26,9 @@ export const catalogProjection: Projection = {
   name: 'catalog',
   schema: 'rm_catalog',
   setup: `
+    -- Trigram matching for misspelt searches ("samsng"); kept in public, so a rebuild of this
+    -- schema does not drop it (trusted since PostgreSQL 13: a database owner may create it).
+    create extension if not exists pg_trgm with schema public;
     create table categories (id text primary key, category_name text not null, name text not null, bg_color text not null, color text not null, added_at bigint not null);
     create table blogs (id text primary key, ques text not null, paragraphs jsonb not null, published_at bigint not null);
     create table sellers (id text primary key, name text not null, verified boolean not null default false);
@@ -36,8 +39,15 @@ export const catalogProjection: Projection = {
       seller_name text not null, seller_email text not null, seller_verified boolean not null default false,
       post_date text not null, sold boolean not null default false, paid_sale boolean not null default false,
       reported boolean not null default false,
-      advertised boolean not null default false, listed_at bigint not null
+      advertised boolean not null default false, listed_at bigint not null,
+      -- What a search's words match: the name, details, location and brand.
+      search tsvector generated always as (to_tsvector('simple', name || ' ' || details || ' ' || location || ' ' || category_name)) stored
     );
+    create index products_search on products using gin (search);
+    create index products_name_trgm on products using gin (name public.gin_trgm_ops);
+    create index products_location_trgm on products using gin (location public.gin_trgm_ops);
+    create index products_newest on products (listed_at desc, id desc);
+    create index products_price on products (resale_poisha, id);
     create index products_category on products (category_id, listed_at desc);
     create index products_seller on products (seller_email, listed_at desc);
     create index products_listed on products (listed_at desc);

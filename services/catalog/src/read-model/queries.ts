@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import type { Blog, Category, Product, ReportedProduct } from '@tv-shop/contracts';
-import { toBlog, toCategory, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import type { Blog, Category, Product, ProductSearch, ReportedProduct } from '@tv-shop/contracts';
+import { PRODUCT_COLUMNS, toBlog, toCategory, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { searchProducts, type SearchPage } from './search';
 
 /** Finds the current names of users by id (identity's read model): the host passes it in. */
 export type NamesOf = (ids: readonly string[]) => Promise<Map<string, string>>;
@@ -10,11 +11,26 @@ export class CatalogQueries {
   constructor(private readonly pool: pg.Pool) {}
 
   private async products(where: string, params: unknown[] = []): Promise<Product[]> {
-    const { rows } = await this.pool.query<ProductRow>(`select * from rm_catalog.products ${where} order by listed_at desc`, params);
+    const { rows } = await this.pool.query<ProductRow>(
+      `select ${PRODUCT_COLUMNS} from rm_catalog.products ${where} order by listed_at desc`,
+      params,
+    );
     return rows.map(toProduct);
   }
 
   allProducts = () => this.products('');
+  /** `GET /api/products/search`: one page of the products matching `query` (search.ts). */
+  search = (query: ProductSearch): Promise<SearchPage> => searchProducts(this.pool, query);
+  /** How many of a seller's listings can still be bought. */
+  async availableCount(sellerId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(
+      'select count(*) as n from rm_catalog.products where seller_id = $1 and not sold',
+      [sellerId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+  /** A seller's listings that can still be bought, newest first. */
+  availableOf = (sellerId: string) => this.products('where seller_id = $1 and not sold', [sellerId]);
   /** The address of every product's picture, sold ones included (a removed product leaves the read model). */
   async imageUrls(): Promise<string[]> {
     const { rows } = await this.pool.query<{ url: string | null }>('select image as url from rm_catalog.products');
@@ -45,7 +61,7 @@ export class CatalogQueries {
     return products.map((p) => ({ ...p, reports: (byProduct.get(p._id) ?? []).map(toReport) }));
   }
   async product(id: string): Promise<(Product & { sellerId: string }) | null> {
-    const { rows } = await this.pool.query<ProductRow>('select * from rm_catalog.products where id = $1', [id]);
+    const { rows } = await this.pool.query<ProductRow>(`select ${PRODUCT_COLUMNS} from rm_catalog.products where id = $1`, [id]);
     return rows[0] ? { ...toProduct(rows[0]), sellerId: rows[0].seller_id } : null;
   }
   /** Which of these products are still listed and unsold. */

@@ -4,6 +4,11 @@ import type { Blog, Category, Product, ProductReport } from '@tv-shop/contracts'
 export const toTk = (poisha: number | string) => Number(poisha) / 100;
 
 /** A row of `rm_catalog.products`. */
+/** A product row's columns for reads (not the search vector, which only the database needs). */
+export const PRODUCT_COLUMNS =
+  'id, name, image, details, location, resale_poisha, original_poisha, use_duration, condition, phone, category_id, category_name, ' +
+  'seller_id, seller_name, seller_email, seller_verified, post_date, sold, paid_sale, reported, advertised, listed_at';
+
 export interface ProductRow {
   id: string;
   name: string;

@@ -1,5 +1,13 @@
 import { Router, type Request, type Response } from 'express';
-import { AddProductBody, ReportProductBody, type ProductListing } from '@tv-shop/contracts';
+import {
+  AddProductBody,
+  ProductSearchQuery,
+  ReportProductBody,
+  type ProductListing,
+  type ProductPageAnswer,
+  type ProductSearchAnswer,
+  type SellerPageAnswer,
+} from '@tv-shop/contracts';
 import { notFound, uuidFromName } from '@tv-shop/platform';
 import { selfOrAdmin, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
@@ -10,7 +18,7 @@ const poisha = (tk: number) => Math.round(tk * 100);
 /** d-m-yyyy without padding, as the spec shows post dates. */
 export const postDate = (d: Date) => `${d.getUTCDate()}-${d.getUTCMonth() + 1}-${d.getUTCFullYear()}`;
 
-export function catalogRoutes({ reads, sender, lists }: GatewayDeps): Router {
+export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): Router {
   const r = Router();
   const cached = (key: string, load: () => Promise<unknown>) => lists.cache.get(key, lists.version(), load);
 
@@ -33,6 +41,26 @@ export function catalogRoutes({ reads, sender, lists }: GatewayDeps): Router {
     '/advertise_products',
     sendList('advertised', () => reads.advertisedProducts()),
   );
+  // Before /products/:categoryId, which would take "search" for a category.
+  r.get('/products/search', async (req, res) => {
+    const query = parse(ProductSearchQuery, req.query, 'query');
+    const answer: ProductSearchAnswer = { ...(await reads.search(query)), position: position() };
+    res.json(answer);
+  });
+  r.get('/product/:id', async (req, res) => {
+    const product = await reads.product(idParam(req.params.id, 'Product'));
+    if (!product) throw notFound('Product', 'id');
+    const { sellerId, ...shown } = product;
+    const answer: ProductPageAnswer = { product: shown, seller: await reads.sellerProfile(sellerId) };
+    res.json(answer);
+  });
+  r.get('/sellers/:id', async (req, res) => {
+    const id = idParam(req.params.id, 'Seller');
+    const seller = await reads.sellerProfile(id);
+    if (!seller) throw notFound('Seller', 'id');
+    const answer: SellerPageAnswer = { seller, listings: await reads.availableOf(id) };
+    res.json(answer);
+  });
   r.get('/products/:categoryId', async (req, res) => {
     const id = idParam(req.params.categoryId, 'Category');
     const list = await cached(`category:${id}`, async () => ((await reads.categoryExists(id)) ? reads.productsOfCategory(id) : null));

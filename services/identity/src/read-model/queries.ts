@@ -41,6 +41,14 @@ export class IdentityQueries {
     ]);
     return rows[0] ? toSellerCard(rows[0]) : null;
   }
+  /** An active seller as their public pages show them: the card and when they joined. */
+  async sellerSince(id: string): Promise<(SellerCard & { memberSince: string }) | null> {
+    const { rows } = await this.pool.query<UserRow & { registered_at: Date }>(
+      `select * from rm_identity.users where id = $1 and role = 'Seller' and not deleted`,
+      [id],
+    );
+    return rows[0] ? { ...toSellerCard(rows[0]), memberSince: new Date(rows[0].registered_at).toISOString() } : null;
+  }
   /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
   async sellersNamed(name: string, limit = 2): Promise<SellerCard[]> {
     const { rows } = await this.pool.query<UserRow>(
