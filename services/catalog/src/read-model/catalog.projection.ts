@@ -44,8 +44,12 @@ export const catalogProjection: Projection = {
       search tsvector generated always as (to_tsvector('simple', name || ' ' || details || ' ' || location || ' ' || category_name)) stored
     );
     create index products_search on products using gin (search);
-    create index products_name_trgm on products using gin (name public.gin_trgm_ops);
     create index products_location_trgm on products using gin (location public.gin_trgm_ops);
+    -- The words buyers search by (names, brands, places), so that a misspelt one ("samsng") can be
+    -- replaced by the words it is close to before the full-text search runs: a small table to
+    -- match by trigrams instead of every listing's name.
+    create table search_words (word text primary key);
+    create index search_words_trgm on search_words using gin (word public.gin_trgm_ops);
     create index products_newest on products (listed_at desc, id desc);
     create index products_price on products (resale_poisha, id);
     create index products_category on products (category_id, listed_at desc);
@@ -117,6 +121,12 @@ export const catalogProjection: Projection = {
           l.postedOn,
           e.position,
         ],
+      );
+      await ctx.db.query(
+        `insert into search_words (word)
+         select distinct w from regexp_split_to_table(lower($1), '[^[:alnum:]]+') as w where length(w) >= 3
+         on conflict do nothing`,
+        [`${l.name} ${l.categoryName} ${l.location}`],
       );
       await emitProducts(ctx, 'id', l.productId);
     },

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Product, ProductSearch } from '@tv-shop/contracts';
-import { validation, withTransaction } from '@tv-shop/platform';
+import { validation } from '@tv-shop/platform';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from './rows';
 
 export interface SearchPage {
@@ -30,9 +30,40 @@ function decodeCursor(cursor: string): [string, string] {
 }
 
 /**
- * One page of catalog search, in PostgreSQL: words match the search vector (full text) or, for a
- * misspelling, the name by trigram word similarity; filters on indexed columns; keyset paging on
- * (sort value, id), so page 100 costs what page 1 costs. `total` counts every match.
+ * The words of `q` as a full-text query: every word must match (prefix matches too, so "sam"
+ * finds Samsung), and a word the shop has never seen is replaced by the known words closest to
+ * it by trigrams ("samsng" → samsung), from the small `search_words` table. Null when `q` has
+ * no word.
+ */
+async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
+  const words = [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((w) => w.length > 0),
+    ),
+  ].slice(0, 8);
+  if (words.length === 0) return null;
+  const { rows } = await pool.query<{ word: string; near: string[] | null }>(
+    `select q.word,
+            case when exists (select 1 from rm_catalog.search_words s where s.word = q.word) or length(q.word) < 4 then null
+                 else (select array_agg(s.word order by public.similarity(s.word, q.word) desc)
+                         from (select word from rm_catalog.search_words s where s.word operator(public.%) q.word
+                               order by public.similarity(s.word, q.word) desc limit 3) s)
+            end as near
+       from unnest($1::text[]) as q(word)`,
+    [words],
+  );
+  // Only letters and digits reach to_tsquery, so no word can change the query's syntax.
+  const alternatives = rows.map((r) => [`${r.word}:*`, ...(r.near ?? [])].join(' | '));
+  return alternatives.map((a) => `(${a})`).join(' & ');
+}
+
+/**
+ * One page of catalog search, in PostgreSQL: words match the search vector (full text, misspelt
+ * words first replaced by known ones); filters on indexed columns; keyset paging on (sort value,
+ * id), so page 100 costs what page 1 costs. `total` counts every match.
  */
 export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promise<SearchPage> {
   const where: string[] = [];
@@ -43,8 +74,8 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
   };
   if (query.sold !== 'any') where.push(query.sold === 'true' ? 'sold' : 'not sold');
   if (query.q) {
-    const q = param(query.q);
-    where.push(`(search @@ websearch_to_tsquery('simple', ${q}) or ${q} operator(public.<%) name)`);
+    const terms = await searchTerms(pool, query.q);
+    if (terms) where.push(`search @@ to_tsquery('simple', ${param(terms)})`);
   }
   if (query.category) where.push(`category_id = ${param(query.category)}`);
   if (query.condition) where.push(`condition = ${param(query.condition)}`);
@@ -61,17 +92,14 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
     page.push(`(${column}, id) ${direction === 'desc' ? '<' : '>'} (${param(value)}::bigint, ${param(id)})`);
   }
   const limit = param(query.limit + 1);
-  const [rows, count] = await withTransaction(pool, async (db) => {
-    // A misspelt brand ("samsng" against "Samsung": 0.57) falls just under pg_trgm's default 0.6.
-    await db.query('set local pg_trgm.word_similarity_threshold = 0.5');
-    const found = await db.query<ProductRow & { listed_at: string }>(
+  const [rows, count] = await Promise.all([
+    pool.query<ProductRow & { listed_at: string }>(
       `select ${PRODUCT_COLUMNS} from rm_catalog.products ${page.length ? `where ${page.join(' and ')}` : ''}
         order by ${column} ${direction}, id ${direction} limit ${limit}`,
       params,
-    );
-    const counted = await db.query<{ n: string }>(`select count(*) as n from rm_catalog.products ${filters}`, countParams);
-    return [found, counted] as const;
-  });
+    ),
+    pool.query<{ n: string }>(`select count(*) as n from rm_catalog.products ${filters}`, countParams),
+  ]);
   const more = rows.rows.length > query.limit;
   const shown = more ? rows.rows.slice(0, query.limit) : rows.rows;
   const last = shown[shown.length - 1];
