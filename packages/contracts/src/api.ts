@@ -216,11 +216,17 @@ export const ProductSearchQuery = z
   });
 export type ProductSearch = z.infer<typeof ProductSearchQuery>;
 
+/** Past this many matches a search counts no further: `total` is then "at least" (`totalCapped`). */
+export const SEARCH_COUNT_CAP = 1000;
+
 /** One page of a search: the products, where the next page starts (null: no more), how many match in all. */
 export interface ProductSearchAnswer {
   items: import('./entities').Product[];
   nextCursor: string | null;
+  /** How many match, counted up to SEARCH_COUNT_CAP. */
   total: number;
+  /** True when more than `total` match ("1,000+ TVs"). */
+  totalCapped: boolean;
   /** The log position the catalog had reached when the page was read (live updates after it). */
   position: number;
 }

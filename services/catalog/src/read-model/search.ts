@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Product, ProductSearch } from '@tv-shop/contracts';
+import { SEARCH_COUNT_CAP, type Product, type ProductSearch } from '@tv-shop/contracts';
 import { validation } from '@tv-shop/platform';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from './rows';
 
@@ -7,6 +7,7 @@ export interface SearchPage {
   items: Product[];
   nextCursor: string | null;
   total: number;
+  totalCapped: boolean;
 }
 
 /** Where each sort orders by, and which way: always ending in the id, so every row has one place. */
@@ -98,7 +99,11 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
         order by ${column} ${direction}, id ${direction} limit ${limit}`,
       params,
     ),
-    pool.query<{ n: string }>(`select count(*) as n from rm_catalog.products ${filters}`, countParams),
+    // Counting every match of a common word costs a visit to each; past the cap, "at least" is enough.
+    pool.query<{ n: string }>(
+      `select count(*) as n from (select 1 from rm_catalog.products ${filters} limit ${SEARCH_COUNT_CAP + 1}) m`,
+      countParams,
+    ),
   ]);
   const more = rows.rows.length > query.limit;
   const shown = more ? rows.rows.slice(0, query.limit) : rows.rows;
@@ -106,6 +111,7 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
   return {
     items: shown.map(toProduct),
     nextCursor: more && last ? encodeCursor(column === 'listed_at' ? last.listed_at : last.resale_poisha, last.id) : null,
-    total: Number(count.rows[0]?.n ?? 0),
+    total: Math.min(Number(count.rows[0]?.n ?? 0), SEARCH_COUNT_CAP),
+    totalCapped: Number(count.rows[0]?.n ?? 0) > SEARCH_COUNT_CAP,
   };
 }
