@@ -77,6 +77,23 @@ const flags = (id: string, over: Record<string, unknown> = {}) => ({
 });
 
 describe('catalog projection (rm_catalog)', () => {
+  it('ProductListed: the words buyers search by (name, brand, place) join the search vocabulary once each', async () => {
+    await given()
+      .when(
+        listed('p1', { name: 'Samsung 43" Crystal', location: 'Mirpur, Dhaka' }),
+        listed('p2', { name: 'Samsung TV', location: 'Dhaka' }),
+      )
+      .then({
+        rows: {
+          'select word from search_words order by word': ['crystal', 'dhaka', 'mirpur', 'samsung', 'sony'].map((word) => ({ word })),
+        },
+        pushes: [
+          upsert('p1', 1, { porduct_name: 'Samsung 43" Crystal', location: 'Mirpur, Dhaka' }),
+          upsert('p2', 2, { porduct_name: 'Samsung TV', location: 'Dhaka' }),
+        ],
+      });
+  });
+
   it('CategoryAdded and BlogPublished: rows in their order of arrival, nothing pushed', async () => {
     await given()
       .when(
