@@ -52,7 +52,8 @@ export function startImageSweeper(images: ImageStore, reads: ImageReferences, op
       .catch((err: unknown) => log.warn('image sweep failed; nothing removed', err))
       .finally(() => (running = null));
   };
-  const timer = setInterval(sweep, opts.everyMinutes * 60_000);
+  // Node runs a longer delay than 2^31-1 ms (24.8 days) at once, every millisecond: cap it there.
+  const timer = setInterval(sweep, Math.min(opts.everyMinutes * 60_000, 2 ** 31 - 1));
   timer.unref();
   return {
     sweep,

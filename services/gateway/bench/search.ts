@@ -16,7 +16,7 @@ const shop = await startAll({
   port: 0,
   dataDir: dir,
   webDist: path.join(dir, 'none'),
-  env: { LOG_LEVEL: 'error', UPLOAD_SWEEP_MINUTES: '100000' },
+  env: { LOG_LEVEL: 'error' },
   ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
 });
 const api = (p: string, init: RequestInit = {}, token?: string) =>
