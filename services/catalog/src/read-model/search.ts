@@ -32,9 +32,8 @@ function decodeCursor(cursor: string): [string, string] {
 
 /**
  * The words of `q` as a full-text query: every word must match (prefix matches too, so "sam"
- * finds Samsung), and a word the shop has never seen is replaced by the known words closest to
- * it by trigrams ("samsng" → samsung), from the small `search_words` table. Null when `q` has
- * no word.
+ * finds Samsung), and a word no listing has is widened to the known words closest to it by
+ * trigrams ("samsng" → samsung), from the small `search_words` table. Null when `q` has no word.
  */
 async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
   const words = [
@@ -48,7 +47,10 @@ async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
   if (words.length === 0) return null;
   const { rows } = await pool.query<{ word: string; near: string[] | null }>(
     `select q.word,
-            case when exists (select 1 from rm_catalog.search_words s where s.word = q.word) or length(q.word) < 4 then null
+            case when length(q.word) < 4
+                   or exists (select 1 from rm_catalog.search_words s where s.word = q.word)
+                   or exists (select 1 from rm_catalog.products p where p.search @@ to_tsquery('simple', q.word || ':*'))
+                 then null
                  else (select array_agg(s.word order by public.similarity(s.word, q.word) desc)
                          from (select word from rm_catalog.search_words s where s.word operator(public.%) q.word
                                order by public.similarity(s.word, q.word) desc limit 3) s)
