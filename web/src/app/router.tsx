@@ -20,6 +20,8 @@ import { ReportedItemsPage } from './routes/dashboard/reported-items';
 import { HomePage } from './routes/home';
 import { LoginPage } from './routes/login';
 import { NotFoundPage } from './routes/not-found';
+import { ProductPage } from './routes/product';
+import { SellerPage } from './routes/seller';
 import { SignupPage } from './routes/signup';
 
 const d = paths.dashboard;
@@ -39,6 +41,8 @@ const router = createBrowserRouter([
       { path: paths.login.path, element: <LoginPage /> },
       { path: paths.signup.path, element: <SignupPage /> },
       { path: paths.category.path, element: <CategoryPage /> },
+      { path: paths.product.path, element: <ProductPage /> },
+      { path: paths.seller.path, element: <SellerPage /> },
       {
         element: <RequireAuth />,
         children: [

@@ -13,6 +13,16 @@ export const paths = {
     href: (id: string) => `/catagories/${encodeURIComponent(id)}`,
     title: 'Category',
   },
+  product: {
+    path: '/products/:id',
+    href: (id: string) => `/products/${encodeURIComponent(id)}`,
+    title: 'Product',
+  },
+  seller: {
+    path: '/sellers/:id',
+    href: (id: string) => `/sellers/${encodeURIComponent(id)}`,
+    title: 'Seller',
+  },
   dashboard: {
     root: { path: '/dashboard', href: () => '/dashboard', title: 'Dashboard' },
     myOrders: { path: '/dashboard/my_order', href: () => '/dashboard/my_order', title: 'My Orders' },

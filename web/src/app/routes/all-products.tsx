@@ -1,36 +1,43 @@
 import type { Product } from '@tv-shop/contracts';
-import { useState } from 'react';
-import { EmptyText } from '@/components/ui/empty-text';
-import { LoadError } from '@/components/ui/load-error';
+import { useMemo, useState } from 'react';
 import { PageHeading } from '@/components/ui/page-heading';
-import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/booking-modal';
+import { useCategories } from '@/features/categories/api/get-categories';
 import { useAllProducts } from '@/features/products/api/get-all-products';
-import { ProductGrid } from '@/features/products/components/product-grid';
+import { SearchFilters } from '@/features/products/search/search-filters';
+import { ProductResults, SearchResults } from '@/features/products/search/search-results';
+import { useSearchInUrl } from '@/features/products/search/use-search-in-url';
 import { usePageTitle } from '@/lib/use-page-title';
+
+/** Every listing, sold ones included, live: what All Products shows before any search. */
+function AllProductsList({ onBook }: { onBook: (product: Product) => void }) {
+  const { products, loading, error, retry } = useAllProducts();
+  return (
+    <ProductResults
+      products={products}
+      total={products.length}
+      loading={loading}
+      error={error}
+      retry={retry}
+      onBook={onBook}
+      empty="No Items Available"
+    />
+  );
+}
 
 export function AllProductsPage() {
   usePageTitle(paths.allProducts.title);
-  const { products, loading, error, retry } = useAllProducts();
+  const { search, browsing, update } = useSearchInUrl();
+  const { categories } = useCategories();
+  const brands = useMemo(() => categories.map((c) => ({ id: c._id, name: c.category_name })), [categories]);
   const [booking, setBooking] = useState<Product | null>(null);
 
-  if (loading) return <Spinner />;
   return (
     <div className="page">
-      {error ? (
-        <>
-          <PageHeading kicker="All PRODUCTS" title="All Our Resale Products" />
-          <LoadError what="products" error={error} onRetry={retry} />
-        </>
-      ) : products.length === 0 ? (
-        <EmptyText>No Items Available</EmptyText>
-      ) : (
-        <>
-          <PageHeading kicker="All PRODUCTS" title="All Our Resale Products" />
-          <ProductGrid products={products} onBook={setBooking} />
-        </>
-      )}
+      <PageHeading kicker="All PRODUCTS" title="All Our Resale Products" />
+      <SearchFilters value={search} onChange={update} brands={brands} />
+      {browsing ? <AllProductsList onBook={setBooking} /> : <SearchResults search={search} onBook={setBooking} />}
       <BookingModal product={booking} onClose={() => setBooking(null)} />
     </div>
   );

@@ -1,10 +1,8 @@
-import { Button, Tag } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
-import { hasRole, useSessionUser } from '@/lib/session';
-import { ReportButton } from './report-button';
+import { ProductActions } from './product-actions';
 import { StatusBadge } from './status-badge';
 import { VerifiedMark } from './verified-mark';
 
@@ -15,26 +13,21 @@ interface ProductCardProps {
 }
 
 export function ProductCard({ product, onBook }: ProductCardProps) {
-  const user = useSessionUser();
-  const isBuyer = hasRole(user, 'Buyer');
-  const navigate = useNavigate();
-  const location = useLocation();
   const headingId = `product-${product._id}-name`;
-
-  const book = () => {
-    if (!user) void navigate(paths.login.href(), { state: { from: location } });
-    else onBook(product);
-  };
+  const href = paths.product.href(product._id);
 
   return (
     <article className="product-card" aria-labelledby={headingId} data-product-id={product._id}>
       <div className="product-card__media">
-        <img src={product.productImage} alt={product.porduct_name} loading="lazy" />
+        {/* The title's link is the one in the tab order; the photo is a larger target for a pointer. */}
+        <Link to={href} tabIndex={-1} aria-hidden="true">
+          <img src={product.productImage} alt={product.porduct_name} loading="lazy" />
+        </Link>
         <StatusBadge sold={product.sold} />
       </div>
       <div className="product-card__body">
         <h3 id={headingId} className="product-card__title">
-          {product.porduct_name}
+          <Link to={href}>{product.porduct_name}</Link>
         </h3>
         <p className="product-card__prices">
           <span className="price-resale">Resale Price: {formatTk(product.resale_price)}</span>
@@ -57,20 +50,7 @@ export function ProductCard({ product, onBook }: ProductCardProps) {
           <dt>Condition</dt>
           <dd>{product.product_condition}</dd>
         </dl>
-        <div className="product-card__actions">
-          {!user || isBuyer ? (
-            <Button type="primary" onClick={book} disabled={product.sold}>
-              Book Now
-            </Button>
-          ) : null}
-          {product.reported ? (
-            <Tag color="orange" className="reported-label">
-              Reported
-            </Tag>
-          ) : isBuyer ? (
-            <ReportButton product={product} />
-          ) : null}
-        </div>
+        <ProductActions product={product} onBook={onBook} />
       </div>
     </article>
   );

@@ -1,0 +1,45 @@
+import type { Product } from '@tv-shop/contracts';
+import { useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { EmptyText } from '@/components/ui/empty-text';
+import { LoadError } from '@/components/ui/load-error';
+import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { BookingModal } from '@/features/bookings/components/booking-modal';
+import { ProductGrid } from '@/features/products/components/product-grid';
+import { formatMemberSince, listingsText } from '@/features/products/components/seller-block';
+import { VerifiedMark } from '@/features/products/components/verified-mark';
+import { useSellerPage } from '@/features/products/use-product-page';
+import { usePageTitle } from '@/lib/use-page-title';
+import { NotFoundPage } from './not-found';
+
+export function SellerPage() {
+  const { id = '' } = useParams();
+  const { seller, listings, loading, error, retry, notFound } = useSellerPage(id);
+  usePageTitle(notFound ? paths.notFound.title : (seller?.name ?? paths.seller.title));
+  const [booking, setBooking] = useState<Product | null>(null);
+
+  if (notFound) return <NotFoundPage />;
+  if (loading) return <Spinner label="Loading the seller" />;
+  return (
+    <div className="page">
+      {error || !seller ? (
+        <LoadError what="seller" error={error ?? ''} onRetry={retry} />
+      ) : (
+        <>
+          <header className="section-heading seller-heading">
+            <p className="section-heading__kicker">SELLER</p>
+            <h1>
+              {seller.name} {seller.verified ? <VerifiedMark /> : null}
+            </h1>
+            <p className="seller-heading__meta">
+              Member since {formatMemberSince(seller.memberSince)} · {listingsText(listings.length)}
+            </p>
+          </header>
+          {listings.length === 0 ? <EmptyText>No Items Available</EmptyText> : <ProductGrid products={listings} onBook={setBooking} />}
+        </>
+      )}
+      <BookingModal product={booking} onClose={() => setBooking(null)} />
+    </div>
+  );
+}

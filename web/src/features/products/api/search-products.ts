@@ -1,0 +1,8 @@
+import type { ProductSearchAnswer } from '@tv-shop/contracts';
+import { apiRead } from '@/lib/api-client';
+
+/** One page of a search; the answer's `position` (or the X-Position header) dates its rows. */
+export async function searchProducts(query: Record<string, string>): Promise<ProductSearchAnswer> {
+  const { data, position } = await apiRead<ProductSearchAnswer>('/products/search', { query });
+  return { ...data, position: Number.isFinite(data.position) ? data.position : position };
+}

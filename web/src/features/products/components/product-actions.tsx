@@ -1,0 +1,46 @@
+import { Button, Tag } from 'antd';
+import type { Product } from '@tv-shop/contracts';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { hasRole, useSessionUser } from '@/lib/session';
+import { ReportButton } from './report-button';
+
+interface ProductActionsProps {
+  product: Product;
+  /** Opens the booking for a signed-in buyer; the page owns the modal. */
+  onBook: (product: Product) => void;
+  className?: string;
+}
+
+/**
+ * Book Now (a visitor is sent to sign in first and comes back) and Add Report, or the Reported
+ * tag: what a card and the product page offer alike.
+ */
+export function ProductActions({ product, onBook, className = 'product-card__actions' }: ProductActionsProps) {
+  const user = useSessionUser();
+  const isBuyer = hasRole(user, 'Buyer');
+  const navigate = useNavigate();
+  const location = useLocation();
+
+  const book = () => {
+    if (!user) void navigate(paths.login.href(), { state: { from: location } });
+    else onBook(product);
+  };
+
+  return (
+    <div className={className}>
+      {!user || isBuyer ? (
+        <Button type="primary" onClick={book} disabled={product.sold}>
+          Book Now
+        </Button>
+      ) : null}
+      {product.reported ? (
+        <Tag color="orange" className="reported-label">
+          Reported
+        </Tag>
+      ) : isBuyer ? (
+        <ReportButton product={product} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import { ExpandOutlined } from '@ant-design/icons';
+import type { Product, SellerProfile } from '@tv-shop/contracts';
+import { formatTk } from '@/lib/format';
+import { ProductActions } from './product-actions';
+import { SellerBlock } from './seller-block';
+import { StatusBadge } from './status-badge';
+
+/**
+ * A product's own page: the photo whole (never cropped; a tap opens it full size), every field
+ * of the listing, its seller, and the same actions a card offers.
+ */
+export function ProductDetails({
+  product,
+  seller,
+  onBook,
+}: {
+  product: Product;
+  seller: SellerProfile | null;
+  onBook: (product: Product) => void;
+}) {
+  return (
+    <article className="product-page" aria-labelledby="product-page-title" data-product-id={product._id}>
+      <a
+        className="product-page__photo"
+        href={product.productImage}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={`Open the photo of ${product.porduct_name} full size`}
+      >
+        <img src={product.productImage} alt={product.porduct_name} />
+        <span className="product-page__zoom" aria-hidden="true">
+          <ExpandOutlined /> Full size
+        </span>
+      </a>
+      <div className="product-page__info">
+        <header className="product-page__header">
+          <h1 id="product-page-title" className="product-page__title">
+            {product.porduct_name}
+          </h1>
+          <StatusBadge sold={product.sold} />
+        </header>
+        <p className="product-card__prices product-page__prices">
+          <span className="price-resale">Resale Price: {formatTk(product.resale_price)}</span>
+          <span className="price-original">Original Price: {formatTk(product.orginal_price)}</span>
+        </p>
+        <ProductActions product={product} onBook={onBook} className="product-card__actions product-page__actions" />
+        <p className="product-page__details">{product.details}</p>
+        <dl className="product-card__facts product-page__facts">
+          <dt>Brand</dt>
+          <dd>{product.category_name}</dd>
+          <dt>Condition</dt>
+          <dd>{product.product_condition}</dd>
+          <dt>Used</dt>
+          <dd>{product.use_duration}</dd>
+          <dt>Location</dt>
+          <dd>{product.location}</dd>
+          <dt>Contact</dt>
+          <dd>{product.phone_number}</dd>
+          <dt>Posted</dt>
+          <dd>{product.post_date}</dd>
+          <dt>Status</dt>
+          <dd>{product.sold ? 'Sold' : 'Available'}</dd>
+        </dl>
+        <SellerBlock seller={seller} />
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,100 @@
+import { CONDITIONS, type Condition, type Product, type SEARCH_SORTS as ServerSorts } from '@tv-shop/contracts';
+
+export type SearchSort = (typeof ServerSorts)[number];
+/** The server's sorts, spelt here so the browser does not import the schema module (and zod). */
+export const SEARCH_SORTS = ['newest', 'price_asc', 'price_desc'] as const satisfies readonly SearchSort[];
+export type SoldFilter = 'false' | 'true' | 'any';
+
+/**
+ * A search as the page's URL holds it. Text fields are kept as typed (prices too), so what the
+ * user sees in a box is what the URL says; `toApiQuery` turns it into the server's query.
+ */
+export interface ProductSearchState {
+  q: string;
+  category: string;
+  condition: Condition | '';
+  location: string;
+  minPrice: string;
+  maxPrice: string;
+  sold: SoldFilter;
+  sort: SearchSort;
+}
+
+/**
+ * With nothing in the URL, All Products and a category page list everything, sold TVs included
+ * (the shop's original lists); so a search started from there keeps showing sold TVs until
+ * "Show sold" is turned off, which writes `sold=false`.
+ */
+export const BROWSE: ProductSearchState = {
+  q: '',
+  category: '',
+  condition: '',
+  location: '',
+  minPrice: '',
+  maxPrice: '',
+  sold: 'any',
+  sort: 'newest',
+};
+
+const TEXT_KEYS = ['q', 'category', 'location', 'minPrice', 'maxPrice'] as const;
+
+const isCondition = (v: string | null): v is Condition => CONDITIONS.includes(v as Condition);
+const isSort = (v: string | null): v is SearchSort => SEARCH_SORTS.includes(v as SearchSort);
+const isSold = (v: string | null): v is SoldFilter => v === 'false' || v === 'true' || v === 'any';
+
+/** The search in the URL; `fixed` (a category page's brand) wins over the query string. */
+export function readSearch(params: URLSearchParams, fixed: Partial<ProductSearchState> = {}): ProductSearchState {
+  const state: ProductSearchState = { ...BROWSE };
+  for (const key of TEXT_KEYS) state[key] = params.get(key) ?? '';
+  const condition = params.get('condition');
+  if (isCondition(condition)) state.condition = condition;
+  const sold = params.get('sold');
+  if (isSold(sold)) state.sold = sold;
+  const sort = params.get('sort');
+  if (isSort(sort)) state.sort = sort;
+  return { ...state, ...fixed };
+}
+
+/** The query string for a search: only what differs from browsing everything, in a fixed order. */
+export function writeSearch(state: ProductSearchState, fixedKeys: readonly (keyof ProductSearchState)[] = []): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const key of ['q', 'category', 'condition', 'location', 'minPrice', 'maxPrice', 'sold', 'sort'] as const) {
+    if (fixedKeys.includes(key)) continue;
+    const value = state[key].trim();
+    if (value !== BROWSE[key]) params.set(key, value);
+  }
+  return params;
+}
+
+/** No criterion at all: the page shows its plain live list instead of a search. */
+export function isBrowsing(state: ProductSearchState, fixedKeys: readonly (keyof ProductSearchState)[] = []): boolean {
+  return writeSearch(state, fixedKeys).size === 0;
+}
+
+/** The server's query (`GET /api/products/search`), always explicit about `sold`. */
+export function toApiQuery(state: ProductSearchState, cursor?: string | null): Record<string, string> {
+  const query: Record<string, string> = { sold: state.sold, sort: state.sort };
+  for (const key of ['q', 'category', 'condition', 'location', 'minPrice', 'maxPrice'] as const) {
+    const value = state[key].trim();
+    if (value) query[key] = value;
+  }
+  if (cursor) query.cursor = cursor;
+  return query;
+}
+
+/**
+ * Whether a shown result still answers the search after a push. Only the exact criteria are
+ * checked here (sold, brand, condition, price); words and location are matched loosely by the
+ * server (a misspelt brand still finds it), and those fields do not change after listing.
+ */
+export function stillMatches(product: Product, state: ProductSearchState): boolean {
+  if (state.sold === 'false' && product.sold) return false;
+  if (state.sold === 'true' && !product.sold) return false;
+  if (state.category && product.category_id !== state.category) return false;
+  if (state.condition && product.product_condition !== state.condition) return false;
+  const min = Number(state.minPrice);
+  const max = Number(state.maxPrice);
+  if (state.minPrice.trim() && Number.isFinite(min) && product.resale_price < min) return false;
+  if (state.maxPrice.trim() && Number.isFinite(max) && product.resale_price > max) return false;
+  return true;
+}

@@ -1,0 +1,64 @@
+import type { Product, SellerProfile } from '@tv-shop/contracts';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useCallback, useMemo, useState } from 'react';
+import { ApiError } from '@/lib/api-client';
+import { noteListRead } from '@/lib/live-socket';
+import { listsReloadAtom } from '@/lib/use-live-list';
+import { useLoad } from '@/lib/use-load';
+import { getProductPage } from './api/get-product-page';
+import { getSellerPage } from './api/get-seller-page';
+import { productsStore } from './atoms';
+import { useIdList } from './use-id-list';
+
+/**
+ * Runs one page's read; a 404 is an answer (`notFound`), not a failure. `load` must be stable.
+ * A resync (the server cannot replay what the tab missed) reads it again in the background.
+ */
+function usePageRead(load: () => Promise<void>) {
+  const [missing, setMissing] = useState<typeof load | null>(null);
+  const run = useCallback(async () => {
+    try {
+      await load();
+      setMissing(null);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setMissing(() => load);
+      else throw error;
+    }
+  }, [load]);
+  const state = useLoad(run, useAtomValue(listsReloadAtom));
+  return { ...state, notFound: missing === load };
+}
+
+/** The product (live: a push changes it in place, a removal empties it) and its seller's profile. */
+export function useProductPage(id: string) {
+  const loadIntoStore = useSetAtom(productsStore.loadAtom);
+  const [seller, setSeller] = useState<{ id: string; profile: SellerProfile | null } | null>(null);
+  const load = useCallback(async () => {
+    const { data, position } = await getProductPage(id);
+    loadIntoStore({ rows: [data.product], position, inScope: (p) => p._id === id });
+    noteListRead(position);
+    setSeller({ id, profile: data.seller });
+  }, [id, loadIntoStore]);
+  const state = usePageRead(load);
+  const product: Product | undefined = useAtomValue(productsStore.stateAtom).rows.get(id);
+  return { ...state, product, seller: seller?.id === id ? seller.profile : null };
+}
+
+const available = (p: Product) => !p.sold;
+
+/** A seller's profile and their listings still for sale (one sold drops out by push). */
+export function useSellerPage(id: string) {
+  const loadIntoStore = useSetAtom(productsStore.loadAtom);
+  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[] } | null>(null);
+  const load = useCallback(async () => {
+    const { data, position } = await getSellerPage(id);
+    loadIntoStore({ rows: data.listings, position, inScope: () => false });
+    noteListRead(position);
+    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id) });
+  }, [id, loadIntoStore]);
+  const state = usePageRead(load);
+  const current = page?.id === id ? page : null;
+  const ids = useMemo(() => current?.ids ?? [], [current]);
+  const listings = useIdList(ids, available);
+  return { ...state, seller: current?.seller ?? null, listings };
+}
