@@ -1,32 +1,16 @@
 // Prints what a user feels: write latency through the whole pipeline (command, append,
 // projection, read-your-writes), read throughput of the busiest list, push latency, and memory.
 //   npm run bench:api          (PRODUCTS=500 WRITES=200 READ_SECONDS=5 to change the load)
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { io as connect } from 'socket.io-client';
-import { startAll } from '../src/all-in-one';
+import { pct, startBenchShop } from './kit';
 
 const PRODUCTS = Number(process.env.PRODUCTS ?? 500);
 const WRITES = Number(process.env.WRITES ?? 200);
 const READ_SECONDS = Number(process.env.READ_SECONDS ?? 5);
 const CONCURRENCY = 8;
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'tvshop-bench-api-'));
-const shop = await startAll({
-  port: 0,
-  dataDir: dir,
-  webDist: path.join(dir, 'none'),
-  env: { LOG_LEVEL: 'error' },
-  ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-});
-const api = (p: string, init: RequestInit = {}, token?: string) =>
-  fetch(`${shop.url}/api${p}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  });
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!.toFixed(1);
+const shop = await startBenchShop('api');
+const { api } = shop;
 
 const signup = await (
   await api('/auth/signup', {
@@ -100,4 +84,3 @@ console.log(
 
 socket.disconnect();
 await shop.stop();
-await rm(dir, { recursive: true, force: true });

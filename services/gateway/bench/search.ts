@@ -2,29 +2,14 @@
 // write path (POST /api/products: command, decider, append, projection), then typical searches
 // are timed through HTTP and their p50/p99 printed at each size.
 //   npm run bench:search                (STAGES=1000,10000,50000 SEARCHES=200 to change it)
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { startAll } from '../src/all-in-one';
+import { pct, startBenchShop } from './kit';
 
 const STAGES = (process.env.STAGES ?? '1000,10000,50000').split(',').map(Number);
 const SEARCHES = Number(process.env.SEARCHES ?? 200);
 const WRITERS = 16;
 
-const dir = await mkdtemp(path.join(os.tmpdir(), 'tvshop-bench-search-'));
-const shop = await startAll({
-  port: 0,
-  dataDir: dir,
-  webDist: path.join(dir, 'none'),
-  env: { LOG_LEVEL: 'error' },
-  ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
-});
-const api = (p: string, init: RequestInit = {}, token?: string) =>
-  fetch(`${shop.url}/api${p}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  });
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const shop = await startBenchShop('search');
+const { api } = shop;
 
 // Several sellers, so no single account holds the whole catalogue.
 const tokens: string[] = [];
@@ -93,9 +78,8 @@ for (const target of STAGES) {
       total = ((await res.json()) as { total: number }).total;
       took.push(performance.now() - t);
     }
-    console.log(`  ${name.padEnd(32)} p50 ${pct(took, 50).toFixed(1)} ms  p99 ${pct(took, 99).toFixed(1)} ms  (${total} match)`);
+    console.log(`  ${name.padEnd(32)} p50 ${pct(took, 50)} ms  p99 ${pct(took, 99)} ms  (${total} match)`);
   }
 }
 await shop.stop();
-await rm(dir, { recursive: true, force: true });
 process.exit(0);

@@ -1,0 +1,34 @@
+// What every API benchmark starts from: the whole shop in this process on a fresh embedded
+// PostgreSQL (or DATABASE_URL), quiet, with a JSON fetch helper and a percentile.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startAll } from '../src/all-in-one';
+
+export async function startBenchShop(name: string) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), `tvshop-bench-${name}-`));
+  const shop = await startAll({
+    port: 0,
+    dataDir: dir,
+    webDist: path.join(dir, 'none'),
+    env: { LOG_LEVEL: 'error' },
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+  });
+  const api = (p: string, init: RequestInit = {}, token?: string) =>
+    fetch(`${shop.url}/api${p}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+  return {
+    url: shop.url,
+    api,
+    async stop() {
+      await shop.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The p-th percentile of `xs` in ms, to a tenth. */
+export const pct = (xs: number[], p: number): string =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!.toFixed(1);
