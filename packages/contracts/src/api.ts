@@ -165,10 +165,10 @@ export interface PaymentIntentAnswer {
   provider: 'sandbox' | 'stripe';
   publishableKey?: string;
 }
-export interface SandboxConfirmAnswer {
-  paymentIntent: { id: string; status: 'succeeded' | 'requires_payment_method'; amount: number; currency: string };
+export type SandboxConfirmAnswer = {
+  paymentIntent: { id: string; status: 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled'; amount: number; currency: string };
   error?: { code: string; decline_code?: string; message: string; type: 'card_error' };
-}
+};
 export interface Problem {
   type: string;
   title: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, ROLES } from './entities';
+import { SandboxConfirmBody } from './api';
 
 /**
  * The commands each service takes over the command bus, as their senders (the gateway, the
@@ -93,6 +94,11 @@ export const OrdersCommandData = {
   CreatePaymentIntent: z.object({ buyerId: id }),
   /** `buyerId` null: Stripe's webhook, which pays for whoever booked. */
   PayBooking: z.object({ buyerId: id.nullable(), paymentIntentId: z.string() }),
+  /**
+   * The built-in card sandbox (no Stripe configured) confirms a card for an intent, as Stripe's
+   * servers do for Stripe.js. Whoever holds the intent's client secret may confirm it.
+   */
+  ConfirmSandboxCard: SandboxConfirmBody.pick({ clientSecret: true, card: true }),
 };
 
 export const CommandData = { identity: IdentityCommandData, catalog: CatalogCommandData, orders: OrdersCommandData };
@@ -162,6 +168,7 @@ export const REACTIONS_OF = {
  */
 export interface CommandResults {
   CreatePaymentIntent: Omit<import('./api').PaymentIntentAnswer, 'publishableKey'>;
+  ConfirmSandboxCard: import('./api').SandboxConfirmAnswer;
   /** The account the Google identity signs in to. */
   SignInWithGoogle: { userId: string };
 }

@@ -79,7 +79,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
   try {
-    const { db, store, bus, feed, reads, positions, payments, stripe, sandbox } = await startBackend(
+    const { db, store, bus, feed, reads, positions, payments, stripe } = await startBackend(
       config,
       opts.env ?? process.env,
       stack,
@@ -105,7 +105,6 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       tokens,
       verifyGoogle: googleVerifier(config.google),
       payments,
-      sandbox,
       stripe,
       images,
       lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
@@ -189,12 +188,12 @@ async function startBackend(config: GatewayConfig, env: NodeJS.ProcessEnv, stack
     stack.push(() => projector.stop());
   }
   await positions.refresh();
-  const { payments, stripe, sandbox } = paymentProviderFromEnv(db.pool, env);
+  const { payments, stripe } = paymentProviderFromEnv(db.pool, env);
   // Each domain service runs here unless it runs as its own process (IDENTITY_URL, SERVICES_APART, ...).
   const here = new Set(topology.servicesHere);
   if (here.has('identity')) stack.push(startIdentity({ store, bus }).stop);
   if (here.has('catalog')) stack.push((await startCatalog({ store, bus, pool: db.pool, events })).stop);
   if (here.has('orders')) stack.push((await startOrders({ store, bus, pool: db.pool, payments, events })).stop);
   if (bus instanceof KafkaCommandBus) await bus.ready();
-  return { db, store, bus, feed, reads, positions, payments, stripe, sandbox };
+  return { db, store, bus, feed, reads, positions, payments, stripe };
 }

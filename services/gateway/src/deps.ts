@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { EventStore } from '@tv-shop/platform';
-import type { PaymentProvider, SandboxPaymentProvider, StripePaymentProvider } from '@tv-shop/orders';
+import type { PaymentProvider, StripePaymentProvider } from '@tv-shop/orders';
 import type { CommandSender } from './commands';
 import type { GoogleIdentity } from './auth/google';
 import type { Tokens } from './auth/tokens';
@@ -20,7 +20,6 @@ export interface GatewayDeps {
   tokens: Tokens;
   verifyGoogle: (idToken: string) => Promise<GoogleIdentity>;
   payments: PaymentProvider;
-  sandbox: SandboxPaymentProvider | null;
   stripe: StripePaymentProvider | null;
   images: ImageStore;
   /** The log position every read model has reached (read-your-writes, X-Position). */

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { createPaymentIntent, placeBooking } from './booking/commands';
 import { bookingsIn } from './booking/stream';
 import type { PaymentProvider } from './payments/provider';
+import { confirmSandboxCard } from './payments/sandbox';
 import { startCancellationPolicy } from './workflow/cancellation-policy';
 import { payBooking } from './workflow/run-payment';
 
@@ -31,6 +32,9 @@ export async function startOrders({ store, bus, pool, payments, events, now = ()
         return createPaymentIntent({ store, payments, bookings }, env, command.data);
       case 'PayBooking':
         return payBooking({ store, bus, payments, bookings }, env, command.data);
+      case 'ConfirmSandboxCard':
+        // Not a write to the log: the sandbox plays Stripe's servers. Position 0 waits for nothing.
+        return { position: 0, result: await confirmSandboxCard(payments, command.data) };
     }
   });
   const policy = await startCancellationPolicy({ store, pool, bookings, events });

@@ -15,7 +15,7 @@ import { idParam, parse, queryParam } from '../http/validate';
 
 const log = createLogger('gateway');
 
-export function orderRoutes({ reads, sender, payments, sandbox }: GatewayDeps): Router {
+export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
   const r = Router();
 
   // Price, product data, name and email come from the server's own records, never the form.
@@ -94,21 +94,18 @@ export function orderRoutes({ reads, sender, payments, sandbox }: GatewayDeps): 
     res.json(CommandSender.answer(reply));
   });
 
+  // Stands in for Stripe's servers when no Stripe key is set; orders owns the sandbox.
   r.post('/payment-sandbox/confirm', async (req, res) => {
-    if (!sandbox) throw notFound('The payment sandbox (Stripe is configured)');
-    const body = parse(SandboxConfirmBody, req.body);
-    const result = await sandbox.confirm(body.clientSecret, body.card);
-    res.json(
-      result.error
-        ? { paymentIntent: publicIntent(result.paymentIntent), error: result.error }
-        : { paymentIntent: publicIntent(result.paymentIntent) },
-    );
+    const { clientSecret, card } = parse(SandboxConfirmBody, req.body);
+    const reply = await sender.send(req, {
+      service: 'orders',
+      type: 'ConfirmSandboxCard',
+      aggregateId: 'payment-sandbox',
+      data: { clientSecret, card },
+    });
+    res.json(reply.result);
   });
   return r;
-
-  function publicIntent(pi: { id: string; status: string; amount: number; currency: string }) {
-    return { id: pi.id, status: pi.status, amount: pi.amount, currency: pi.currency };
-  }
 }
 
 /** Stripe's webhook needs the raw body for its signature, so it is mounted before express.json. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { AppError } from '@tv-shop/platform';
+import type { CommandOf, SandboxConfirmAnswer } from '@tv-shop/contracts';
+import { AppError, notFound } from '@tv-shop/platform';
 import type { PaymentIntent, PaymentProvider } from './provider';
 
 /** Stripe's published test cards and what they do; any other valid number succeeds. */
@@ -134,4 +135,19 @@ export class SandboxPaymentProvider implements PaymentProvider {
     ]);
     return { paymentIntent: toIntent(done[0]!) };
   }
+}
+
+/**
+ * `ConfirmSandboxCard`: confirms a card in the sandbox and answers what Stripe.js would see,
+ * without the client secret. With Stripe configured there is no sandbox to confirm in.
+ */
+export async function confirmSandboxCard(
+  payments: PaymentProvider,
+  { clientSecret, card }: CommandOf<'orders', 'ConfirmSandboxCard'>['data'],
+): Promise<SandboxConfirmAnswer> {
+  if (!(payments instanceof SandboxPaymentProvider)) throw notFound('The payment sandbox (Stripe is configured)');
+  const result = await payments.confirm(clientSecret, card);
+  const { id, status, amount, currency } = result.paymentIntent;
+  const paymentIntent = { id, status, amount, currency };
+  return result.error ? { paymentIntent, error: result.error } : { paymentIntent };
 }
