@@ -44,7 +44,27 @@ export const boundaries = [
   // The hosts use the services through their packages (@tv-shop/<service>), never their files.
   restrict(
     ['services/gateway/**/*.ts'],
-    [{ group: ['identity', 'catalog', 'orders', 'projector'].map((s) => `**/${s}/src/**`), message: INTO_SRC }],
+    [{ group: ['identity', 'catalog', 'orders', 'projector', 'shop'].map((s) => `**/${s}/src/**`), message: INTO_SRC }],
+  ),
+  // The edge is composed by its host, never the other way round (its tests may start the shop).
+  {
+    files: ['services/gateway/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'services/gateway/src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['identity', 'catalog', 'orders', 'projector', 'shop'].map((s) => `**/${s}/src/**`), message: INTO_SRC },
+            { group: ['@tv-shop/shop', '@tv-shop/projector'], message: 'The gateway is an edge: the host (services/shop) composes it.' },
+          ],
+        },
+      ],
+    },
+  },
+  restrict(
+    ['services/shop/**/*.ts'],
+    [{ group: ['identity', 'catalog', 'orders', 'projector', 'gateway'].map((s) => `**/${s}/src/**`), message: INTO_SRC }],
   ),
   restrict(
     ['services/projector/**/*.ts'],

@@ -22,7 +22,8 @@ const mains = {
   catalog: 'services/catalog/src/main.ts',
   orders: 'services/orders/src/main.ts',
   projector: 'services/projector/src/main.ts',
-  gateway: 'services/gateway/src/main.ts',
+  // The shop's host: everything its topology puts in this process; in compose, the gateway alone.
+  gateway: 'services/shop/src/main.ts',
   // The containers' health check (scripts/docker/healthcheck.ts).
   healthcheck: 'scripts/docker/healthcheck.ts',
 };

@@ -20,8 +20,8 @@ const PROCESSES = {
   catalog: { main: 'services/catalog/src/main.ts', port: 4002, health: '/health' },
   orders: { main: 'services/orders/src/main.ts', port: 4003, health: '/health' },
   projector: { main: 'services/projector/src/main.ts', args: ['run'] },
-  'gateway-a': { main: 'services/gateway/src/main.ts', gateway: 0, health: '/api/ready' },
-  'gateway-b': { main: 'services/gateway/src/main.ts', gateway: 1, health: '/api/ready' },
+  'gateway-a': { main: 'services/shop/src/main.ts', gateway: 0, health: '/api/ready' },
+  'gateway-b': { main: 'services/shop/src/main.ts', gateway: 1, health: '/api/ready' },
 };
 
 /** Makes the stack's database on the machine's PostgreSQL when DATABASE_URL is not given. */

@@ -26,7 +26,7 @@ if (!process.env.WEB_DIST?.trim() && (!existsSync(built) || statSync(built).mtim
 }
 // The IPC channel tells the server when this process is gone (even by kill -9), so it stops too
 // instead of living on, orphaned, with the port and the database.
-const child = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+const child = spawn(process.execPath, ['--import', 'tsx', 'services/shop/src/main.ts'], {
   cwd: root,
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
 });

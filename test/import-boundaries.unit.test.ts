@@ -39,6 +39,16 @@ describe('import boundaries', () => {
     expect(problems('services/projector/src/x.ts', "import { catalogProjections } from '@tv-shop/catalog';")).toEqual([]);
   });
 
+  it('when the gateway imports its host (the shop) or the projector, then lint fails; its tests may start the shop', () => {
+    expect(problems('services/gateway/src/routes/x.ts', "import { startAll } from '@tv-shop/shop';")).toEqual([
+      expect.stringMatching(/the host \(services\/shop\) composes it/),
+    ]);
+    expect(problems('services/gateway/src/x.ts', "import { startProjector } from '@tv-shop/projector';")).toHaveLength(1);
+    expect(problems('services/gateway/src/x.int.test.ts', "import { startAll } from '@tv-shop/shop';")).toEqual([]);
+    expect(problems('services/shop/src/x.ts', "import { attachSockets } from '../../gateway/src/sockets';")).toHaveLength(1);
+    expect(problems('services/shop/src/x.ts', "import { serveGateway } from '@tv-shop/gateway';")).toEqual([]);
+  });
+
   it('when the platform or the contracts import anything of ours, then lint fails', () => {
     expect(problems('packages/platform/src/x.ts', "import type { Product } from '@tv-shop/contracts';")).toEqual([
       expect.stringMatching(/knows no domain/),

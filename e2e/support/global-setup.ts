@@ -22,7 +22,7 @@ declare module 'vitest' {
  * TEST_DATABASE_URL when given, else an embedded PostgreSQL in a temp folder.
  */
 export default async function setup(project: TestProject) {
-  const { startAll } = await import('@tv-shop/gateway');
+  const { startAll } = await import('@tv-shop/shop');
   const dataDir = await mkdtemp(join(tmpdir(), 'tvshop-e2e-'));
   const client = await serveClientPage();
   const other = await serveClientPage();

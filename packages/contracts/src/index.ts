@@ -5,3 +5,4 @@ export * from './socket';
 export * from './protocol';
 export * from './commands';
 export * from './rooms';
+export * from './dates';

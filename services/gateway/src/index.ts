@@ -1,2 +1,4 @@
-export { startAll, type StartOptions, type Running } from './all-in-one';
+export { serveGateway, type EdgeParts } from './server';
 export { createApp } from './app';
+export { loadConfig, type GatewayConfig } from './config';
+export { ReadModels } from './read-models';

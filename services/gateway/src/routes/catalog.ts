@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import {
   AddProductBody,
+  postDate,
   ProductSearchQuery,
   ReportProductBody,
   type ProductListing,
@@ -15,8 +16,6 @@ import type { GatewayDeps } from '../deps';
 import { idParam, parse, queryParam } from '../http/validate';
 
 const poisha = (tk: number) => Math.round(tk * 100);
-/** d-m-yyyy without padding, as the spec shows post dates. */
-export const postDate = (d: Date) => `${d.getUTCDate()}-${d.getUTCMonth() + 1}-${d.getUTCFullYear()}`;
 
 export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): Router {
   const r = Router();

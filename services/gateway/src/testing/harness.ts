@@ -5,7 +5,7 @@ import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { AuthAnswer, ChangePush, ClientToServerEvents, Product, ServerToClientEvents } from '@tv-shop/contracts';
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
-import { startAll, type Running } from '../all-in-one';
+import { startAll, type Running } from '@tv-shop/shop';
 
 export const ADMIN = { email: 'admin@tvshop.test', password: 'admin-password-1' };
 

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startCatalog } from '@tv-shop/catalog';
 import { ensureAdmin, startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
@@ -20,15 +18,8 @@ import {
 import { imageStoreFromEnv, startImageSweeper } from '@tv-shop/images';
 import { projections, startProjector } from '@tv-shop/projector';
 import path from 'node:path';
-import { createApp } from './app';
-import { googleVerifier } from './auth/google';
-import { Tokens } from './auth/tokens';
-import { CommandSender } from './commands';
-import { loadConfig, type GatewayConfig } from './config';
+import { loadConfig, ReadModels, serveGateway, type GatewayConfig } from '@tv-shop/gateway';
 import { seedDemo } from './demo-seed';
-import { ListCache } from './http/list-cache';
-import { ReadModels } from './read-models';
-import { attachSockets } from './sockets';
 
 export interface StartOptions {
   port?: number;
@@ -94,48 +85,22 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     if (config.seedDemo) await positions.waitFor(await seedDemo(store, bus, images));
     await positions.waitFor(await store.headPosition());
 
-    const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
-    const app = createApp({
+    const gateway = await serveGateway({
       config,
       pool: db.pool,
       databaseMode: db.mode,
       store,
+      bus,
+      feed,
       reads,
-      sender: new CommandSender(bus, positions, { pool: db.pool, store }, tokens.fingerprintKey),
-      tokens,
-      verifyGoogle: googleVerifier(config.google),
+      positions,
       payments,
       stripe,
       images,
-      lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
-      position: () => positions.position,
       lifecycle: () => state,
     });
-    const server = http.createServer(app);
-    const sockets = attachSockets(server, {
-      feed,
-      tokens,
-      reads,
-      position: () => positions.position,
-      limits: config.sockets,
-      corsOrigins: config.corsOrigins,
-      trustProxy: config.trustProxy,
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, resolve);
-    });
-    stack.push(
-      () =>
-        new Promise((resolve) => {
-          server.close(resolve);
-          // Idle keep-alive connections would hold the close open until they time out.
-          server.closeIdleConnections();
-        }),
-    );
-    stack.push(() => sockets.close());
-    const { port } = server.address() as AddressInfo;
-    const url = `http://localhost:${port}`;
+    stack.push(() => gateway.close());
+    const { url } = gateway;
     state = 'ready';
     log.info(`TV Shop is at ${url}`, { database: db.mode, payments: payments.name });
     return {

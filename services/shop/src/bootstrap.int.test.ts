@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
-import { startAll, type StartOptions } from './all-in-one';
+import { startAll, type StartOptions } from './start';
 
 const ADMIN_EMAIL = 'admin@tvshop.local';
 

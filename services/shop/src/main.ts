@@ -1,5 +1,5 @@
 import { createLogger, describeError, guardProcess } from '@tv-shop/platform';
-import { startAll, type Running } from './all-in-one';
+import { startAll, type Running } from './start';
 
 const log = createLogger('tv-shop');
 let running: Running | null = null;

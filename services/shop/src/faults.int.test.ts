@@ -17,7 +17,7 @@ import {
 } from '@tv-shop/platform';
 import { createTestDatabase } from '@tv-shop/platform/testing';
 import { projections } from '@tv-shop/projector';
-import { startAll, type Running } from './all-in-one';
+import { startAll, type Running } from './start';
 
 /*
  * Database faults under a steady write load, against the suite's kind of database:

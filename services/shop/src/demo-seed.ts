@@ -1,8 +1,8 @@
+import { postDate } from '@tv-shop/contracts';
 import { hashPassword, userIdFor } from '@tv-shop/identity';
 import { uuidFromName, type CommandBus, type EventStore } from '@tv-shop/platform';
 import type { ImageStore } from '@tv-shop/images';
 import { drawTv } from '@tv-shop/images';
-import { postDate } from './routes/catalog';
 
 const sellers = [
   { name: 'Karim Electronics', email: 'karim@demo.tvshop.local', verified: true },

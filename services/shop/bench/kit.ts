@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { startAll } from '../src/all-in-one';
+import { startAll } from '../src/start';
 
 export async function startBenchShop(name: string) {
   const dir = await mkdtemp(path.join(os.tmpdir(), `tvshop-bench-${name}-`));

@@ -1,0 +1,1 @@
+export { startAll, type StartOptions, type Running } from './start';
