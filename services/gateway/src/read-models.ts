@@ -53,8 +53,8 @@ export class ReadModels {
   usersWithRole = (role: 'Buyer' | 'Seller'): Promise<User[]> => this.identity.usersWithRole(role);
   /** The public card of the seller with this id; null when there is no such active seller. */
   sellerCard = (id: string): Promise<SellerCard | null> => this.identity.sellerCard(id);
-  /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
-  sellersNamed = (name: string, limit = 2): Promise<SellerCard[]> => this.identity.sellersNamed(name, limit);
+  /** The one active seller with this name; 404 or 409 otherwise (names are not unique, ADR 0022). */
+  sellerNamed = (name: string): Promise<SellerCard> => this.identity.sellerNamed(name);
 
   /** A buyer's whole order history, cancelled bookings included (with their reason), newest first. */
   bookingsOf = (email: string): Promise<Booking[]> => this.orders.bookingsOf(email);

@@ -36,12 +36,7 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
       if (!card) throw notFound('Seller', 'product');
       return void res.json(card);
     }
-    const name = queryParam(q, 'seller');
-    const sellers = await reads.sellersNamed(name);
-    if (sellers.length === 0) throw notFound('Seller', 'seller');
-    if (sellers.length > 1)
-      throw new AppError('conflict', `More than one seller is named ${name}; ask by sellerId or product instead`, { field: 'seller' });
-    res.json(sellers[0]);
+    res.json(await reads.sellerNamed(queryParam(q, 'seller')));
   });
 
   r.get('/users', async (req, res) => {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { SellerCard, User } from '@tv-shop/contracts';
+import { conflict, notFound } from '@tv-shop/platform';
 import { checkPassword } from '../user/passwords';
 import { toSellerCard, toUser, type UserRow } from './rows';
 
@@ -49,13 +50,18 @@ export class IdentityQueries {
     );
     return rows[0] ? { ...toSellerCard(rows[0]), memberSince: new Date(rows[0].registered_at).toISOString() } : null;
   }
-  /** Active sellers with this name (case-insensitive), oldest first; names are not unique (ADR 0022). */
-  async sellersNamed(name: string, limit = 2): Promise<SellerCard[]> {
+  /**
+   * The card of the one active seller with this name (case-insensitive). Names are not unique
+   * (ADR 0022): 404 when nobody has it, 409 when several do, naming the ways that are exact.
+   */
+  async sellerNamed(name: string): Promise<SellerCard> {
     const { rows } = await this.pool.query<UserRow>(
-      `select * from rm_identity.users where lower(name) = lower($1) and role = 'Seller' and not deleted order by registered_at limit $2`,
-      [name, limit],
+      `select * from rm_identity.users where lower(name) = lower($1) and role = 'Seller' and not deleted order by registered_at limit 2`,
+      [name],
     );
-    return rows.map(toSellerCard);
+    if (rows.length === 0) throw notFound('Seller', 'seller');
+    if (rows.length > 1) throw conflict(`More than one seller is named ${name}; ask by sellerId or product instead`, 'seller');
+    return toSellerCard(rows[0]!);
   }
   /** The address of every account's photo; a deleted account's photo is no longer referred to. */
   async imageUrls(): Promise<string[]> {
