@@ -35,7 +35,7 @@ test('when a seller lists an advertised TV, then it is on the home page until it
   await choose(page, 'Years of Use', '3 years');
   await choose(page, 'Category', 'Sony');
   await page.getByLabel('Details').fill('4K HDR, wall mount included, original box.');
-  await page.getByLabel('Product Image').setInputFiles(await pngFile('product', [15, 118, 110], 160));
+  await page.getByLabel('Photos', { exact: true }).setInputFiles(await pngFile('product', [15, 118, 110], 160));
   await snap(page, '2-add-product');
   await page.getByRole('button', { name: 'Add Product' }).click();
 
@@ -64,7 +64,11 @@ test('when a seller lists an advertised TV, then it is on the home page until it
   await row.getByRole('button', { name: 'Make Available' }).waitFor();
   await snap(page, '2-my-products-sold');
 
+  // All Products shows what is for sale: the sold TV is there only once "Show sold" is on.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  await page.getByText(/^[\d,]+ TVs?$/).waitFor();
+  expect(await card(page, productName).count()).toBe(0);
+  await page.getByRole('switch', { name: 'Show sold' }).click();
   await card(page, productName).getByText('Sold', { exact: true }).waitFor();
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await page.getByText('Providing Services since 2018').first().waitFor();

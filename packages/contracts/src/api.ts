@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONDITIONS, USE_DURATIONS } from './entities';
+import { CONDITIONS, MAX_LISTING_PHOTOS, USE_DURATIONS } from './entities';
 
 /** Request bodies of the API, validated on the server and typed in the browser. */
 
@@ -58,24 +58,44 @@ export const UpsertUserBody = z.object({
 });
 export type UpsertUserBody = z.infer<typeof UpsertUserBody>;
 
-export const AddProductBody = z.object({
-  porduct_name: trimmed(120),
-  productImage: url,
-  details: trimmed(2000),
-  location: trimmed(120),
-  resale_price: tk,
-  orginal_price: tk,
-  use_duration: z.enum(USE_DURATIONS, { error: "must be '1 year' to '10 years'" }),
-  phone_number: trimmed(30),
-  product_condition: z.enum(CONDITIONS, { error: 'must be Excellent, Good or Fair' }),
-  category_id: trimmed(64),
-  // What the spec's client also sends; the server takes these from the account or catalog.
-  category_name: z.string().optional(),
-  seller: z.string().optional(),
-  sellerEmail: z.string().optional(),
-  post_date: z.string().optional(),
-  sold: z.boolean().optional(),
-});
+const photos = z
+  .array(url, { error: 'must be a list of photo addresses' })
+  .min(1, 'must hold at least one photo')
+  .max(MAX_LISTING_PHOTOS, `must hold at most ${MAX_LISTING_PHOTOS} photos`);
+
+/**
+ * `productImage` is the cover and the only photo the spec's client sends. `productImages` (ours)
+ * is every photo in order, starting with that cover; `productThumbnails`, when sent, is the
+ * `thumbnailUrl` of each, in the same order (`POST /images` answers both).
+ */
+export const AddProductBody = z
+  .object({
+    porduct_name: trimmed(120),
+    productImage: url,
+    productImages: photos.optional(),
+    productThumbnails: photos.optional(),
+    details: trimmed(2000),
+    location: trimmed(120),
+    resale_price: tk,
+    orginal_price: tk,
+    use_duration: z.enum(USE_DURATIONS, { error: "must be '1 year' to '10 years'" }),
+    phone_number: trimmed(30),
+    product_condition: z.enum(CONDITIONS, { error: 'must be Excellent, Good or Fair' }),
+    category_id: trimmed(64),
+    // What the spec's client also sends; the server takes these from the account or catalog.
+    category_name: z.string().optional(),
+    seller: z.string().optional(),
+    sellerEmail: z.string().optional(),
+    post_date: z.string().optional(),
+    sold: z.boolean().optional(),
+  })
+  .superRefine((body, ctx) => {
+    const count = body.productImages?.length ?? 1;
+    if (body.productImages && body.productImages[0] !== body.productImage)
+      ctx.addIssue({ code: 'custom', path: ['productImages'], message: 'must start with productImage, the cover' });
+    if (body.productThumbnails && body.productThumbnails.length !== count)
+      ctx.addIssue({ code: 'custom', path: ['productThumbnails'], message: `must hold one thumbnail for each of the ${count} photos` });
+  });
 export type AddProductBody = z.infer<typeof AddProductBody>;
 
 export const PlaceBookingBody = z.object({
@@ -151,7 +171,8 @@ export interface SellerCheckAnswer {
 /** The image host's answer (`POST /images`), as the spec's client reads it. */
 export interface ImageUploadAnswer {
   success: boolean;
-  data: { url: string };
+  /** `url`: the photo (longest side at most 2,560 px); `thumbnailUrl` (ours): a small copy for cards. */
+  data: { url: string; thumbnailUrl?: string };
 }
 export interface AuthAnswer {
   token: string;
@@ -166,7 +187,12 @@ export interface PaymentIntentAnswer {
   publishableKey?: string;
 }
 export type SandboxConfirmAnswer = {
-  paymentIntent: { id: string; status: 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled'; amount: number; currency: string };
+  paymentIntent: {
+    id: string;
+    status: 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled';
+    amount: number;
+    currency: string;
+  };
   error?: { code: string; decline_code?: string; message: string; type: 'card_error' };
 };
 export interface Problem {

@@ -48,6 +48,10 @@ export const ProductListingData = z.object({
   productId: id,
   name: z.string(),
   imageUrl: z.string(),
+  /** Every photo in order, `imageUrl` first; the decider refuses more than MAX_LISTING_PHOTOS. */
+  imageUrls: z.array(z.string()).optional(),
+  /** A thumbnail for each of `imageUrls`, in the same order. */
+  thumbnailUrls: z.array(z.string()).optional(),
   details: z.string(),
   location: z.string(),
   resalePricePoisha: z.number(),

@@ -23,6 +23,9 @@ export const USE_DURATIONS = [
 ] as const;
 export type UseDuration = (typeof USE_DURATIONS)[number];
 
+/** How many photos one listing holds at most (the form says so; catalog's decider refuses more). */
+export const MAX_LISTING_PHOTOS = 8;
+
 export interface User {
   _id: string;
   name: string;
@@ -43,7 +46,15 @@ export interface SellerCard {
 export interface Product {
   _id: string;
   porduct_name: string;
+  /** The cover: the first of `productImages`, the one photo the spec's client shows. */
   productImage: string;
+  /** Every photo, in the seller's order. A listing from before there were several holds `[productImage]`. */
+  productImages: string[];
+  /**
+   * A small version of each photo, in the same order, for cards and lists. A photo that has none
+   * (an address from elsewhere, a listing from before thumbnails) stands for itself.
+   */
+  productThumbnails: string[];
   details: string;
   location: string;
   resale_price: number;

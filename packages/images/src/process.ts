@@ -4,6 +4,11 @@ import { sniffImage, type ImageType } from './image-store';
 
 /** The longest side a stored picture keeps; larger ones are scaled down to it. */
 export const MAX_IMAGE_SIDE = 2560;
+/**
+ * The longest side of a thumbnail, the copy cards and lists show: a card is about 360 CSS px
+ * wide on a phone, so this stays sharp on a 2x screen at a tenth of the photo's bytes.
+ */
+export const THUMBNAIL_SIDE = 720;
 /** Refused before decoding: a small file can claim a huge canvas (a decompression bomb). */
 export const MAX_INPUT_PIXELS = 50_000_000;
 
@@ -43,4 +48,16 @@ export async function processImage(input: Buffer): Promise<ProcessedImage> {
   } catch {
     throw unreadable();
   }
+}
+
+/**
+ * A small WebP copy of a processed picture (one we wrote, so already upright and without
+ * metadata): the first frame of an animation, transparency kept, never enlarged.
+ */
+export async function thumbnailOf(image: ProcessedImage): Promise<ProcessedImage> {
+  const { data, info } = await sharp(image.bytes, { limitInputPixels: MAX_INPUT_PIXELS })
+    .resize({ width: THUMBNAIL_SIDE, height: THUMBNAIL_SIDE, fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 78 })
+    .toBuffer({ resolveWithObject: true });
+  return { bytes: data, type: 'image/webp', width: info.width, height: info.height };
 }

@@ -58,3 +58,34 @@ describe('image references: each service names the pictures its read model keeps
     expect([...ids].sort()).toEqual([2, 4, 5, 7, 8].map(id).sort());
   });
 });
+
+describe('image references: a listing names every photo and thumbnail it keeps', () => {
+  let db: TestDatabase;
+  let reads: ReadModels;
+  // Two-digit numbers: 38 + 2 hex digits make an image id.
+  const pid = (n: number) => `${'b'.repeat(38)}${n}.jpg`;
+  const img = (n: number) => `/api/images/${pid(n)}`;
+  const photos = [img(11), img(12), img(13)];
+  const thumbs = [img(21), img(22), img(23)];
+  /** A listing with several photos, the first the cover, and a thumbnail for each. */
+  const listedWithPhotos = (productId: string, imageUrls: string[], thumbnailUrls: string[]) => {
+    const e = listed(productId, { imageUrl: imageUrls[0]! });
+    return { ...e, data: { ...(e.data as Record<string, unknown>), imageUrls, thumbnailUrls } };
+  };
+  beforeAll(async () => {
+    ({ db, reads } = await projectedDatabase('image_refs_photos', [
+      listedWithPhotos('p1', photos, thumbs),
+      listed('p2', { imageUrl: img(14) }),
+      listedWithPhotos('p3', [img(15), img(16)], [img(25), img(26)]),
+      event('ProductRemoved', { productId: 'p3', reason: 'admin' }),
+    ]));
+  });
+  afterAll(async () => {
+    await db.drop();
+  });
+
+  it('each listed photo and thumbnail is named once; a removed listing’s are not', async () => {
+    expect([...(await reads.imageUrls())].sort()).toEqual([...photos, ...thumbs, img(14)].sort());
+    expect([...(await referencedImages(reads))].sort()).toEqual([11, 12, 13, 14, 21, 22, 23].map(pid).sort());
+  });
+});

@@ -1,4 +1,4 @@
-import type { CatalogCommand } from '@tv-shop/contracts';
+import { MAX_LISTING_PHOTOS, type CatalogCommand, type ProductListing } from '@tv-shop/contracts';
 import { conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type ProductEvent, type ProductState } from './product';
 
@@ -10,6 +10,22 @@ const listed = (s: ProductState): Listed => {
   if (s.status !== 'listed') throw notFound('Product');
   return s;
 };
+/**
+ * A listing's photos: at most MAX_LISTING_PHOTOS, the cover (`imageUrl`) first, and when there
+ * are thumbnails, one for each photo. Listings without `imageUrls` have the cover alone.
+ */
+function checkPhotos({ imageUrl, imageUrls, thumbnailUrls }: ProductListing): void {
+  if (!imageUrls) {
+    if (thumbnailUrls && thumbnailUrls.length !== 1) throw validation('productThumbnails', 'must hold one thumbnail for each photo');
+    return;
+  }
+  if (imageUrls.length === 0) throw validation('productImages', 'must hold at least one photo');
+  if (imageUrls.length > MAX_LISTING_PHOTOS) throw validation('productImages', `must hold at most ${MAX_LISTING_PHOTOS} photos`);
+  if (imageUrls[0] !== imageUrl) throw validation('productImages', 'must start with productImage, the cover');
+  if (thumbnailUrls && thumbnailUrls.length !== imageUrls.length)
+    throw validation('productThumbnails', 'must hold one thumbnail for each photo');
+}
+
 const owned = (s: ProductState, actorId: string): Listed => {
   const l = listed(s);
   if (l.listing.sellerId !== actorId) throw forbidden('Only the seller of this product can change it');
@@ -26,6 +42,7 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
         ['orginal_price', command.data.originalPricePoisha],
       ] as const)
         if (!Number.isSafeInteger(poisha) || poisha < 1) throw validation(field, 'must be at least 0.01 TK');
+      checkPhotos(command.data);
       return [{ type: 'ProductListed', data: command.data }];
     case 'MarkProductSold': {
       const s = owned(state, command.data.actorId);

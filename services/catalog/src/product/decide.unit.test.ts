@@ -39,6 +39,32 @@ describe('product decider', () => {
       .when({ type: 'ListProduct', data: { ...listing, originalPricePoisha: 0.5 } })
       .thenThrows({ kind: 'validation', field: 'orginal_price' });
   });
+  it('given nothing, when a seller lists eight photos with their thumbnails, then ProductListed carries them in order', () => {
+    const imageUrls = Array.from({ length: 8 }, (_, i) => `/api/images/photo-${i}`);
+    const thumbnailUrls = imageUrls.map((u) => `${u}-thumb`);
+    const withPhotos = { ...listing, imageUrl: imageUrls[0]!, imageUrls, thumbnailUrls };
+    given()
+      .when({ type: 'ListProduct', data: withPhotos })
+      .then([{ type: 'ProductListed', data: withPhotos }]);
+  });
+  it('given nothing, when a listing has more than eight photos, none, a cover that is not the first, or thumbnails that do not match, then refused naming the field', () => {
+    const nine = Array.from({ length: 9 }, (_, i) => `/api/images/photo-${i}`);
+    given()
+      .when({ type: 'ListProduct', data: { ...listing, imageUrl: nine[0]!, imageUrls: nine } })
+      .thenThrows({ kind: 'validation', field: 'productImages' });
+    given()
+      .when({ type: 'ListProduct', data: { ...listing, imageUrls: [] } })
+      .thenThrows({ kind: 'validation', field: 'productImages' });
+    given()
+      .when({ type: 'ListProduct', data: { ...listing, imageUrls: ['/api/images/other', listing.imageUrl] } })
+      .thenThrows({ kind: 'validation', field: 'productImages' });
+    given()
+      .when({ type: 'ListProduct', data: { ...listing, imageUrls: [listing.imageUrl, '/api/images/y'], thumbnailUrls: ['/api/images/t'] } })
+      .thenThrows({ kind: 'validation', field: 'productThumbnails' });
+    given()
+      .when({ type: 'ListProduct', data: { ...listing, thumbnailUrls: ['/api/images/t1', '/api/images/t2'] } })
+      .thenThrows({ kind: 'validation', field: 'productThumbnails' });
+  });
   it('given an available product, when its seller marks it sold, then ProductMarkedSold', () =>
     given(listed).when({ type: 'MarkProductSold', data: seller }).then([sold]));
   it('given an available product, when another seller marks it sold, then forbidden', () =>

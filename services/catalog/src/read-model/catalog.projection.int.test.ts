@@ -41,6 +41,8 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
   _id: id,
   porduct_name: 'Sony 42"',
   productImage: '/api/images/i1',
+  productImages: ['/api/images/i1'],
+  productThumbnails: ['/api/images/i1'],
   details: 'Works well',
   location: 'Dhaka',
   resale_price: 15000.5,
@@ -77,7 +79,7 @@ const flags = (id: string, over: Record<string, unknown> = {}) => ({
 });
 
 describe('catalog projection (rm_catalog)', () => {
-  it('ProductListed: the words buyers search by (name, brand, place) join the search vocabulary once each', async () => {
+  it('ProductListed: every word of its search vector (name, details, place, brand) joins the search vocabulary once', async () => {
     await given()
       .when(
         listed('p1', { name: 'Samsung 43" Crystal', location: 'Mirpur, Dhaka' }),
@@ -85,12 +87,52 @@ describe('catalog projection (rm_catalog)', () => {
       )
       .then({
         rows: {
-          'select word from search_words order by word': ['crystal', 'dhaka', 'mirpur', 'samsung', 'sony'].map((word) => ({ word })),
+          'select word from search_words order by word': ['43', 'crystal', 'dhaka', 'mirpur', 'samsung', 'sony', 'tv', 'well', 'works'].map(
+            (word) => ({ word }),
+          ),
         },
         pushes: [
           upsert('p1', 1, { porduct_name: 'Samsung 43" Crystal', location: 'Mirpur, Dhaka' }),
           upsert('p2', 2, { porduct_name: 'Samsung TV', location: 'Dhaka' }),
         ],
+      });
+  });
+
+  it('ProductListed with several photos: stored in order with their thumbnails, the first the cover; pushed with them', async () => {
+    const photos = ['/api/images/a.jpg', '/api/images/b.jpg', '/api/images/c.jpg'];
+    const thumbs = ['/api/images/ta.webp', '/api/images/tb.webp', '/api/images/tc.webp'];
+    await given()
+      .when(
+        listed('p1', { imageUrl: photos[0], imageUrls: photos, thumbnailUrls: thumbs }),
+        listed('p2', { imageUrl: photos[1], imageUrls: [photos[1]!, 'https://img.example/tv.jpg'] }),
+      )
+      .then({
+        rows: {
+          'select id, image, images, thumbnails from products order by id': [
+            { id: 'p1', image: photos[0], images: photos, thumbnails: thumbs },
+            { id: 'p2', image: photos[1], images: [photos[1], 'https://img.example/tv.jpg'], thumbnails: [] },
+          ],
+        },
+        pushes: [
+          upsert('p1', 1, { productImage: photos[0], productImages: photos, productThumbnails: thumbs }),
+          // Photos sent without thumbnails stand for their own.
+          upsert('p2', 2, {
+            productImage: photos[1],
+            productImages: [photos[1]!, 'https://img.example/tv.jpg'],
+            productThumbnails: [photos[1]!, 'https://img.example/tv.jpg'],
+          }),
+        ],
+      });
+  });
+
+  it('ProductListed from before several photos: its one photo is the whole list and its own thumbnail', async () => {
+    await given()
+      .when(listed('p1'))
+      .then({
+        rows: {
+          'select image, images, thumbnails from products': [{ image: '/api/images/i1', images: ['/api/images/i1'], thumbnails: [] }],
+        },
+        pushes: [upsert('p1', 1, { productImages: ['/api/images/i1'], productThumbnails: ['/api/images/i1'] })],
       });
   });
 

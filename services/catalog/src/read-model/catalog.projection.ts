@@ -33,7 +33,10 @@ export const catalogProjection: Projection = {
     create table blogs (id text primary key, ques text not null, paragraphs jsonb not null, published_at bigint not null);
     create table sellers (id text primary key, name text not null, verified boolean not null default false);
     create table products (
-      id text primary key, name text not null, image text not null, details text not null, location text not null,
+      id text primary key, name text not null, image text not null,
+      -- Every photo in order (image is the first), and the thumbnails the seller sent for them, if any.
+      images text[] not null, thumbnails text[] not null default '{}',
+      details text not null, location text not null,
       resale_poisha bigint not null, original_poisha bigint not null, use_duration text not null, condition text not null,
       phone text not null, category_id text not null, category_name text not null, seller_id text not null,
       seller_name text not null, seller_email text not null, seller_verified boolean not null default false,
@@ -45,11 +48,13 @@ export const catalogProjection: Projection = {
     );
     create index products_search on products using gin (search);
     create index products_location_trgm on products using gin (location public.gin_trgm_ops);
-    -- The words buyers search by (names, brands, places), so that a misspelt one ("samsng") can be
-    -- replaced by the words it is close to before the full-text search runs: a small table to
-    -- match by trigrams instead of every listing's name.
+    -- Every word any listing's search vector holds, each once: search reads it to tell a whole word
+    -- (matched exactly, which the planner can estimate) from a prefix ("sam": the words it starts)
+    -- and to replace a misspelt one ("samsng") by the words closest to it by trigrams.
     create table search_words (word text primary key);
     create index search_words_trgm on search_words using gin (word public.gin_trgm_ops);
+    -- Prefix look-ups ("sam" -> samsung), whatever the database's collation.
+    create index search_words_prefix on search_words (word text_pattern_ops);
     create index products_newest on products (listed_at desc, id desc);
     create index products_price on products (resale_poisha, id);
     create index products_category on products (category_id, listed_at desc);
@@ -99,9 +104,9 @@ export const catalogProjection: Projection = {
       const l = e.data as ProductListing;
       await ctx.db.query(
         `insert into products (id, name, image, details, location, resale_poisha, original_poisha, use_duration, condition, phone,
-           category_id, category_name, seller_id, seller_name, seller_email, seller_verified, post_date, listed_at)
+           category_id, category_name, seller_id, seller_name, seller_email, seller_verified, post_date, listed_at, images, thumbnails)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-           coalesce((select verified from sellers where id = $13), false), $16, $17)`,
+           coalesce((select verified from sellers where id = $13), false), $16, $17, $18, $19)`,
         [
           l.productId,
           l.name,
@@ -120,13 +125,19 @@ export const catalogProjection: Projection = {
           l.sellerEmail,
           l.postedOn,
           e.position,
+          // A listing from before several photos has its one photo.
+          l.imageUrls ?? [l.imageUrl],
+          l.thumbnailUrls ?? [],
         ],
       );
+      // Every word the search vector holds for it, so search can tell a whole word from a prefix;
+      // not long numbers (phones, prices): searched whole, they match the vector itself.
       await ctx.db.query(
         `insert into search_words (word)
-         select distinct w from regexp_split_to_table(lower($1), '[^[:alnum:]]+') as w where length(w) >= 3
+         select lexeme from unnest(to_tsvector('simple', $1))
+          where lexeme ~ '^[[:alnum:]]{1,40}$' and lexeme !~ '^[0-9]{5,}$'
          on conflict do nothing`,
-        [`${l.name} ${l.categoryName} ${l.location}`],
+        [`${l.name} ${l.details} ${l.location} ${l.categoryName}`],
       );
       await emitProducts(ctx, 'id', l.productId);
     },

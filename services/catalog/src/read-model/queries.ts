@@ -31,9 +31,14 @@ export class CatalogQueries {
   }
   /** A seller's listings that can still be bought, newest first. */
   availableOf = (sellerId: string) => this.products('where seller_id = $1 and not sold', [sellerId]);
-  /** The address of every product's picture, sold ones included (a removed product leaves the read model). */
+  /**
+   * The address of every product's photos and thumbnails, sold ones included (a removed product
+   * leaves the read model), each named once per product.
+   */
   async imageUrls(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ url: string | null }>('select image as url from rm_catalog.products');
+    const { rows } = await this.pool.query<{ url: string | null }>(
+      'select distinct p.id, u.url from rm_catalog.products p cross join unnest(array[p.image] || p.images || p.thumbnails) as u(url)',
+    );
     return rows.flatMap((r) => (r.url ? [r.url] : []));
   }
   productsOfCategory = (categoryId: string) => this.products('where category_id = $1', [categoryId]);

@@ -3,16 +3,18 @@ import type { Blog, Category, Product, ProductReport } from '@tv-shop/contracts'
 /** Poisha in the read models, TK on the wire. */
 export const toTk = (poisha: number | string) => Number(poisha) / 100;
 
-/** A row of `rm_catalog.products`. */
 /** A product row's columns for reads (not the search vector, which only the database needs). */
 export const PRODUCT_COLUMNS =
-  'id, name, image, details, location, resale_poisha, original_poisha, use_duration, condition, phone, category_id, category_name, ' +
+  'id, name, image, images, thumbnails, details, location, resale_poisha, original_poisha, use_duration, condition, phone, category_id, category_name, ' +
   'seller_id, seller_name, seller_email, seller_verified, post_date, sold, paid_sale, reported, advertised, listed_at';
 
+/** A row of `rm_catalog.products`. */
 export interface ProductRow {
   id: string;
   name: string;
   image: string;
+  images: string[];
+  thumbnails: string[];
   details: string;
   location: string;
   resale_poisha: string;
@@ -36,6 +38,9 @@ export const toProduct = (r: ProductRow): Product => ({
   _id: r.id,
   porduct_name: r.name,
   productImage: r.image,
+  productImages: r.images,
+  // A photo without a thumbnail of its own is shown as it is.
+  productThumbnails: r.images.map((image, i) => r.thumbnails[i] ?? image),
   details: r.details,
   location: r.location,
   resale_price: toTk(r.resale_poisha),

@@ -65,6 +65,47 @@ describe('catalog API', () => {
     expect(mine.body.map((x: Product) => x._id)).toEqual([p._id]);
   });
 
+  it('when a seller lists several photos with thumbnails, then the product carries them in order; the spec’s one photo still lists as before', async () => {
+    const seller = await shop.signup('Seller');
+    const photos = ['/api/images/a.jpg', 'https://img.example/b.jpg', '/api/images/c.png'];
+    const thumbs = ['/api/images/ta.webp', '/api/images/tb.webp', '/api/images/tc.webp'];
+    const many = await shop.addProduct(seller.token, { productImage: photos[0], productImages: photos, productThumbnails: thumbs });
+    expect(many).toMatchObject({ productImage: photos[0], productImages: photos, productThumbnails: thumbs });
+    const page = await shop.call('GET', `/product/${many._id}`);
+    expect(page.body.product).toMatchObject({ productImages: photos, productThumbnails: thumbs });
+
+    const one = await shop.addProduct(seller.token, { productImage: 'https://example.com/only.png' });
+    expect(one).toMatchObject({
+      productImage: 'https://example.com/only.png',
+      productImages: ['https://example.com/only.png'],
+      productThumbnails: ['https://example.com/only.png'],
+    });
+  });
+
+  it('when the photos are bad (nine, none, not a list, a bad address, a cover that is not first, thumbnails that do not match), then 400 naming the field and nothing is listed', async () => {
+    const seller = await shop.signup('Seller');
+    const before = (await shop.call('GET', '/all_products')).body.length;
+    const cover = 'https://example.com/tv.png';
+    const nine = [cover, ...Array.from({ length: 8 }, (_, i) => `/api/images/p${i}.jpg`)];
+    const cases: [Record<string, unknown>, string][] = [
+      [{ productImages: nine }, 'productImages'],
+      [{ productImages: [] }, 'productImages'],
+      [{ productImages: cover }, 'productImages'],
+      [{ productImages: [cover, 'javascript:alert(1)'] }, 'productImages.1'],
+      [{ productImages: ['/api/images/other.jpg', cover] }, 'productImages'],
+      [{ productImages: [cover, '/api/images/b.jpg'], productThumbnails: ['/api/images/t.webp'] }, 'productThumbnails'],
+      [{ productThumbnails: ['/api/images/t1.webp', '/api/images/t2.webp'] }, 'productThumbnails'],
+      [{ productThumbnails: ['ftp://x'] }, 'productThumbnails.0'],
+    ];
+    for (const [over, field] of cases) {
+      const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody(over) });
+      expect(res.status, field).toBe(400);
+      expect(res.headers.get('content-type'), field).toMatch(/application\/problem\+json/);
+      expect(res.body.field, JSON.stringify(over)).toBe(field);
+    }
+    expect((await shop.call('GET', '/all_products')).body.length).toBe(before);
+  });
+
   it('when a product form is bad, then 400 naming the field and nothing is listed', async () => {
     const seller = await shop.signup('Seller');
     const before = (await shop.call('GET', '/all_products')).body.length;

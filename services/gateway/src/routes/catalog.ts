@@ -77,6 +77,9 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
       productId,
       name: body.porduct_name,
       imageUrl: body.productImage,
+      // The spec's client sends its one photo as productImage only.
+      imageUrls: body.productImages ?? [body.productImage],
+      ...(body.productThumbnails ? { thumbnailUrls: body.productThumbnails } : {}),
       details: body.details,
       location: body.location,
       resalePricePoisha: poisha(body.resale_price),

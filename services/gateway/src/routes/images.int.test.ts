@@ -24,10 +24,44 @@ describe('images API', () => {
     const png = drawTv(200, 40, 30);
     const res = await upload(shop, png, 'photo.txt');
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ success: true, data: { url: expect.stringMatching(/^\/api\/images\/[0-9a-f]{40}\.png$/) } });
+    expect(res.body).toEqual({
+      success: true,
+      data: {
+        url: expect.stringMatching(/^\/api\/images\/[0-9a-f]{40}\.png$/),
+        thumbnailUrl: expect.stringMatching(/^\/api\/images\/[0-9a-f]{40}\.webp$/),
+      },
+    });
     const got = await fetchImage(shop, res.body.data.url);
     expect(got.type).toBe('image/png');
     expect(await sharp(got.bytes).metadata()).toMatchObject({ format: 'png', width: 40, height: 30 });
+    // A picture smaller than a thumbnail is never enlarged for one.
+    const thumb = await fetchImage(shop, res.body.data.thumbnailUrl);
+    expect(thumb.type).toBe('image/webp');
+    expect(await sharp(thumb.bytes).metadata()).toMatchObject({ format: 'webp', width: 40, height: 30 });
+  });
+
+  it('when a big photo is uploaded, then its thumbnail is a small upright WebP of the same picture, without its metadata', async () => {
+    // 3000x2000 stored sideways with EXIF orientation 6 ("turn 90° clockwise"): upright it is 2000x3000.
+    const blocks = await sharp({
+      create: { width: 30, height: 20, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    })
+      .png()
+      .toBuffer();
+    const noise = await sharp(blocks)
+      .resize(3000, 2000, { kernel: 'nearest' })
+      .jpeg({ quality: 90 })
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Make: 'SecretCam' } })
+      .toBuffer();
+    const res = await upload(shop, noise, 'phone.jpg');
+    expect(res.status).toBe(201);
+    const [photo, thumb] = await Promise.all([fetchImage(shop, res.body.data.url), fetchImage(shop, res.body.data.thumbnailUrl)]);
+    expect(await sharp(photo.bytes).metadata()).toMatchObject({ format: 'jpeg', width: 1707, height: 2560 });
+    const meta = await sharp(thumb.bytes).metadata();
+    expect(meta).toMatchObject({ format: 'webp', width: 480, height: 720 });
+    expect(meta.exif).toBeUndefined();
+    expect(thumb.bytes.length).toBeLessThan(photo.bytes.length / 5);
+    expect(thumb.bytes.includes(Buffer.from('SecretCam'))).toBe(false);
   });
 
   it('when a photo carries EXIF (a GPS position, a camera) and is huge, then what is stored has no metadata and its longest side is 2560', async () => {
@@ -137,5 +171,23 @@ describe('unreferenced uploads are cleaned up', () => {
     await expect.poll(async () => (await fetchImage(shop, orphan)).status, { timeout: 15_000, interval: 300 }).toBe(404);
     expect((await fetchImage(shop, listed)).status).toBe(200);
     expect((await fetchImage(shop, photo)).status).toBe(200);
+  });
+
+  it('when a listing refers to several photos and their thumbnails, then the sweep keeps all of them and removes an unused upload’s thumbnail', async () => {
+    const uploads = await Promise.all(
+      [40, 50, 60].map(async (hue, i) => (await upload(shop, drawTv(hue, 30, 24 + i), 'tv.png')).body.data),
+    );
+    const [cover, second, unused] = uploads as { url: string; thumbnailUrl: string }[];
+    const seller = await shop.signup('Seller');
+    const product = await shop.addProduct(seller.token, {
+      productImage: cover!.url,
+      productImages: [cover!.url, second!.url],
+      productThumbnails: [cover!.thumbnailUrl, second!.thumbnailUrl],
+    });
+    expect(product.productThumbnails).toEqual([cover!.thumbnailUrl, second!.thumbnailUrl]);
+    await expect.poll(async () => (await fetchImage(shop, unused!.thumbnailUrl)).status, { timeout: 15_000, interval: 300 }).toBe(404);
+    expect((await fetchImage(shop, unused!.url)).status).toBe(404);
+    for (const url of [cover!.url, cover!.thumbnailUrl, second!.url, second!.thumbnailUrl])
+      expect((await fetchImage(shop, url)).status, url).toBe(200);
   });
 });

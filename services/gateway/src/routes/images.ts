@@ -4,7 +4,7 @@ import multer from 'multer';
 import { AppError, notFound } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
 import { clientKey, rateLimit } from '../http/rate-limit';
-import { processImage } from '@tv-shop/images';
+import { processImage, thumbnailOf } from '@tv-shop/images';
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
@@ -19,7 +19,10 @@ const MULTER_ERRORS: Record<string, () => AppError> = {
   LIMIT_FIELD_VALUE: () => new AppError('payload_too_large', 'A form field is too long', { field: 'body' }),
 };
 
-/** The image host of the spec: multipart field `image` in, `{ success, data: { url } }` out. */
+/**
+ * The image host of the spec: multipart field `image` in, `{ success, data: { url } }` out, and
+ * (ours) `data.thumbnailUrl`, a small copy for cards.
+ */
 export function imageRoutes({ images, config }: GatewayDeps): Router {
   const r = Router();
   const upload = multer({
@@ -59,8 +62,10 @@ export function imageRoutes({ images, config }: GatewayDeps): Router {
     if (!req.file) throw new AppError('validation', 'Send an image file in the field named image', { field: 'image' });
     // Decoded, upright, metadata stripped, longest side capped: what is stored is what we wrote.
     const image = await processImage(req.file.buffer);
-    const id = await images.put(image.bytes, image.type);
-    const answer: ImageUploadAnswer = { success: true, data: { url: `/api/images/${id}` } };
+    // Cards show the thumbnail; a listing that refers to neither loses both to the sweep.
+    const thumbnail = await thumbnailOf(image);
+    const [id, thumbnailId] = await Promise.all([images.put(image.bytes, image.type), images.put(thumbnail.bytes, thumbnail.type)]);
+    const answer: ImageUploadAnswer = { success: true, data: { url: `/api/images/${id}`, thumbnailUrl: `/api/images/${thumbnailId}` } };
     res.status(201).json(answer);
   });
 

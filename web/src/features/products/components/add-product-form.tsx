@@ -1,35 +1,54 @@
 import { Alert, Button, Form, Input, InputNumber, Select } from 'antd';
 import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category } from '@tv-shop/contracts';
 import { useState } from 'react';
-import { ImageInput, imageFileRule } from '@/components/ui/image-input';
 import { errorMessage } from '@/lib/api-client';
-import { uploadImage } from '@/lib/upload-image';
+import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
+import { PhotosInput, photosRule } from './photos-input';
 
-type AddProductValues = Omit<AddProductBody, 'productImage'> & { image: File | null };
+type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 'productThumbnails'> & { photos: File[] };
 
 const required = (what: string) => ({ required: true, message: `Please enter the ${what}` });
 const conditionOptions = CONDITIONS.map((value) => ({ value, label: value }));
 const durationOptions = USE_DURATIONS.map((value) => ({ value, label: value }));
 
-/** Every field is required; the image is uploaded first and its URL sent with the product. */
+/** Every field is required; the photos are shrunk and uploaded first, in order, then sent with the product. */
 export function AddProductForm({ categories, onAdded }: { categories: Category[]; onAdded: () => void }) {
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  const submit = async ({ image, ...values }: AddProductValues) => {
-    if (!image) return;
+  const submit = async ({ photos, ...values }: AddProductValues) => {
+    if (photos.length === 0) return;
     setBusy(true);
     setError(null);
+    // Which photo a failed upload was, so the message can name it.
+    let uploading = '';
     try {
-      const productImage = await uploadImage(image);
+      // One at a time: a phone holds one full-size photo in memory while it is shrunk, not eight.
+      const uploaded: UploadedImage[] = [];
+      for (const [index, photo] of photos.entries()) {
+        uploading = `Photo ${index + 1} (${photo.name})`;
+        setProgress(`Uploading photo ${index + 1} of ${photos.length}…`);
+        uploaded.push(await uploadPhoto(photo));
+      }
+      uploading = '';
+      setProgress('Saving the listing…');
       const category = categories.find((c) => c._id === values.category_id);
-      await addProduct({ ...values, productImage, category_name: category?.category_name ?? '' });
+      await addProduct({
+        ...values,
+        productImage: uploaded[0]!.url,
+        productImages: uploaded.map((u) => u.url),
+        productThumbnails: uploaded.map((u) => u.thumbnailUrl),
+        category_name: category?.category_name ?? '',
+      });
       onAdded();
     } catch (failure) {
       console.error(failure);
-      setError(errorMessage(failure));
+      setError(uploading ? `${uploading}: ${errorMessage(failure)}` : errorMessage(failure));
       setBusy(false);
+    } finally {
+      setProgress('');
     }
   };
 
@@ -64,10 +83,13 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
       <Form.Item label="Details" name="details" rules={[required('details')]}>
         <Input.TextArea rows={4} />
       </Form.Item>
-      <Form.Item label="Product Image" name="image" rules={[{ required: true, message: 'Please choose an image' }, imageFileRule]}>
-        <ImageInput />
+      <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
+        <PhotosInput />
       </Form.Item>
       {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+      <p className="add-product-form__progress" role="status">
+        {progress}
+      </p>
       <Button type="primary" htmlType="submit" loading={busy} block>
         Add Product
       </Button>

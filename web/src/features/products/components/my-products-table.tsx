@@ -7,6 +7,7 @@ import { useAdvertiseProduct } from '../api/advertise-product';
 import { useMarkProductAvailable } from '../api/mark-product-available';
 import { useMarkProductSold } from '../api/mark-product-sold';
 import { useRemoveProductAdvertising } from '../api/remove-product-advertising';
+import { coverThumbnail } from '../photos';
 import { StatusBadge } from './status-badge';
 
 /** A seller's listings; each toggle shows only the button for the row's current state. */
@@ -30,7 +31,7 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
       scroll={{ x: 'max-content' }}
       columns={[
         { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
-        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} /> },
+        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} /> },
         { title: 'Product Name', dataIndex: 'porduct_name' },
         { title: 'Price', key: 'price', render: (_, row) => formatTk(row.resale_price) },
         {

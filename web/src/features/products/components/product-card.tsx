@@ -1,7 +1,9 @@
+import { CameraOutlined } from '@ant-design/icons';
 import type { Product } from '@tv-shop/contracts';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
+import { coverThumbnail, photosOf } from '../photos';
 import { ProductActions } from './product-actions';
 import { StatusBadge } from './status-badge';
 import { VerifiedMark } from './verified-mark';
@@ -15,15 +17,21 @@ interface ProductCardProps {
 export function ProductCard({ product, onBook }: ProductCardProps) {
   const headingId = `product-${product._id}-name`;
   const href = paths.product.href(product._id);
+  const photoCount = photosOf(product).length;
 
   return (
     <article className="product-card" aria-labelledby={headingId} data-product-id={product._id}>
       <div className="product-card__media">
         {/* The title's link is the one in the tab order; the photo is a larger target for a pointer. */}
         <Link to={href} tabIndex={-1} aria-hidden="true">
-          <img src={product.productImage} alt={product.porduct_name} loading="lazy" />
+          <img src={coverThumbnail(product)} alt={product.porduct_name} loading="lazy" />
         </Link>
         <StatusBadge sold={product.sold} />
+        {photoCount > 1 ? (
+          <span className="product-card__photo-count">
+            <CameraOutlined aria-hidden="true" /> {photoCount} photos
+          </span>
+        ) : null}
       </div>
       <div className="product-card__body">
         <h3 id={headingId} className="product-card__title">

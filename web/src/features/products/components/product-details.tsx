@@ -1,13 +1,14 @@
-import { ExpandOutlined } from '@ant-design/icons';
 import type { Product, SellerProfile } from '@tv-shop/contracts';
 import { formatTk } from '@/lib/format';
+import { photosOf } from '../photos';
+import { PhotoGallery } from './photo-gallery';
 import { ProductActions } from './product-actions';
 import { SellerBlock } from './seller-block';
 import { StatusBadge } from './status-badge';
 
 /**
- * A product's own page: the photo whole (never cropped; a tap opens it full size), every field
- * of the listing, its seller, and the same actions a card offers.
+ * A product's own page: its photos whole (never cropped; swiped or stepped through, a tap opens
+ * one full size), every field of the listing, its seller, and the same actions a card offers.
  */
 export function ProductDetails({
   product,
@@ -20,18 +21,7 @@ export function ProductDetails({
 }) {
   return (
     <article className="product-page" aria-labelledby="product-page-title" data-product-id={product._id}>
-      <a
-        className="product-page__photo"
-        href={product.productImage}
-        target="_blank"
-        rel="noopener noreferrer"
-        aria-label={`Open the photo of ${product.porduct_name} full size`}
-      >
-        <img src={product.productImage} alt={product.porduct_name} />
-        <span className="product-page__zoom" aria-hidden="true">
-          <ExpandOutlined /> Full size
-        </span>
-      </a>
+      <PhotoGallery photos={photosOf(product)} name={product.porduct_name} />
       <div className="product-page__info">
         <header className="product-page__header">
           <h1 id="product-page-title" className="product-page__title">

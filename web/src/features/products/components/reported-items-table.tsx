@@ -5,6 +5,7 @@ import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { formatTk } from '@/lib/format';
 import { useDeleteProduct } from '../api/delete-product';
+import { coverThumbnail } from '../photos';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
 
@@ -36,7 +37,7 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
       scroll={{ x: 'max-content' }}
       columns={[
         { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
-        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} /> },
+        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} /> },
         { title: 'Product', dataIndex: 'porduct_name' },
         { title: 'Price', key: 'price', render: (_, row) => formatTk(row.resale_price) },
         { title: 'Reports', key: 'report', render: (_, row) => <Reports product={row} /> },

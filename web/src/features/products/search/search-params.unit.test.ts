@@ -1,11 +1,13 @@
 import type { Product } from '@tv-shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { BROWSE, isBrowsing, readSearch, stillMatches, toApiQuery, writeSearch } from './search-params';
+import { BROWSE, newlyMatches, readSearch, stillMatches, toApiQuery, writeSearch } from './search-params';
 
 const tv = (patch: Partial<Product> = {}): Product => ({
   _id: 'p1',
   porduct_name: 'Samsung 50" QLED',
   productImage: '/api/images/x',
+  productImages: ['/api/images/x'],
+  productThumbnails: ['/api/images/x'],
   details: '',
   location: 'Mirpur, Dhaka',
   resale_price: 25000,
@@ -27,33 +29,34 @@ const tv = (patch: Partial<Product> = {}): Product => ({
 });
 
 describe('the search in the URL', () => {
-  it('round-trips, writing only what differs from browsing everything', () => {
+  it('round-trips, writing only what differs from browsing what is for sale', () => {
     const search = {
       ...BROWSE,
       q: 'samsung',
       minPrice: '10000',
       maxPrice: '30000',
       location: 'Dhaka',
-      sold: 'false' as const,
+      sold: 'any' as const,
       sort: 'price_asc' as const,
     };
     const params = writeSearch(search);
-    expect(params.toString()).toBe('q=samsung&location=Dhaka&minPrice=10000&maxPrice=30000&sold=false&sort=price_asc');
+    expect(params.toString()).toBe('q=samsung&location=Dhaka&minPrice=10000&maxPrice=30000&sold=any&sort=price_asc');
     expect(readSearch(params)).toEqual(search);
   });
 
-  it('is browsing with nothing set, and ignores values it does not know', () => {
+  it('with nothing set asks for what is for sale, newest first, and ignores values it does not know', () => {
     const search = readSearch(new URLSearchParams('sort=cheapest&sold=maybe&condition=Mint'));
     expect(search).toEqual(BROWSE);
-    expect(isBrowsing(search)).toBe(true);
+    expect(writeSearch(search).size).toBe(0);
+    expect(toApiQuery(search)).toEqual({ sold: 'false', sort: 'newest' });
   });
 
   it('keeps a page-fixed brand out of the URL and in the query', () => {
     const search = readSearch(new URLSearchParams('category=lg&q=55'), { category: 'sony' });
     expect(search.category).toBe('sony');
     expect(writeSearch(search, ['category']).toString()).toBe('q=55');
-    expect(isBrowsing({ ...search, q: '' }, ['category'])).toBe(true);
-    expect(toApiQuery(search, 'abc')).toEqual({ q: '55', category: 'sony', sold: 'any', sort: 'newest', cursor: 'abc' });
+    expect(writeSearch({ ...search, q: '' }, ['category']).size).toBe(0);
+    expect(toApiQuery(search, 'abc')).toEqual({ q: '55', category: 'sony', sold: 'false', sort: 'newest', cursor: 'abc' });
   });
 });
 
@@ -62,7 +65,7 @@ describe('a shown result after a push', () => {
     const search = { ...BROWSE, sold: 'false' as const };
     expect(stillMatches(tv(), search)).toBe(true);
     expect(stillMatches(tv({ sold: true }), search)).toBe(false);
-    expect(stillMatches(tv({ sold: true }), BROWSE)).toBe(true);
+    expect(stillMatches(tv({ sold: true }), { ...BROWSE, sold: 'any' })).toBe(true);
   });
 
   it('is held to the exact criteria: brand, condition, price range', () => {
@@ -72,5 +75,19 @@ describe('a shown result after a push', () => {
     expect(stillMatches(tv({ product_condition: 'Fair' }), search)).toBe(false);
     expect(stillMatches(tv({ resale_price: 30001 }), search)).toBe(false);
     expect(stillMatches(tv({ resale_price: 9999 }), search)).toBe(false);
+  });
+});
+
+describe('a listing pushed after the search was read', () => {
+  it('joins when each word starts one of its words, its place holds the location, and the exact criteria hold', () => {
+    const search = { ...BROWSE, q: 'sams qled', location: 'dhaka', maxPrice: '30000' };
+    expect(newlyMatches(tv(), search)).toBe(true);
+    expect(newlyMatches(tv({ details: 'wall mount' }), { ...BROWSE, q: 'wall' })).toBe(true);
+    expect(newlyMatches(tv(), { ...search, q: 'sony' })).toBe(false);
+    expect(newlyMatches(tv(), { ...search, location: 'sylhet' })).toBe(false);
+    expect(newlyMatches(tv({ sold: true }), search)).toBe(false);
+    expect(newlyMatches(tv({ resale_price: 40000 }), search)).toBe(false);
+    // Stricter than the server: a misspelling the server would widen does not join live.
+    expect(newlyMatches(tv(), { ...BROWSE, q: 'samsng' })).toBe(false);
   });
 });

@@ -1,0 +1,178 @@
+import { ArrowLeftOutlined, ArrowRightOutlined, DeleteOutlined } from '@ant-design/icons';
+import { MAX_LISTING_PHOTOS } from '@tv-shop/contracts';
+import { Button } from 'antd';
+import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+
+interface PhotosInputProps {
+  id?: string;
+  value?: File[];
+  onChange?: (files: File[]) => void;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+}
+
+/** A stable key for each chosen file, so a photo's preview survives being moved. */
+const keys = new WeakMap<File, number>();
+let lastKey = 0;
+const keyOf = (file: File) => {
+  if (!keys.has(file)) keys.set(file, ++lastKey);
+  return keys.get(file)!;
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Form rule: at least one photo, and only images (the server stores images only). */
+export const photosRule = {
+  validator: (_: unknown, files: File[] | undefined) => {
+    if (!files?.length) return Promise.reject(new Error('Please choose at least one photo'));
+    if (files.some((f) => !f.type.startsWith('image/'))) return Promise.reject(new Error('Please choose image files only.'));
+    return Promise.resolve();
+  },
+};
+
+/** One chosen photo shown small; its object URL lives as long as the preview. */
+function Preview({ file, alt }: { file: File; alt: string }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(file);
+    setSrc(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+  return src ? <img src={src} alt={alt} /> : <span className="photos-input__placeholder" />;
+}
+
+/**
+ * Up to MAX_LISTING_PHOTOS photos, shaped for antd's Form.Item (id, value, onChange): previews
+ * in order, the first the cover; each moves left or right by its buttons (or by dragging with a
+ * pointer) and can be removed. What changed is said in a polite live region.
+ */
+export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputProps) {
+  const [said, say] = useState('');
+  const [dragFrom, setDragFrom] = useState<number | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+  // After a move the moved photo's button keeps the focus, wherever the photo went.
+  const [focusAfter, setFocusAfter] = useState<{ index: number; action: 'left' | 'right' | 'remove' } | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const full = value.length >= MAX_LISTING_PHOTOS;
+  const hintId = id ? `${id}-hint` : undefined;
+  // The form's own messages (antd's help) and the hint both describe the input.
+  const describedBy = [rest['aria-describedby'], hintId].filter(Boolean).join(' ') || undefined;
+
+  useEffect(() => {
+    if (!focusAfter) return;
+    const item = list.current?.children[focusAfter.index];
+    const wanted = item?.querySelector<HTMLButtonElement>(`[data-action="${focusAfter.action}"]:not(:disabled)`);
+    (wanted ?? item?.querySelector<HTMLButtonElement>('[data-action]:not(:disabled)'))?.focus();
+    setFocusAfter(null);
+  }, [focusAfter]);
+
+  const add = (event: ChangeEvent<HTMLInputElement>) => {
+    const picked = Array.from(event.target.files ?? []);
+    // Cleared, so that choosing the same file again after removing it is noticed.
+    event.target.value = '';
+    const taken = picked.slice(0, MAX_LISTING_PHOTOS - value.length);
+    if (taken.length > 0) onChange?.([...value, ...taken]);
+    const left = picked.length - taken.length;
+    say(
+      left > 0
+        ? `A listing holds ${MAX_LISTING_PHOTOS} photos; ${plural(left, 'photo')} not added.`
+        : `${plural(taken.length, 'photo')} added.`,
+    );
+  };
+  const move = (from: number, to: number, action?: 'left' | 'right') => {
+    if (to < 0 || to >= value.length || from === to) return;
+    const next = [...value];
+    const [photo] = next.splice(from, 1);
+    next.splice(to, 0, photo!);
+    onChange?.(next);
+    say(`Photo ${from + 1} moved to position ${to + 1} of ${value.length}.${to === 0 ? ' It is the cover now.' : ''}`);
+    if (action) setFocusAfter({ index: to, action });
+  };
+  const remove = (index: number) => {
+    onChange?.(value.filter((_, i) => i !== index));
+    say(`Photo ${index + 1} removed.`);
+    // The focus goes to the photo that took its place, or back to the file input.
+    if (value.length > 1) setFocusAfter({ index: Math.min(index, value.length - 2), action: 'remove' });
+    else input.current?.focus();
+  };
+  const drop = (event: DragEvent, to: number) => {
+    event.preventDefault();
+    if (dragFrom !== null) move(dragFrom, to);
+    setDragFrom(null);
+  };
+
+  return (
+    <div className="photos-input">
+      <p className="photos-input__hint" id={hintId}>
+        Up to {MAX_LISTING_PHOTOS} photos; any size — we shrink them before upload. The first one is the cover: reorder them with the arrows
+        or by dragging.
+      </p>
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept="image/*"
+        multiple
+        onChange={add}
+        disabled={full}
+        aria-invalid={rest['aria-invalid']}
+        aria-describedby={describedBy}
+      />
+      <p className="photos-input__count">
+        {value.length} of {MAX_LISTING_PHOTOS} photos{full ? ' (full)' : ''}
+      </p>
+      {value.length > 0 ? (
+        <ol className="photos-input__list" ref={list} aria-label="Chosen photos, in order">
+          {value.map((file, index) => (
+            <li
+              key={keyOf(file)}
+              className={`photos-input__item${dragFrom === index ? ' photos-input__item--dragging' : ''}`}
+              draggable
+              onDragStart={(event) => {
+                event.dataTransfer.effectAllowed = 'move';
+                // Firefox starts a drag only when it carries data.
+                event.dataTransfer.setData('text/plain', String(index));
+                setDragFrom(index);
+              }}
+              onDragOver={(event) => event.preventDefault()}
+              onDrop={(event) => drop(event, index)}
+              onDragEnd={() => setDragFrom(null)}
+            >
+              <Preview file={file} alt={`Photo ${index + 1}: ${file.name}`} />
+              {index === 0 ? <span className="photos-input__cover">Cover</span> : null}
+              <div className="photos-input__actions">
+                <Button
+                  size="small"
+                  icon={<ArrowLeftOutlined />}
+                  data-action="left"
+                  aria-label={`Move photo ${index + 1} left`}
+                  disabled={index === 0}
+                  onClick={() => move(index, index - 1, 'left')}
+                />
+                <Button
+                  size="small"
+                  icon={<ArrowRightOutlined />}
+                  data-action="right"
+                  aria-label={`Move photo ${index + 1} right`}
+                  disabled={index === value.length - 1}
+                  onClick={() => move(index, index + 1, 'right')}
+                />
+                <Button
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  data-action="remove"
+                  aria-label={`Remove photo ${index + 1}`}
+                  onClick={() => remove(index)}
+                />
+              </div>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      <p className="visually-hidden" aria-live="polite">
+        {said}
+      </p>
+    </div>
+  );
+}
