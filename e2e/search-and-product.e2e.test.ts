@@ -99,16 +99,15 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     await page.getByLabel('Location').fill('Dhaka');
     await page.waitForURL((url) => url.searchParams.get('location') === 'Dhaka' && url.searchParams.get('maxPrice') === '30000');
     await choose(page, 'Sort by', 'Price: low to high');
-    // What can still be bought: sold TVs leave the list.
-    await page.getByRole('switch', { name: 'Show sold' }).click();
-    await page.waitForURL((url) => url.searchParams.get('sold') === 'false' && url.searchParams.get('sort') === 'price_asc');
+    await page.waitForURL((url) => url.searchParams.get('sort') === 'price_asc');
+    // What can be bought is the default: sold TVs are left out unless "Show sold" is on.
+    expect(await page.getByRole('switch', { name: 'Show sold' }).getAttribute('aria-checked')).toBe('false');
 
     const expectedQuery = {
       q: 'samsung',
       location: 'Dhaka',
       minPrice: '10000',
       maxPrice: '30000',
-      sold: 'false',
       sort: 'price_asc',
     };
     expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual(expectedQuery);
@@ -143,14 +142,14 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     await checkResults();
     const searchUrl = page.url();
 
-    // Back goes to the search before "Show sold" was turned off; forward returns.
+    // Back goes to the search before it was sorted by price; forward returns.
     await page.goBack();
-    await page.waitForURL((url) => url.searchParams.get('sold') === null);
-    expect(await page.getByRole('switch', { name: 'Show sold' }).getAttribute('aria-checked')).toBe('true');
+    await page.waitForURL((url) => url.searchParams.get('sort') === null && url.searchParams.get('q') === 'samsung');
     await page.goForward();
     await page.waitForURL(searchUrl);
-    expect(await page.getByRole('switch', { name: 'Show sold' }).getAttribute('aria-checked')).toBe('false');
     await card(page, qled.name).waitFor();
+    const titlesAgain = await page.locator('article.product-card h3').allTextContents();
+    expect(titlesAgain.indexOf(crystal.name)).toBeLessThan(titlesAgain.indexOf(qled.name));
 
     // The product page: its title, the photo whole, every field, the seller.
     await card(page, qled.name).getByRole('link', { name: qled.name }).click();
@@ -208,6 +207,39 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     const n = Number(countBefore?.replace(/\D/g, ''));
     await expect.poll(() => page.getByText(/^\d+ TVs?$/).textContent()).toBe(`${n - 1} ${n - 1 === 1 ? 'TV' : 'TVs'}`);
     await snap(page, '14-search-after-sale');
+
+    // New listings reach the page by push: one over the price range stays out; one that matches
+    // joins the results in its place by price (the one out of range came first, so it is settled).
+    const dear = `Samsung 75" Too Dear ${tag}`;
+    await list(
+      {
+        porduct_name: dear,
+        details: 'Over the range.',
+        location: 'Banani, Dhaka',
+        resale_price: 90000,
+        product_condition: 'Good',
+        category_id: 'samsung',
+      },
+      [150, 12, 90],
+    );
+    const fresh = `Samsung 40" Just Listed ${tag}`;
+    await list(
+      {
+        porduct_name: fresh,
+        details: 'Listed a moment ago.',
+        location: 'Banani, Dhaka',
+        resale_price: 20000,
+        product_condition: 'Good',
+        category_id: 'samsung',
+      },
+      [12, 150, 90],
+    );
+    await card(page, fresh).waitFor();
+    const titlesLive = await page.locator('article.product-card h3').allTextContents();
+    expect(titlesLive.indexOf(fresh)).toBeLessThan(titlesLive.indexOf(qled.name));
+    expect(await card(page, dear).count()).toBe(0);
+    expect(await stillSamePage(page)).toBe(true);
+    await expect.poll(() => page.getByText(/^\d+ TVs?$/).textContent()).toBe(`${n} ${n === 1 ? 'TV' : 'TVs'}`);
 
     // A category page searches within its brand: the tag finds this seller's Sony only.
     await page.goto(`/catagories/sony?q=${tag}`);

@@ -107,7 +107,7 @@ test("when a buyer books a seller's TV, then the seller's My Bookings shows it l
   expect(((await tried.json()) as { detail: string }).detail).toMatch(/paid sale is final/);
   await sellerPage.reload();
   await productRow.getByText('Sold to Farhan Buyer').waitFor();
-  await buyerPage.goto('/all_products');
+  await buyerPage.goto('/all_products?sold=any');
   await card(buyerPage, productName).getByText('Sold', { exact: true }).waitFor();
   expect(await card(buyerPage, productName).getByRole('button', { name: 'Book Now' }).isDisabled()).toBe(true);
 });

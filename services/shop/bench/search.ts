@@ -32,15 +32,17 @@ const conditions = ['Excellent', 'Good', 'Fair'];
 const listing = (i: number) => {
   const brand = brands[i % brands.length]!;
   return JSON.stringify({
-    porduct_name: `${brand[0]!.toUpperCase()}${brand.slice(1)} ${sizes[i % sizes.length]}" Smart TV ${i}`,
+    // Now and then a model number only a few listings carry.
+    porduct_name: `${brand[0]!.toUpperCase()}${brand.slice(1)} ${sizes[i % sizes.length]}" Smart TV ${i}${i % 5000 === 7 ? ' X80J' : ''}`,
     productImage: 'https://example.com/tv.png',
     details: `Used ${1 + (i % 6)} years, remote included, ${i % 3 === 0 ? 'wall mount' : 'table stand'}`,
-    location: places[(i * 7) % places.length],
+    // Spread over the places independently of the screen size (which follows i % 7).
+    location: places[Math.floor(i / 7) % places.length],
     resale_price: 5000 + ((i * 7919) % 90000),
     orginal_price: 100000,
     use_duration: '2 years',
     phone_number: '01700000000',
-    product_condition: conditions[i % conditions.length],
+    product_condition: conditions[Math.floor(i / 5) % conditions.length],
     category_id: brand === 'walton' || brand === 'xiaomi' || brand === 'panasonic' ? 'sony' : brand,
   });
 };
@@ -51,6 +53,8 @@ const searches: [string, string][] = [
   ['brand, price, place, by price', 'category=samsung&minPrice=10000&maxPrice=30000&location=dhaka&sort=price_asc'],
   ['newest, page 1', 'sort=newest'],
   ['words and a filter', 'q=wall%20mount&condition=Excellent'],
+  ['a rare word', 'q=x80j'],
+  ['part of a word', 'q=pana'],
 ];
 
 let written = 0;

@@ -30,10 +30,16 @@ function decodeCursor(cursor: string): [string, string] {
   throw validation('cursor', 'is not a cursor this search gave out');
 }
 
+/** A prefix that starts more known words than this is matched as a prefix (`sam:*`) instead. */
+const MAX_COMPLETIONS = 20;
+
 /**
- * The words of `q` as a full-text query: every word must match (prefix matches too, so "sam"
- * finds Samsung), and a word no listing has is widened to the known words closest to it by
- * trigrams ("samsng" → samsung), from the small `search_words` table. Null when `q` has no word.
+ * The words of `q` as a full-text query in which every word must match. Each word is looked up in
+ * `search_words`, every word any listing holds: it matches itself when known, and the known words
+ * it starts ("sam" → samsung); a word that is neither is replaced by the known words closest to it
+ * by trigrams ("samsng" → samsung). Whole words, not `:*` prefixes, because PostgreSQL estimates a
+ * prefix at a fixed 1,000 rows and then walks 50,000 listings for a rare one; a whole word it
+ * estimates from its statistics. Null when `q` has no word.
  */
 async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
   const words = [
@@ -45,22 +51,41 @@ async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
     ),
   ].slice(0, 8);
   if (words.length === 0) return null;
-  const { rows } = await pool.query<{ word: string; near: string[] | null }>(
-    `select q.word,
-            case when length(q.word) < 4
-                   or exists (select 1 from rm_catalog.search_words s where s.word = q.word)
-                   or exists (select 1 from rm_catalog.products p where p.search @@ to_tsquery('simple', q.word || ':*'))
-                 then null
-                 else (select array_agg(s.word order by public.similarity(s.word, q.word) desc)
-                         from (select word from rm_catalog.search_words s where s.word operator(public.%) q.word
-                               order by public.similarity(s.word, q.word) desc limit 3) s)
-            end as near
-       from unnest($1::text[]) as q(word)`,
-    [words],
+  // One row per word, each with its own literal prefix pattern, so every look-up is an index scan.
+  const lookups = words.map(
+    (_, i) => `select ${i} as i, exists (select 1 from rm_catalog.search_words where word = $${2 * i + 1}) as known,
+       array(select word from rm_catalog.search_words where word like $${2 * i + 2} and word <> $${2 * i + 1}
+             order by length(word), word limit ${MAX_COMPLETIONS + 1}) as longer`,
   );
-  // Only letters and digits reach to_tsquery, so no word can change the query's syntax.
-  const alternatives = rows.map((r) => [`${r.word}:*`, ...(r.near ?? [])].join(' | '));
-  return alternatives.map((a) => `(${a})`).join(' & ');
+  const { rows } = await pool.query<{ i: number; known: boolean; longer: string[] }>(
+    lookups.join(' union all '),
+    words.flatMap((w) => [w, `${w}%`]),
+  );
+  const alternatives = await Promise.all(
+    rows
+      .sort((a, b) => a.i - b.i)
+      .map(async ({ i, known, longer }) => {
+        const word = words[i]!;
+        if (longer.length > MAX_COMPLETIONS) return [`${word}:*`];
+        const whole = [...(known ? [word] : []), ...longer];
+        if (whole.length > 0) return whole;
+        return (await nearWords(pool, word)) ?? [word];
+      }),
+  );
+  // Only letters and digits reach to_tsquery (the words are split on anything else, and
+  // search_words holds only such words), so no word can change the query's syntax.
+  return alternatives.map((a) => `(${a.join(' | ')})`).join(' & ');
+}
+
+/** The known words closest to a word no listing has, by trigrams ("samsng" → samsung); null if none is close. */
+async function nearWords(pool: pg.Pool, word: string): Promise<string[] | null> {
+  if (word.length < 4 || /^\d+$/.test(word)) return null;
+  const { rows } = await pool.query<{ word: string }>(
+    `select word from rm_catalog.search_words where word operator(public.%) $1
+      order by public.similarity(word, $1) desc, word limit 3`,
+    [word],
+  );
+  return rows.length > 0 ? rows.map((r) => r.word) : null;
 }
 
 /**

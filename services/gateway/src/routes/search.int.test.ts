@@ -45,6 +45,19 @@ describe('search, product and seller pages', () => {
     expect(names((await search('sold=true')).body.items)).toEqual(['Samsung 50" sold one']);
   });
 
+  it('when a buyer types part of a word, a whole word, words from the details or a word no TV has, then each finds what it should', async () => {
+    // A prefix finds the words it starts; a whole word finds itself; all words must match.
+    expect(names((await search('q=sam')).body.items).sort()).toEqual(['Samsung 32" Smart', 'Samsung 43" Crystal UHD']);
+    expect(names((await search('q=brav')).body.items)).toEqual(['Sony Bravia 55" X80J']);
+    expect(names((await search('q=smart%2032')).body.items).sort()).toEqual(['LG 32" HD Smart', 'Samsung 32" Smart']);
+    expect(names((await search('q=samsung%20smart')).body.items)).toEqual(['Samsung 32" Smart']);
+    // The details and the place are searched too (the harness describes every TV so).
+    expect((await search('q=remote%20included')).body.total).toBe(4);
+    expect(names((await search('q=chattogram')).body.items)).toEqual(['LG 32" HD Smart']);
+    // A word nothing is close to finds nothing rather than everything.
+    expect((await search('q=zzzzqqq')).body).toMatchObject({ items: [], total: 0, nextCursor: null });
+  });
+
   it('when filtered by price and location and sorted by price, then only matching TVs come, cheapest first', async () => {
     const res = await search('minPrice=10000&maxPrice=30000&location=dhaka&sort=price_asc');
     expect(names(res.body.items)).toEqual(['Samsung 32" Smart', 'Samsung 43" Crystal UHD']);

@@ -4,31 +4,15 @@ import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/booking-modal';
 import { useCategories } from '@/features/categories/api/get-categories';
-import { useAllProducts } from '@/features/products/api/get-all-products';
 import { SearchFilters } from '@/features/products/search/search-filters';
-import { ProductResults, SearchResults } from '@/features/products/search/search-results';
+import { SearchResults } from '@/features/products/search/search-results';
 import { useSearchInUrl } from '@/features/products/search/use-search-in-url';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** Every listing, sold ones included, live: what All Products shows before any search. */
-function AllProductsList({ onBook }: { onBook: (product: Product) => void }) {
-  const { products, loading, error, retry } = useAllProducts();
-  return (
-    <ProductResults
-      products={products}
-      total={products.length}
-      loading={loading}
-      error={error}
-      retry={retry}
-      onBook={onBook}
-      empty="No Items Available"
-    />
-  );
-}
-
+/** Every listing for sale, newest first, a page at a time; the search box and filters narrow it. */
 export function AllProductsPage() {
   usePageTitle(paths.allProducts.title);
-  const { search, browsing, update } = useSearchInUrl();
+  const { search, update } = useSearchInUrl();
   const { categories } = useCategories();
   const brands = useMemo(() => categories.map((c) => ({ id: c._id, name: c.category_name })), [categories]);
   const [booking, setBooking] = useState<Product | null>(null);
@@ -37,7 +21,7 @@ export function AllProductsPage() {
     <div className="page">
       <PageHeading kicker="All PRODUCTS" title="All Our Resale Products" />
       <SearchFilters value={search} onChange={update} brands={brands} />
-      {browsing ? <AllProductsList onBook={setBooking} /> : <SearchResults search={search} onBook={setBooking} />}
+      <SearchResults search={search} onBook={setBooking} />
       <BookingModal product={booking} onClose={() => setBooking(null)} />
     </div>
   );

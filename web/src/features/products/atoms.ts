@@ -8,9 +8,7 @@ export const productsStore = createEntityStore<Product>();
 export const reportedProductsStore = createEntityStore<ReportedProduct>();
 
 export const productScopes = {
-  all: () => true,
   advertised: (p: Product) => p.advertised && !p.sold,
   reported: (p: Product) => p.reported,
   ofSeller: (email: string) => (p: Product) => p.sellerEmail.toLowerCase() === email.toLowerCase(),
-  ofCategory: (categoryId: string) => (p: Product) => p.category_id === categoryId,
 };

@@ -21,9 +21,8 @@ export interface ProductSearchState {
 }
 
 /**
- * With nothing in the URL, All Products and a category page list everything, sold TVs included
- * (the shop's original lists); so a search started from there keeps showing sold TVs until
- * "Show sold" is turned off, which writes `sold=false`.
+ * With nothing in the URL, All Products and a category page show what is for sale, newest first,
+ * a page at a time; "Show sold" writes `sold=any`.
  */
 export const BROWSE: ProductSearchState = {
   q: '',
@@ -32,7 +31,7 @@ export const BROWSE: ProductSearchState = {
   location: '',
   minPrice: '',
   maxPrice: '',
-  sold: 'any',
+  sold: 'false',
   sort: 'newest',
 };
 
@@ -66,11 +65,6 @@ export function writeSearch(state: ProductSearchState, fixedKeys: readonly (keyo
   return params;
 }
 
-/** No criterion at all: the page shows its plain live list instead of a search. */
-export function isBrowsing(state: ProductSearchState, fixedKeys: readonly (keyof ProductSearchState)[] = []): boolean {
-  return writeSearch(state, fixedKeys).size === 0;
-}
-
 /** The server's query (`GET /api/products/search`), always explicit about `sold`. */
 export function toApiQuery(state: ProductSearchState, cursor?: string | null): Record<string, string> {
   const query: Record<string, string> = { sold: state.sold, sort: state.sort };
@@ -97,4 +91,19 @@ export function stillMatches(product: Product, state: ProductSearchState): boole
   if (state.minPrice.trim() && Number.isFinite(min) && product.resale_price < min) return false;
   if (state.maxPrice.trim() && Number.isFinite(max) && product.resale_price > max) return false;
   return true;
+}
+
+const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/**
+ * Whether a listing that reached the page by a push (listed, or for sale again, after the search
+ * was read) belongs in its results. Stricter than the server: each word must start a word of the
+ * listing (no misspellings), so a listing shown is one the search would also have found.
+ */
+export function newlyMatches(product: Product, state: ProductSearchState): boolean {
+  if (!stillMatches(product, state)) return false;
+  const location = state.location.trim().toLowerCase();
+  if (location && !product.location.toLowerCase().includes(location)) return false;
+  const own = wordsOf(`${product.porduct_name} ${product.details} ${product.location} ${product.category_name}`);
+  return wordsOf(state.q).every((word) => own.some((w) => w.startsWith(word)));
 }

@@ -7,11 +7,13 @@ import { listsReloadAtom } from '@/lib/use-live-list';
 import { searchProducts } from '../api/search-products';
 import { productsStore } from '../atoms';
 import { useIdList } from '../use-id-list';
-import { stillMatches, toApiQuery, type ProductSearchState } from './search-params';
+import { newlyMatches, stillMatches, toApiQuery, type ProductSearchState } from './search-params';
 
 interface Results {
   /** The search these pages answer (its canonical JSON). */
   key: string;
+  /** The log position the first page was read at: a row pushed after it may be new to the search. */
+  readAt: number;
   ids: string[];
   nextCursor: string | null;
   total: number;
@@ -24,7 +26,8 @@ const onlyItsRows = () => false;
  * Runs a search page by page (Load more follows `nextCursor`). The rows go into the product
  * store and are shown by id, so pushes update them in place without a refetch; a row that no
  * longer matches the exact criteria (sold while `sold=false`, removed) drops out, and the total
- * counts it out too. A new search, Retry or a resync reads the first page again.
+ * counts it out too; a listing pushed since the search was read that matches it joins the results
+ * (`useJoining`). A new search, Retry or a resync reads the first page again.
  */
 export function useProductSearch(search: ProductSearchState) {
   const key = JSON.stringify(search);
@@ -53,7 +56,7 @@ export function useProductSearch(search: ProductSearchState) {
       (answer) => {
         if (!alive) return;
         const ids = take(answer);
-        setResults({ key, ids, nextCursor: answer.nextCursor, total: answer.total });
+        setResults({ key, readAt: answer.position, ids, nextCursor: answer.nextCursor, total: answer.total });
       },
       (error: unknown) => {
         console.error(error);
@@ -86,7 +89,9 @@ export function useProductSearch(search: ProductSearchState) {
 
   const keep = useCallback((p: Product) => stillMatches(p, current), [current]);
   const ids = useMemo(() => shown?.ids ?? [], [shown]);
-  const products = useIdList(ids, keep);
+  const read = useIdList(ids, keep);
+  const joining = useJoining(shown, current);
+  const products = useMemo(() => placeJoining(read, joining, current.sort, !!shown?.nextCursor), [read, joining, current.sort, shown]);
   const error = failure?.key === key ? failure.message : null;
   const retry = useCallback(() => {
     setFailure(null);
@@ -96,8 +101,8 @@ export function useProductSearch(search: ProductSearchState) {
 
   return {
     products,
-    // Rows that dropped out since they were read are no longer counted.
-    total: shown ? Math.max(0, shown.total - (shown.ids.length - products.length)) : 0,
+    // Rows that dropped out since they were read are no longer counted; rows that joined are.
+    total: shown ? Math.max(0, shown.total - (shown.ids.length - read.length)) + joining.length : 0,
     hasMore: !!shown?.nextCursor,
     loading: !shown && !error,
     error,
@@ -106,4 +111,38 @@ export function useProductSearch(search: ProductSearchState) {
     loadingMore: more.busy,
     loadMoreError: more.error,
   };
+}
+
+/** Listings the store got after the search was read (a push) that the search does not hold and that match it. */
+function useJoining(shown: Results | null, search: ProductSearchState): Product[] {
+  const { rows, positions } = useAtomValue(productsStore.stateAtom);
+  return useMemo(() => {
+    if (!shown) return [];
+    const held = new Set(shown.ids);
+    const joined: Product[] = [];
+    for (const [id, row] of rows) {
+      if (held.has(id) || (positions.get(id) ?? -Infinity) <= shown.readAt) continue;
+      if (newlyMatches(row, search)) joined.push(row);
+    }
+    return joined;
+  }, [shown, rows, positions, search]);
+}
+
+/**
+ * Where joining listings go: newest first on top (the store holds a new row first); by price, in
+ * their place among the rows read, unless the place is past the last row while more pages remain
+ * (there, the next page brings it).
+ */
+function placeJoining(read: Product[], joining: Product[], sort: ProductSearchState['sort'], hasMore: boolean): Product[] {
+  if (joining.length === 0) return read;
+  if (sort === 'newest') return [...joining, ...read];
+  const before = (a: Product, b: Product) => (sort === 'price_asc' ? a.resale_price < b.resale_price : a.resale_price > b.resale_price);
+  const last = read[read.length - 1];
+  const placed = [...read];
+  for (const p of joining) {
+    if (hasMore && last && !before(p, last)) continue;
+    const at = placed.findIndex((q) => before(p, q));
+    placed.splice(at === -1 ? placed.length : at, 0, p);
+  }
+  return placed;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { isBrowsing, readSearch, writeSearch, type ProductSearchState } from './search-params';
+import { readSearch, writeSearch, type ProductSearchState } from './search-params';
 
 /**
  * The page's search lives in its query string, so a link shares it and back/forward restore it.
@@ -24,5 +24,5 @@ export function useSearchInUrl(fixed: Partial<ProductSearchState> = {}) {
     [search, fixedKey, fixedKeys, query, setParams],
   );
 
-  return { search, browsing: isBrowsing(search, fixedKeys), update };
+  return { search, update };
 }
