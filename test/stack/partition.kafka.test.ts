@@ -176,6 +176,9 @@ describe.skipIf(!canPartition())('the stack across a real network partition', ()
         JWT_SECRET: randomUUID(),
         REDIS_CHANNEL: `tvshop:partition:${randomUUID()}`,
         LOG_LEVEL: 'warn',
+        // The write load is one seller listing without pause: the listing limits are off (ADR 0035).
+        LISTING_LIMIT_ACTIVE: '0',
+        LISTING_LIMIT_PER_HOUR: '0',
       },
       processes: {
         identity: { port: 4401 },

@@ -26,7 +26,12 @@ export type IdentityEvent =
 export interface ProductListing {
   productId: string;
   name: string;
+  /** The cover photo, always the first of `imageUrls`. */
   imageUrl: string;
+  /** Every photo in order; added later: a listing without it has the one photo, `imageUrl`. */
+  imageUrls?: string[];
+  /** A thumbnail of each of `imageUrls`, in the same order; added later, and absent when the seller sent none. */
+  thumbnailUrls?: string[];
   details: string;
   location: string;
   resalePricePoisha: number;
@@ -56,7 +61,16 @@ export type CatalogEvent =
   | { type: 'ProductReported'; data: { productId: string; reporterId: string; reporterName?: string; reason?: string } }
   | { type: 'ProductRemoved'; data: { productId: string; reason: 'reported' | 'seller-deleted' | 'admin' } }
   | { type: 'CategoryAdded'; data: { categoryId: string; category_name: string; name: string; bgColor: string; color: string } }
-  | { type: 'BlogPublished'; data: { blogId: string; ques: string; paragraphs: string[] } };
+  | { type: 'BlogPublished'; data: { blogId: string; ques: string; paragraphs: string[] } }
+  | SellerListingsEvent;
+
+/**
+ * A seller's listing slots (stream `seller_listings-<sellerId>`, ADR 0035): a TV for sale holds
+ * one; `listed` ones also count toward the hour's new listings. `at` is when it was taken.
+ */
+export type SellerListingsEvent =
+  | { type: 'ListingSlotTaken'; data: { sellerId: string; productId: string; at: string; reason: 'listed' | 'available-again' } }
+  | { type: 'ListingSlotFreed'; data: { sellerId: string; productId: string; reason: 'sold' | 'removed' | 'not-for-sale' } };
 
 export type OrdersEvent =
   | {
@@ -102,4 +116,5 @@ export const streams = {
   booking: (id: string) => `booking-${id}`,
   category: (id: string) => `category-${id}`,
   blog: (id: string) => `blog-${id}`,
+  sellerListings: (sellerId: string) => `seller_listings-${sellerId}`,
 } as const;

@@ -40,25 +40,52 @@ export interface FieldError {
   message: string;
 }
 
+export interface AppErrorOptions {
+  field?: string;
+  errors?: FieldError[];
+  /** Seconds after which the same request may succeed (a 429's or 503's `Retry-After`). */
+  retryAfter?: number;
+}
+
+/** An AppError as the command transports carry it (HTTP, Kafka): plain JSON. */
+export interface AppErrorJSON {
+  kind: ErrorKind;
+  message: string;
+  field?: string | undefined;
+  errors?: FieldError[] | undefined;
+  retryAfter?: number | undefined;
+}
+
+/** Whole seconds, at least 1: a Retry-After header takes nothing else. */
+const wholeSeconds = (s: unknown): number | undefined =>
+  typeof s === 'number' && Number.isFinite(s) && s > 0 ? Math.max(1, Math.ceil(s)) : undefined;
+
 export class AppError extends Error {
   readonly kind: ErrorKind;
   readonly field: string | undefined;
   readonly errors: FieldError[] | undefined;
-  constructor(kind: ErrorKind, message: string, opts: { field?: string; errors?: FieldError[] } = {}) {
+  readonly retryAfter: number | undefined;
+  constructor(kind: ErrorKind, message: string, opts: AppErrorOptions = {}) {
     super(message);
     this.name = 'AppError';
     this.kind = kind;
     this.field = opts.field ?? opts.errors?.[0]?.field;
     this.errors = opts.errors;
+    this.retryAfter = wholeSeconds(opts.retryAfter);
   }
   get status(): number {
     return STATUS[this.kind];
   }
-  toJSON() {
-    return { kind: this.kind, message: this.message, field: this.field, errors: this.errors };
+  toJSON(): AppErrorJSON {
+    return { kind: this.kind, message: this.message, field: this.field, errors: this.errors, retryAfter: this.retryAfter };
   }
-  static fromJSON(j: { kind: ErrorKind; message: string; field?: string; errors?: FieldError[] }): AppError {
-    return new AppError(j.kind, j.message, { ...(j.field ? { field: j.field } : {}), ...(j.errors ? { errors: j.errors } : {}) });
+  static fromJSON(j: AppErrorJSON): AppError {
+    const retryAfter = wholeSeconds(j.retryAfter);
+    return new AppError(j.kind, j.message, {
+      ...(j.field ? { field: j.field } : {}),
+      ...(j.errors ? { errors: j.errors } : {}),
+      ...(retryAfter ? { retryAfter } : {}),
+    });
   }
 }
 
@@ -69,6 +96,9 @@ export const forbidden = (message: string) => new AppError('forbidden', message)
 export const unauthorized = (message = 'Sign in first') => new AppError('unauthorized', message);
 export const illegalState = (message: string, field?: string) => new AppError('illegal_state', message, field ? { field } : {});
 export const conflict = (message: string, field?: string) => new AppError('conflict', message, field ? { field } : {});
+/** A limit reached (429): `message` says which and when; a client may try again after `retryAfter` seconds. */
+export const tooManyRequests = (message: string, opts: { field: string; retryAfter: number }) =>
+  new AppError('too_many_requests', message, opts);
 
 /** The stream moved since it was read: reload and decide again. */
 export class ConcurrencyError extends AppError {

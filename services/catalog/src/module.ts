@@ -14,6 +14,8 @@ import {
 } from '@tv-shop/platform';
 import type pg from 'pg';
 import { productDecider, type ProductCommand } from './product/decide';
+import { DEFAULT_LISTING_LIMITS, type ListingLimits } from './seller-listings/limits';
+import { ListingSlots } from './seller-listings/slots';
 import { seedCatalog } from './seed/seed';
 
 export interface CatalogDeps {
@@ -23,15 +25,26 @@ export interface CatalogDeps {
   /** Where its policy reads the log: the store (default) or Kafka. */
   events?: LogSource | undefined;
   now?: () => Date;
+  /** How many TVs one seller may have for sale and add an hour (`listingLimitsFromEnv`); unset, the defaults. */
+  limits?: ListingLimits;
 }
 
-/** Catalog: products and their lifecycle; categories and blogs; reactions to sales and deletions. */
-export async function startCatalog({ store, bus, pool, events, now = () => new Date() }: CatalogDeps) {
+/** Catalog: products and their lifecycle; a seller's listing limits (ADR 0035); categories and blogs; reactions to sales and deletions. */
+export async function startCatalog({ store, bus, pool, events, now = () => new Date(), limits = DEFAULT_LISTING_LIMITS }: CatalogDeps) {
   const log = createLogger('catalog');
   await seedCatalog(store, now);
+  const slots = new ListingSlots(store, limits, now, log);
 
-  const run = (productId: string, command: ProductCommand, meta: Omit<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'>) =>
-    handleCommand(store, productDecider, streams.product(productId), command, { ...meta, now });
+  // A product command, then the seller's slot back if it sold or removed the TV.
+  const run = async (
+    productId: string,
+    command: ProductCommand,
+    meta: Omit<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'>,
+  ) => {
+    const out = await handleCommand(store, productDecider, streams.product(productId), command, { ...meta, now });
+    await slots.afterProductCommand(productId, out, meta);
+    return out;
+  };
 
   bus.register('catalog', async (env) => {
     let command = parseCommand('catalog', env, validation);
@@ -40,7 +53,9 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
       const added = category[0] as RecordedEvent<'CategoryAdded', EventOf<'CategoryAdded'>['data']> | undefined;
       if (!added) throw notFound('Category', 'category_id');
       command = { ...command, data: { ...command.data, productId: env.aggregateId, categoryName: added.data.category_name } };
-    }
+      // The seller's listing limits, decided on the seller's own stream before anything is listed.
+      await slots.beforeListing(command, env);
+    } else if (command.type === 'MarkProductAvailable') await slots.beforeAvailable(command, env.aggregateId, env);
     const out = await run(env.aggregateId, command, env);
     return { position: out.position, result: { productId: env.aggregateId, changed: out.events.length > 0 } };
   });

@@ -163,14 +163,19 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     expect(events.map((e) => e.type)).toEqual([
       'UserRegistered',
       'UserRegistered',
+      // Each listing first takes one of the seller's slots; a sale or removal gives it back (ADR 0035).
+      'ListingSlotTaken',
       'ProductListed',
       'BookingPlaced',
       'PaymentIntentCreated',
       'ProductMarkedSold',
+      'ListingSlotFreed',
       'BookingPaid',
+      'ListingSlotTaken',
       'ProductListed',
       'ProductReported',
       'ProductRemoved',
+      'ListingSlotFreed',
     ]);
     for (let i = 1; i < events.length; i++) expect(events[i]!.position).toBeGreaterThan(events[i - 1]!.position);
     const actor = (type: string, n = 0) => events.filter((e) => e.type === type)[n]!.metadata;
@@ -179,6 +184,11 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     expect(actor('BookingPaid')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
     expect(actor('ProductReported')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
     expect(actor('ProductRemoved')).toMatchObject({ actorId: admin.user._id, actorRole: 'Admin' });
+    expect(actor('ListingSlotTaken')).toMatchObject({ actorId: seller.user._id, correlationId: actor('ProductListed').correlationId });
+    expect(actor('ListingSlotFreed', 1)).toMatchObject({
+      actorId: admin.user._id,
+      causationId: events.find((e) => e.type === 'ProductRemoved')!.eventId,
+    });
     const sold = events.find((e) => e.type === 'ProductMarkedSold')!;
     // The sale is the buyer's payment deciding on the product's stream, in the same correlation.
     expect(sold.metadata).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });

@@ -1,4 +1,4 @@
-import { startCatalog } from '@tv-shop/catalog';
+import { listingLimitsFromEnv, startCatalog } from '@tv-shop/catalog';
 import { ensureAdmin, startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
 import {
@@ -70,11 +70,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
   try {
-    const { db, store, bus, feed, reads, positions, payments, stripe } = await startBackend(
-      config,
-      opts.env ?? process.env,
-      stack,
-    );
+    const { db, store, bus, feed, reads, positions, payments, stripe } = await startBackend(config, opts.env ?? process.env, stack);
     await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
     const images = await imageStoreFromEnv(opts.env ?? process.env, { pool: db.pool, dataDir: config.dataDir });
     const sweeper = startImageSweeper(images, reads, {
@@ -124,6 +120,8 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
  */
 async function startBackend(config: GatewayConfig, env: NodeJS.ProcessEnv, stack: (() => Promise<unknown>)[]) {
   const log = createLogger('tv-shop');
+  // Read before anything opens, so that a bad LISTING_LIMIT_* stops the start at once, naming it.
+  const listingLimits = listingLimitsFromEnv(env);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log: (m) => log.debug(m) });
   stack.push(() => db.close());
   await migrate(db.pool, 'projections', projectionMigrations);
@@ -157,7 +155,7 @@ async function startBackend(config: GatewayConfig, env: NodeJS.ProcessEnv, stack
   // Each domain service runs here unless it runs as its own process (IDENTITY_URL, SERVICES_APART, ...).
   const here = new Set(topology.servicesHere);
   if (here.has('identity')) stack.push(startIdentity({ store, bus }).stop);
-  if (here.has('catalog')) stack.push((await startCatalog({ store, bus, pool: db.pool, events })).stop);
+  if (here.has('catalog')) stack.push((await startCatalog({ store, bus, pool: db.pool, events, limits: listingLimits })).stop);
   if (here.has('orders')) stack.push((await startOrders({ store, bus, pool: db.pool, payments, events })).stop);
   if (bus instanceof KafkaCommandBus) await bus.ready();
   return { db, store, bus, feed, reads, positions, payments, stripe };

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AppError, type ErrorKind } from '../errors';
+import { AppError, type AppErrorJSON } from '../errors';
 import { createLogger } from '../log';
 import {
   InProcessCommandBus,
@@ -67,8 +67,7 @@ export class HttpCommandBus implements CommandBus {
       log.error(`${envelope.service} is unreachable`, err);
       throw new AppError('unavailable', `The ${envelope.service} service is unavailable; try again`);
     }
-    const body = (await res.json().catch(() => null)) as
-      CommandReply | { error: { kind: ErrorKind; message: string; field?: string } } | null;
+    const body = (await res.json().catch(() => null)) as CommandReply | { error: AppErrorJSON } | null;
     if (res.ok && body && 'position' in body) return body;
     if (body && 'error' in body) throw AppError.fromJSON(body.error);
     throw new AppError('unavailable', `The ${envelope.service} service answered ${res.status}`);

@@ -10,7 +10,7 @@ import {
   type CommandHandlerFn,
   type CommandReply,
 } from '../commands/transport';
-import { AppError, type ErrorKind, type FieldError } from '../errors';
+import { AppError, type AppErrorJSON } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { topicsReady } from './client';
 
@@ -28,7 +28,7 @@ export const COMMAND_HEADERS = {
 } as const;
 
 /** What crosses the wire back: the reply itself, or a typed error in the HTTP transport's JSON form. */
-type WireAnswer = CommandReply | { error: { kind: ErrorKind; message: string; field?: string; errors?: FieldError[] } };
+type WireAnswer = CommandReply | { error: AppErrorJSON };
 
 export interface KafkaCommandBusOptions {
   kafka: Kafka;

@@ -57,6 +57,8 @@ const thrown: Record<string, () => AppError> = {
   unprocessable: () => new AppError('unprocessable', 'The card was declined', { field: 'card' }),
   forbidden: () => new AppError('forbidden', 'Only the seller may do that'),
   concurrency: () => new ConcurrencyError('product-1', '3', 5),
+  too_many_requests: () =>
+    new AppError('too_many_requests', 'You have added 30 TVs in the last hour', { field: 'listings', retryAfter: 720 }),
 };
 const STATUS: Record<string, number> = {
   validation: 400,
@@ -66,6 +68,7 @@ const STATUS: Record<string, number> = {
   unprocessable: 422,
   forbidden: 403,
   concurrency: 409,
+  too_many_requests: 429,
 };
 
 /**
@@ -132,12 +135,18 @@ export function commandBusContract(name: string, open: () => Promise<CommandBusU
       expect(reply).toEqual({ position: 7, result: { envelope: sent } });
     });
 
-    it('when the handler refuses with a typed error, then the sender gets the same kind, status, message, field and field errors', async () => {
+    it('when the handler refuses with a typed error, then the sender gets the same kind, status, message, field, field errors and Retry-After', async () => {
       for (const kind of Object.keys(thrown) as ErrorKind[]) {
         const err = await t.client.send(envelope('Fail', { kind })).catch((e: unknown) => e);
         const want = thrown[kind]!();
         expect(err, kind).toBeInstanceOf(AppError);
-        expect(err, kind).toMatchObject({ kind, status: STATUS[kind], message: want.message, field: want.field });
+        expect(err, kind).toMatchObject({
+          kind,
+          status: STATUS[kind],
+          message: want.message,
+          field: want.field,
+          retryAfter: want.retryAfter,
+        });
         expect((err as AppError).errors, kind).toEqual(want.errors);
       }
     });

@@ -1,6 +1,7 @@
-import type { CatalogEvent, ProductListing } from '@tv-shop/contracts';
+import type { CatalogEvent, ProductListing, SellerListingsEvent } from '@tv-shop/contracts';
 
-export type ProductEvent = Extract<CatalogEvent, { data: { productId: string } }>;
+/** The events of a product's own stream (a seller's listing slots name products too, on the seller's stream). */
+export type ProductEvent = Exclude<Extract<CatalogEvent, { data: { productId: string } }>, SellerListingsEvent>;
 
 export type ProductState =
   | { status: 'none' }

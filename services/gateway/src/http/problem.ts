@@ -49,8 +49,10 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
     res.status(500).type('application/problem+json').json({ type: 'about:blank', title: 'Internal error', status: 500 });
     return;
   }
-  // A client (or a proxy) may try again after this many seconds; 429s set their own.
-  if (e.status === 503 && !res.get('Retry-After')) res.set('Retry-After', '2');
+  // A client (or a proxy) may try again after this many seconds: what the refusal says (a
+  // listing limit, across any command transport), else what the edge's own limiter set, else 2 s for a 503.
+  if (e.retryAfter !== undefined) res.set('Retry-After', String(e.retryAfter));
+  else if (e.status === 503 && !res.get('Retry-After')) res.set('Retry-After', '2');
   res
     .status(e.status)
     .type('application/problem+json')
