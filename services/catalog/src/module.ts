@@ -3,11 +3,9 @@ import {
   createLogger,
   handleCommand,
   notFound,
-  startPolicy,
-  uuidFromName,
   validation,
   type CommandBus,
-  type CommandEnvelope,
+  type CommandContext,
   type EventStore,
   type LogSource,
   type RecordedEvent,
@@ -16,6 +14,7 @@ import type pg from 'pg';
 import { productDecider, type ProductCommand } from './product/decide';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from './seller-listings/limits';
 import { ListingSlots } from './seller-listings/slots';
+import { startSellerDeletedPolicy } from './policies/seller-deleted';
 import { seedCatalog } from './seed/seed';
 
 export interface CatalogDeps {
@@ -39,7 +38,7 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
   const run = async (
     productId: string,
     command: ProductCommand,
-    meta: Omit<CommandEnvelope, 'service' | 'type' | 'data' | 'aggregateId'>,
+    meta: Omit<CommandContext, 'now'>,
   ) => {
     const out = await handleCommand(store, productDecider, streams.product(productId), command, { ...meta, now });
     await slots.afterProductCommand(productId, out, meta);
@@ -60,53 +59,6 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
     return { position: out.position, result: { productId: env.aggregateId, changed: out.events.length > 0 } };
   });
 
-  // Policy: a deleted seller's unsold listings are withdrawn. (A sale is not a policy: orders
-  // sends RecordSale before it records a payment, so the product's stream decides who bought it.)
-  const system = (cause: RecordedEvent, key: string) => ({
-    commandId: uuidFromName(`catalog-policy:${cause.eventId}:${key}`),
-    actor: { id: 'system', role: 'System' },
-    correlationId: cause.metadata.correlationId,
-    causationId: cause.eventId,
-  });
-  const policy = await startPolicy({
-    name: 'catalog',
-    pool,
-    store,
-    source: events,
-    log,
-    handlers: {
-      UserDeleted: async (e) => {
-        const { userId, role } = (e as RecordedEvent<'UserDeleted', EventOf<'UserDeleted'>['data']>).data;
-        if (role !== 'Seller') return;
-        const ids = await sellersUnsoldProducts(store, userId);
-        for (const productId of ids) {
-          await run(productId, { type: 'RemoveProduct', data: { reason: 'seller-deleted' } }, system(e, productId));
-        }
-      },
-    },
-  });
+  const policy = await startSellerDeletedPolicy({ store, pool, events, run });
   return { stop: () => policy.stop(), caughtUp: () => policy.caughtUp() };
-}
-
-/**
- * The seller's listings that are neither sold nor removed, read from the log itself rather
- * than a read model, so a listing made a moment before the deletion is not missed.
- */
-async function sellersUnsoldProducts(store: EventStore, sellerId: string): Promise<string[]> {
-  const live = new Map<string, boolean>();
-  for (let from = 0; ;) {
-    const batch = await store.readAll(from, 1000);
-    if (batch.length === 0) break;
-    for (const e of batch) {
-      if (!e.streamId.startsWith('product-')) continue;
-      const data = e.data as { productId: string; sellerId?: string };
-      if (e.type === 'ProductListed' && data.sellerId === sellerId) live.set(data.productId, true);
-      else if (!live.has(data.productId)) continue;
-      else if (e.type === 'ProductRemoved') live.delete(data.productId);
-      else if (e.type === 'ProductMarkedSold') live.set(data.productId, false);
-      else if (e.type === 'ProductMarkedAvailable') live.set(data.productId, true);
-    }
-    from = batch[batch.length - 1]!.position;
-  }
-  return [...live].filter(([, available]) => available).map(([id]) => id);
 }

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streams, type ProductListing } from '@tv-shop/contracts';
+import {
+  InProcessChangeFeed,
+  InProcessCommandBus,
+  migrate,
+  policyCheckpoint,
+  PostgresEventStore,
+  ProjectionRunner,
+  projectionMigrations,
+  setCheckpoint,
+} from '@tv-shop/platform';
+import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
+import { startCatalog } from '../module';
+import { catalogProjection } from '../read-model/catalog.projection';
+
+const listing = (sellerId: string, productId: string): ProductListing => ({
+  productId,
+  name: `Walton 32" ${productId}`,
+  imageUrl: '/api/images/x',
+  details: 'ok',
+  location: 'Dhaka',
+  resalePricePoisha: 100_000,
+  originalPricePoisha: 200_000,
+  useDuration: '1 year',
+  condition: 'Good',
+  phone: '017',
+  categoryId: 'samsung',
+  categoryName: '',
+  sellerId,
+  sellerName: 'Karim',
+  sellerEmail: `${sellerId}@example.com`,
+  postedOn: '21-11-2026',
+});
+
+/**
+ * Catalog's seller-deleted policy, given a catalog (its bus, its projection) and the log: when a
+ * user is deleted, then the events it leaves on product streams.
+ */
+describe('policy: a deleted seller’s TVs for sale are withdrawn', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let projection: ProjectionRunner;
+  let catalog: Awaited<ReturnType<typeof startCatalog>>;
+  const bus = new InProcessCommandBus();
+  let n = 0;
+  const send = (actorId: string, type: string, aggregateId: string, data: unknown) =>
+    bus.send({
+      service: 'catalog',
+      type,
+      aggregateId,
+      data,
+      commandId: `c-${++n}`,
+      actor: { id: actorId, role: 'Seller' },
+      correlationId: `k-${n}`,
+    });
+  const deleteUser = (userId: string, role: 'Seller' | 'Buyer') =>
+    store.append(
+      streams.user(`${userId}-${role}`),
+      [
+        {
+          eventId: randomUUID(),
+          type: 'UserDeleted',
+          data: { userId, email: `${userId}@example.com`, role },
+          metadata: { actorId: 'admin', actorRole: 'Admin', correlationId: randomUUID(), causationId: null, at: new Date().toISOString() },
+        },
+      ],
+      'any',
+    );
+  const eventsOf = async (productId: string) => store.readStream(streams.product(productId));
+
+  beforeAll(async () => {
+    db = await createTestDatabase('seller_deleted');
+    await PostgresEventStore.migrate(db.pool);
+    await migrate(db.pool, 'projections', projectionMigrations);
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
+    projection = new ProjectionRunner(db.pool, store, new InProcessChangeFeed(), catalogProjection);
+    await projection.start();
+    catalog = await startCatalog({ store, bus, pool: db.pool, limits: { active: 0, perHour: 0 } });
+    // Given: seller S has p1 for sale and p2 sold; seller T has p3 for sale.
+    await send('S', 'ListProduct', 'p1', listing('S', 'p1'));
+    await send('S', 'ListProduct', 'p2', listing('S', 'p2'));
+    await send('S', 'MarkProductSold', 'p2', { actorId: 'S' });
+    await send('T', 'ListProduct', 'p3', listing('T', 'p3'));
+  });
+  afterAll(async () => {
+    await catalog.stop();
+    await projection.stop();
+    await db.drop();
+  });
+
+  it('when a buyer is deleted, then no product changes', async () => {
+    await deleteUser('S', 'Buyer');
+    await catalog.caughtUp();
+    for (const id of ['p1', 'p2', 'p3']) expect((await eventsOf(id)).map((e) => e.type)).not.toContain('ProductRemoved');
+  });
+
+  it('when the seller is deleted, then only their TV for sale is removed, for that reason, caused by the deletion', async () => {
+    const { position } = await deleteUser('S', 'Seller');
+    const deletion = (await store.readAll(position - 1, 1))[0]!;
+    await catalog.caughtUp();
+    const p1 = await eventsOf('p1');
+    expect(p1.at(-1)).toMatchObject({ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } });
+    expect(p1.at(-1)!.metadata).toMatchObject({ causationId: deletion.eventId, actorId: 'system', actorRole: 'System' });
+    expect((await eventsOf('p2')).map((e) => e.type)).toEqual(['ProductListed', 'ProductMarkedSold']);
+    expect((await eventsOf('p3')).map((e) => e.type)).toEqual(['ProductListed']);
+  });
+
+  it('when the policy reads the deletion again (a restart from an old checkpoint), then nothing is repeated', async () => {
+    await catalog.stop();
+    await setCheckpoint(db.pool, policyCheckpoint('catalog'), 0);
+    catalog = await startCatalog({ store, bus: new InProcessCommandBus(), pool: db.pool, limits: { active: 0, perHour: 0 } });
+    await catalog.caughtUp();
+    expect((await eventsOf('p1')).filter((e) => e.type === 'ProductRemoved')).toHaveLength(1);
+  });
+});

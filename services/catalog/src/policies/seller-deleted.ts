@@ -1,0 +1,63 @@
+import type { EventOf } from '@tv-shop/contracts';
+import {
+  createLogger,
+  startPolicy,
+  uuidFromName,
+  waitForCheckpoint,
+  type CommandContext,
+  type EventStore,
+  type LogSource,
+  type RecordedEvent,
+} from '@tv-shop/platform';
+import type pg from 'pg';
+import type { ProductCommand } from '../product/decide';
+import { catalogProjection } from '../read-model/catalog.projection';
+import { CatalogQueries } from '../read-model/queries';
+
+/** How catalog runs a command on a product's stream (its decider, then the seller's listing slot). */
+export type RunProductCommand = (productId: string, command: ProductCommand, meta: Omit<CommandContext, 'now'>) => Promise<unknown>;
+
+export interface SellerDeletedDeps {
+  store: EventStore;
+  pool: pg.Pool;
+  /** Where the policy reads the log: the store (default) or Kafka. */
+  events?: LogSource | undefined;
+  run: RunProductCommand;
+}
+
+/**
+ * Catalog's policy: a deleted seller's TVs for sale are withdrawn (`ProductRemoved`, reason
+ * `seller-deleted`). Which ones: catalog's read model once it has caught up with the deletion, so
+ * a TV listed a moment before it is withdrawn too. Each command's id is named by the deletion and
+ * the product, so a policy that runs the event again (a restart) repeats nothing.
+ * (A sale is not a policy: orders sends RecordSale before it records a payment, ADR 0006.)
+ */
+export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDeletedDeps) {
+  const queries = new CatalogQueries(pool);
+  return startPolicy({
+    name: 'catalog',
+    pool,
+    store,
+    source: events,
+    log: createLogger('catalog'),
+    handlers: {
+      UserDeleted: async (e) => {
+        const { userId, role } = (e as RecordedEvent<'UserDeleted', EventOf<'UserDeleted'>['data']>).data;
+        if (role !== 'Seller') return;
+        await waitForCheckpoint(pool, catalogProjection.name, e.position);
+        for (const product of await queries.availableOf(userId)) {
+          await run(
+            product._id,
+            { type: 'RemoveProduct', data: { reason: 'seller-deleted' } },
+            {
+              commandId: uuidFromName(`catalog-policy:${e.eventId}:${product._id}`),
+              actor: { id: 'system', role: 'System' },
+              correlationId: e.metadata.correlationId,
+              causationId: e.eventId,
+            },
+          );
+        }
+      },
+    },
+  });
+}
