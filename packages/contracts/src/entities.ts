@@ -73,6 +73,8 @@ export interface Product {
   paid_sale: boolean;
   reported: boolean;
   advertised: boolean;
+  /** Where in the log it was listed: a later listing has a larger one (newest first sorts by it). */
+  listedAt: number;
 }
 
 /** One buyer's report of a listing, as the admin sees it. */

@@ -60,10 +60,12 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
   paid_sale: false,
   reported: false,
   advertised: false,
+  listedAt: 1,
   ...over,
 });
+/** A product's push at `position`: its listing's, unless `listedAt` says where it was listed (a later change). */
 const upsert = (id: string, position: number, over: Partial<Product> = {}) => ({
-  push: { entity: 'product' as const, op: 'upsert' as const, id, row: product(id, over), position },
+  push: { entity: 'product' as const, op: 'upsert' as const, id, row: product(id, { listedAt: position, ...over }), position },
   rooms: [rooms.everyone],
 });
 const FLAGS = 'select id, sold, paid_sale, reported, advertised, seller_name, seller_verified from products order by id';
@@ -180,7 +182,7 @@ describe('catalog projection (rm_catalog)', () => {
       .when({ type: 'SellerVerified', data: { userId: 's1' } }, listed('p3'))
       .then({
         rows: { [FLAGS]: [flags('p1', { seller_verified: true }), flags('p2'), flags('p3', { seller_verified: true })] },
-        pushes: [upsert('p1', 4, { sellerVerified: true }), upsert('p3', 5, { sellerVerified: true })],
+        pushes: [upsert('p1', 4, { sellerVerified: true, listedAt: 2 }), upsert('p3', 5, { sellerVerified: true })],
       });
   });
 
@@ -192,14 +194,14 @@ describe('catalog projection (rm_catalog)', () => {
       )
       .then({
         rows: { [FLAGS]: [flags('p1', { seller_name: 'Karim Ali' })], 'select name from sellers': [{ name: 'Karim Ali' }] },
-        pushes: [upsert('p1', 4, { seller: 'Karim Ali' })],
+        pushes: [upsert('p1', 4, { seller: 'Karim Ali', listedAt: 3 })],
       });
   });
 
   it('ProductMarkedSold without a booking: sold elsewhere, not a paid sale, no longer advertised', async () => {
     await given(listed('p1'), { type: 'ProductAdvertised', data: { productId: 'p1' } })
       .when({ type: 'ProductMarkedSold', data: { productId: 'p1' } })
-      .then({ rows: { [FLAGS]: [flags('p1', { sold: true })] }, pushes: [upsert('p1', 3, { sold: true })] });
+      .then({ rows: { [FLAGS]: [flags('p1', { sold: true })] }, pushes: [upsert('p1', 3, { sold: true, listedAt: 1 })] });
   });
 
   it('ProductMarkedSold with a booking: a paid sale (paid_sale)', async () => {
@@ -207,20 +209,23 @@ describe('catalog projection (rm_catalog)', () => {
       .when({ type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'bk1', buyerName: 'Nusrat' } })
       .then({
         rows: { [FLAGS]: [flags('p1', { sold: true, paid_sale: true })] },
-        pushes: [upsert('p1', 2, { sold: true, paid_sale: true })],
+        pushes: [upsert('p1', 2, { sold: true, paid_sale: true, listedAt: 1 })],
       });
   });
 
   it('ProductMarkedAvailable: for sale again', async () => {
     await given(listed('p1'), { type: 'ProductMarkedSold', data: { productId: 'p1' } })
       .when({ type: 'ProductMarkedAvailable', data: { productId: 'p1' } })
-      .then({ rows: { [FLAGS]: [flags('p1')] }, pushes: [upsert('p1', 3)] });
+      .then({ rows: { [FLAGS]: [flags('p1')] }, pushes: [upsert('p1', 3, { listedAt: 1 })] });
   });
 
   it('ProductAdvertised and ProductAdvertisingRemoved: the advertised flag, pushed each time', async () => {
     await given(listed('p1'))
       .when({ type: 'ProductAdvertised', data: { productId: 'p1' } }, { type: 'ProductAdvertisingRemoved', data: { productId: 'p1' } })
-      .then({ rows: { [FLAGS]: [flags('p1')] }, pushes: [upsert('p1', 2, { advertised: true }), upsert('p1', 3)] });
+      .then({
+        rows: { [FLAGS]: [flags('p1')] },
+        pushes: [upsert('p1', 2, { advertised: true, listedAt: 1 }), upsert('p1', 3, { listedAt: 1 })],
+      });
   });
 
   it("ProductReported: a report row with the reporter's name and reason; the product to everyone, its reports to the admins", async () => {
@@ -238,7 +243,7 @@ describe('catalog projection (rm_catalog)', () => {
           ],
         },
         pushes: [
-          upsert('p1', 2, { reported: true }),
+          upsert('p1', 2, { reported: true, listedAt: 1 }),
           {
             push: {
               entity: 'reported_product',
@@ -262,7 +267,7 @@ describe('catalog projection (rm_catalog)', () => {
       .then({
         rows: { 'select reporter_id, by_name, reason from reports': [{ reporter_id: 'b1', by_name: '', reason: '' }] },
         pushes: [
-          upsert('p1', 3, { reported: true }),
+          upsert('p1', 3, { reported: true, listedAt: 1 }),
           {
             push: {
               entity: 'reported_product',

@@ -33,6 +33,7 @@ export interface ProductRow {
   paid_sale: boolean;
   reported: boolean;
   advertised: boolean;
+  listed_at: string;
 }
 export const toProduct = (r: ProductRow): Product => ({
   _id: r.id,
@@ -58,6 +59,7 @@ export const toProduct = (r: ProductRow): Product => ({
   paid_sale: r.paid_sale,
   reported: r.reported,
   advertised: r.advertised,
+  listedAt: Number(r.listed_at),
 });
 
 /** A row of `rm_catalog.reports`: one per product and reporter. */

@@ -43,7 +43,9 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   // Before /products/:categoryId, which would take "search" for a category.
   r.get('/products/search', async (req, res) => {
     const query = parse(ProductSearchQuery, req.query, 'query');
-    const answer: ProductSearchAnswer = { ...(await reads.search(query)), position: position() };
+    // The position before the query: a listing applied while it runs may then still join by push.
+    const at = position();
+    const answer: ProductSearchAnswer = { ...(await reads.search(query)), position: at };
     res.json(answer);
   });
   r.get('/product/:id', async (req, res) => {

@@ -93,7 +93,12 @@ export function stillMatches(product: Product, state: ProductSearchState): boole
   return true;
 }
 
-const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+// Marks too, as the server splits them: a Bengali word's vowel signs are part of it.
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter(Boolean);
 
 /**
  * Whether a listing that reached the page by a push (listed, or for sale again, after the search

@@ -25,6 +25,7 @@ const tv = (patch: Partial<Product> = {}): Product => ({
   paid_sale: false,
   reported: false,
   advertised: false,
+  listedAt: 10,
   ...patch,
 });
 

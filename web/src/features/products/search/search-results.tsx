@@ -8,11 +8,13 @@ import { ProductGrid } from '../components/product-grid';
 import type { ProductSearchState } from './search-params';
 import { useProductSearch } from './use-product-search';
 
-const countText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'TV' : 'TVs'}`;
+const countText = (n: number, capped = false) => `${n.toLocaleString('en-US')}${capped ? '+' : ''} ${n === 1 && !capped ? 'TV' : 'TVs'}`;
 
 interface ProductResultsProps {
   products: Product[];
   total: number;
+  /** The server stopped counting (at 1,000): shown as "1,000+ TVs". */
+  totalCapped?: boolean;
   loading: boolean;
   error: string | null;
   retry: () => void;
@@ -22,13 +24,13 @@ interface ProductResultsProps {
 }
 
 /** A list of products under the filters: how many, the spinner, the error with Retry, the empty state or the cards. */
-export function ProductResults({ products, total, loading, error, retry, onBook, empty, children }: ProductResultsProps) {
+export function ProductResults({ products, total, totalCapped, loading, error, retry, onBook, empty, children }: ProductResultsProps) {
   if (loading) return <Spinner label="Loading the products" />;
   if (error) return <LoadError what="products" error={error} onRetry={retry} />;
   return (
     <section className="search-results" aria-label="Results">
       <p className="search-results__count" role="status">
-        {countText(total)}
+        {countText(total, totalCapped)}
       </p>
       {products.length === 0 ? <EmptyText>{empty}</EmptyText> : <ProductGrid products={products} onBook={onBook} />}
       {children}
@@ -38,11 +40,12 @@ export function ProductResults({ products, total, loading, error, retry, onBook,
 
 /** A search's results, kept live by pushes, with Load more while the server has more pages. */
 export function SearchResults({ search, onBook }: { search: ProductSearchState; onBook: (product: Product) => void }) {
-  const { products, total, loading, error, retry, hasMore, loadMore, loadingMore, loadMoreError } = useProductSearch(search);
+  const { products, total, totalCapped, loading, error, retry, hasMore, loadMore, loadingMore, loadMoreError } = useProductSearch(search);
   return (
     <ProductResults
       products={products}
       total={total}
+      totalCapped={totalCapped}
       loading={loading}
       error={error}
       retry={retry}

@@ -16,7 +16,10 @@ interface Results {
   readAt: number;
   ids: string[];
   nextCursor: string | null;
+  /** Matches when the first page was read (later pages' totals would count twice what changed since). */
   total: number;
+  /** More than the server counts (its count stops at 1,000). */
+  capped: boolean;
 }
 
 /** A page's rows answer only for themselves: rows of the store it does not hold stay as they are. */
@@ -56,7 +59,7 @@ export function useProductSearch(search: ProductSearchState) {
       (answer) => {
         if (!alive) return;
         const ids = take(answer);
-        setResults({ key, readAt: answer.position, ids, nextCursor: answer.nextCursor, total: answer.total });
+        setResults({ key, readAt: answer.position, ids, nextCursor: answer.nextCursor, total: answer.total, capped: answer.totalCapped });
       },
       (error: unknown) => {
         console.error(error);
@@ -76,9 +79,7 @@ export function useProductSearch(search: ProductSearchState) {
       const answer = await searchProducts(toApiQuery(current, shown.nextCursor));
       const ids = take(answer);
       setResults((r) =>
-        r && r.key === key
-          ? { ...r, ids: [...r.ids, ...ids.filter((id) => !r.ids.includes(id))], nextCursor: answer.nextCursor, total: answer.total }
-          : r,
+        r && r.key === key ? { ...r, ids: [...r.ids, ...ids.filter((id) => !r.ids.includes(id))], nextCursor: answer.nextCursor } : r,
       );
       setMore({ busy: false, error: null });
     } catch (error) {
@@ -103,6 +104,7 @@ export function useProductSearch(search: ProductSearchState) {
     products,
     // Rows that dropped out since they were read are no longer counted; rows that joined are.
     total: shown ? Math.max(0, shown.total - (shown.ids.length - read.length)) + joining.length : 0,
+    totalCapped: !!shown?.capped,
     hasMore: !!shown?.nextCursor,
     loading: !shown && !error,
     error,
@@ -113,28 +115,32 @@ export function useProductSearch(search: ProductSearchState) {
   };
 }
 
-/** Listings the store got after the search was read (a push) that the search does not hold and that match it. */
+/**
+ * Listings made after the search was read (they reach the store by push) that match it. Only new
+ * listings: an older one the page has not loaded (a report, an advert) stays where the server put it.
+ */
 function useJoining(shown: Results | null, search: ProductSearchState): Product[] {
-  const { rows, positions } = useAtomValue(productsStore.stateAtom);
+  const { rows } = useAtomValue(productsStore.stateAtom);
   return useMemo(() => {
     if (!shown) return [];
     const held = new Set(shown.ids);
     const joined: Product[] = [];
     for (const [id, row] of rows) {
-      if (held.has(id) || (positions.get(id) ?? -Infinity) <= shown.readAt) continue;
+      if (held.has(id) || row.listedAt <= shown.readAt) continue;
       if (newlyMatches(row, search)) joined.push(row);
     }
-    return joined;
-  }, [shown, rows, positions, search]);
+    return joined.sort((a, b) => b.listedAt - a.listedAt);
+  }, [shown, rows, search]);
 }
 
 /**
- * Where joining listings go: newest first on top (the store holds a new row first); by price, in
+ * Where joining listings go: newest first on top; by price, in
  * their place among the rows read, unless the place is past the last row while more pages remain
  * (there, the next page brings it).
  */
 function placeJoining(read: Product[], joining: Product[], sort: ProductSearchState['sort'], hasMore: boolean): Product[] {
   if (joining.length === 0) return read;
+  // Newer than anything the search read, so first, newest on top.
   if (sort === 'newest') return [...joining, ...read];
   const before = (a: Product, b: Product) => (sort === 'price_asc' ? a.resale_price < b.resale_price : a.resale_price > b.resale_price);
   const last = read[read.length - 1];
