@@ -29,11 +29,15 @@ export const tk = z
   .refine((n) => n <= 10_000_000, 'must be at most 10,000,000 TK')
   // A whole number of poisha (1 TK = 100 poisha): anything finer would be rounded to another price.
   .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'has more than two decimals');
+/** An image this shop stored (`POST /images`): its id is its content's hash and type. */
+const UPLOADED_IMAGE = /^\/api\/images\/[0-9a-f]{40}\.(?:png|jpg|gif|webp)$/;
 const url = z
   .string()
   .trim()
   .max(2048)
-  .refine((s) => s.startsWith('/api/images/') || /^https?:\/\//.test(s), 'must be an http(s) URL or an uploaded image');
+  .refine((s) => UPLOADED_IMAGE.test(s) || /^https?:\/\//.test(s), 'must be an http(s) URL or an uploaded image');
+/** A thumbnail is always one this shop made (`POST /images` answers it beside the photo). */
+const uploaded = z.string().trim().regex(UPLOADED_IMAGE, 'must be an image uploaded here');
 
 export const SignupBody = z.object({
   name: trimmed(80),
@@ -58,10 +62,11 @@ export const UpsertUserBody = z.object({
 });
 export type UpsertUserBody = z.infer<typeof UpsertUserBody>;
 
-const photos = z
-  .array(url, { error: 'must be a list of photo addresses' })
-  .min(1, 'must hold at least one photo')
-  .max(MAX_LISTING_PHOTOS, `must hold at most ${MAX_LISTING_PHOTOS} photos`);
+const photoList = (photo: z.ZodType<string>) =>
+  z
+    .array(photo, { error: 'must be a list of photo addresses' })
+    .min(1, 'must hold at least one photo')
+    .max(MAX_LISTING_PHOTOS, `must hold at most ${MAX_LISTING_PHOTOS} photos`);
 
 /**
  * `productImage` is the cover and the only photo the spec's client sends. `productImages` (ours)
@@ -72,8 +77,8 @@ export const AddProductBody = z
   .object({
     porduct_name: trimmed(120),
     productImage: url,
-    productImages: photos.optional(),
-    productThumbnails: photos.optional(),
+    productImages: photoList(url).optional(),
+    productThumbnails: photoList(uploaded).optional(),
     details: trimmed(2000),
     location: trimmed(120),
     resale_price: tk,

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product, ReportedProduct } from '@tv-shop/contracts';
 import { startTestShop, type TestShop } from '../testing/harness';
 
+/** An uploaded image's address: 40 hex digits (one repeated) and its type. */
+const uploaded = (hex: string, ext = 'jpg') => `/api/images/${hex.repeat(40)}.${ext}`;
+
 describe('catalog API', () => {
   let shop: TestShop;
   beforeAll(async () => {
@@ -67,8 +70,8 @@ describe('catalog API', () => {
 
   it('when a seller lists several photos with thumbnails, then the product carries them in order; the spec’s one photo still lists as before', async () => {
     const seller = await shop.signup('Seller');
-    const photos = ['/api/images/a.jpg', 'https://img.example/b.jpg', '/api/images/c.png'];
-    const thumbs = ['/api/images/ta.webp', '/api/images/tb.webp', '/api/images/tc.webp'];
+    const photos = [uploaded('a'), 'https://img.example/b.jpg', uploaded('c', 'png')];
+    const thumbs = [uploaded('d', 'webp'), uploaded('e', 'webp'), uploaded('f', 'webp')];
     const many = await shop.addProduct(seller.token, { productImage: photos[0], productImages: photos, productThumbnails: thumbs });
     expect(many).toMatchObject({ productImage: photos[0], productImages: photos, productThumbnails: thumbs });
     const page = await shop.call('GET', `/product/${many._id}`);
@@ -86,16 +89,19 @@ describe('catalog API', () => {
     const seller = await shop.signup('Seller');
     const before = (await shop.call('GET', '/all_products')).body.length;
     const cover = 'https://example.com/tv.png';
-    const nine = [cover, ...Array.from({ length: 8 }, (_, i) => `/api/images/p${i}.jpg`)];
+    const nine = [cover, ...Array.from({ length: 8 }, (_, i) => uploaded(String(i)))];
     const cases: [Record<string, unknown>, string][] = [
       [{ productImages: nine }, 'productImages'],
       [{ productImages: [] }, 'productImages'],
       [{ productImages: cover }, 'productImages'],
       [{ productImages: [cover, 'javascript:alert(1)'] }, 'productImages.1'],
-      [{ productImages: ['/api/images/other.jpg', cover] }, 'productImages'],
-      [{ productImages: [cover, '/api/images/b.jpg'], productThumbnails: ['/api/images/t.webp'] }, 'productThumbnails'],
-      [{ productThumbnails: ['/api/images/t1.webp', '/api/images/t2.webp'] }, 'productThumbnails'],
+      [{ productImages: [uploaded('b'), cover] }, 'productImages'],
+      [{ productImages: [cover, uploaded('b')], productThumbnails: [uploaded('d', 'webp')] }, 'productThumbnails'],
+      [{ productThumbnails: [uploaded('d', 'webp'), uploaded('e', 'webp')] }, 'productThumbnails'],
       [{ productThumbnails: ['ftp://x'] }, 'productThumbnails.0'],
+      // A thumbnail is one this shop made; a path that only starts like an upload is not one.
+      [{ productThumbnails: ['https://tracker.example/pixel.gif'] }, 'productThumbnails.0'],
+      [{ productImages: [cover, '/api/images/../../api/health'] }, 'productImages.1'],
     ];
     for (const [over, field] of cases) {
       const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody(over) });
@@ -117,6 +123,7 @@ describe('catalog API', () => {
       [{ product_condition: 'Broken' }, 'product_condition'],
       [{ phone_number: undefined }, 'phone_number'],
       [{ productImage: 'ftp://x' }, 'productImage'],
+      [{ productImage: '/api/images/../../api/health' }, 'productImage'],
       [{ resale_price: 30_000_000 }, 'resale_price'],
     ];
     for (const [over, field] of cases) {
