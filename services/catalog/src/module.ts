@@ -35,11 +35,7 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
   const slots = new ListingSlots(store, limits, now, log);
 
   // A product command, then the seller's slot back if it sold or removed the TV.
-  const run = async (
-    productId: string,
-    command: ProductCommand,
-    meta: Omit<CommandContext, 'now'>,
-  ) => {
+  const run = async (productId: string, command: ProductCommand, meta: Omit<CommandContext, 'now'>) => {
     const out = await handleCommand(store, productDecider, streams.product(productId), command, { ...meta, now });
     await slots.afterProductCommand(productId, out, meta);
     return out;

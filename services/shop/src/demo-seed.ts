@@ -144,7 +144,8 @@ export async function seedDemo(store: EventStore, bus: CommandBus, images: Image
         sellerEmail: s.email,
         postedOn: postDate(new Date()),
       },
-      { id: sellerId, role: 'Seller' },
+      // The shop itself lists the demo, so the sellers' listing limits do not apply (ADR 0035).
+      { id: 'system', role: 'System' },
     );
     if (l.advertise)
       await send('catalog', 'AdvertiseProduct', productId, `advertise:${i}`, { actorId: sellerId }, { id: sellerId, role: 'Seller' });

@@ -22,7 +22,12 @@ const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([
 function decodeCursor(cursor: string): [string, string] {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((x) => typeof x === 'string') && /^-?\d+$/.test(parsed[0] as string))
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      parsed.every((x) => typeof x === 'string') &&
+      /^-?\d{1,18}$/.test(parsed[0] as string)
+    )
       return parsed as [string, string];
   } catch {
     // Not ours: refused below like any other malformed cursor.
@@ -46,7 +51,8 @@ async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
     ...new Set(
       q
         .toLowerCase()
-        .split(/[^\p{L}\p{N}]+/u)
+        // Marks too: a Bengali word's vowel signs are part of it ("ঢাকা").
+        .split(/[^\p{L}\p{M}\p{N}]+/u)
         .filter((w) => w.length > 0),
     ),
   ].slice(0, 8);
@@ -61,18 +67,16 @@ async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
     lookups.join(' union all '),
     words.flatMap((w) => [w, `${w}%`]),
   );
-  const alternatives = await Promise.all(
-    rows
-      .sort((a, b) => a.i - b.i)
-      .map(async ({ i, known, longer }) => {
-        const word = words[i]!;
-        if (longer.length > MAX_COMPLETIONS) return [`${word}:*`];
-        const whole = [...(known ? [word] : []), ...longer];
-        if (whole.length > 0) return whole;
-        return (await nearWords(pool, word)) ?? [word];
-      }),
-  );
-  // Only letters and digits reach to_tsquery (the words are split on anything else, and
+  const alternatives: string[][] = [];
+  // One after another, so that a search of unknown words holds one connection, not eight.
+  for (const { i, known, longer } of rows.sort((a, b) => a.i - b.i)) {
+    const word = words[i]!;
+    const whole = [...(known ? [word] : []), ...longer];
+    if (longer.length > MAX_COMPLETIONS) alternatives.push([`${word}:*`]);
+    else if (whole.length > 0) alternatives.push(whole);
+    else alternatives.push((await nearWords(pool, word)) ?? [word]);
+  }
+  // Only letters, marks and digits reach to_tsquery (the words are split on anything else, and
   // search_words holds only such words), so no word can change the query's syntax.
   return alternatives.map((a) => `(${a.join(' | ')})`).join(' & ');
 }
@@ -120,25 +124,29 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
     page.push(`(${column}, id) ${direction === 'desc' ? '<' : '>'} (${param(value)}::bigint, ${param(id)})`);
   }
   const limit = param(query.limit + 1);
-  const [rows, count] = await Promise.all([
-    pool.query<ProductRow & { listed_at: string }>(
-      `select ${PRODUCT_COLUMNS} from rm_catalog.products ${page.length ? `where ${page.join(' and ')}` : ''}
-        order by ${column} ${direction}, id ${direction} limit ${limit}`,
-      params,
-    ),
-    // Counting every match of a common word costs a visit to each; past the cap, "at least" is enough.
-    pool.query<{ n: string }>(
-      `select count(*) as n from (select 1 from rm_catalog.products ${filters} limit ${SEARCH_COUNT_CAP + 1}) m`,
-      countParams,
-    ),
-  ]);
+  // Counting every match of a common word costs a visit to each; past the cap, "at least" is enough.
+  const count = await pool.query<{ n: string }>(
+    `select count(*) as n from (select 1 from rm_catalog.products ${filters} limit ${SEARCH_COUNT_CAP + 1}) m`,
+    countParams,
+  );
+  const matches = Number(count.rows[0]?.n ?? 0);
+  const pageWhere = page.length ? `where ${page.join(' and ')}` : '';
+  const order = `order by ${column} ${direction}, id ${direction} limit ${limit}`;
+  // The count says which plan fits, whatever the planner guesses of a word: up to the cap, the
+  // matches are few enough to fetch and sort; past it, the sort's index finds a page soon.
+  const rows = await pool.query<ProductRow>(
+    matches <= SEARCH_COUNT_CAP
+      ? `with found as materialized (select ${PRODUCT_COLUMNS} from rm_catalog.products ${pageWhere}) select * from found ${order}`
+      : `select ${PRODUCT_COLUMNS} from rm_catalog.products ${pageWhere} ${order}`,
+    params,
+  );
   const more = rows.rows.length > query.limit;
   const shown = more ? rows.rows.slice(0, query.limit) : rows.rows;
   const last = shown[shown.length - 1];
   return {
     items: shown.map(toProduct),
     nextCursor: more && last ? encodeCursor(column === 'listed_at' ? last.listed_at : last.resale_poisha, last.id) : null,
-    total: Math.min(Number(count.rows[0]?.n ?? 0), SEARCH_COUNT_CAP),
-    totalCapped: Number(count.rows[0]?.n ?? 0) > SEARCH_COUNT_CAP,
+    total: Math.min(matches, SEARCH_COUNT_CAP),
+    totalCapped: matches > SEARCH_COUNT_CAP,
   };
 }
