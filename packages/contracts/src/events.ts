@@ -69,7 +69,11 @@ export type CatalogEvent =
  * one; `listed` ones also count toward the hour's new listings. `at` is when it was taken.
  */
 export type SellerListingsEvent =
-  | { type: 'ListingSlotTaken'; data: { sellerId: string; productId: string; at: string; reason: 'listed' | 'available-again' } }
+  | {
+      type: 'ListingSlotTaken';
+      /** `existing`: held with no limit checked (a TV for sale from before the limits, or listed by the admin or the shop). */
+      data: { sellerId: string; productId: string; at: string; reason: 'listed' | 'available-again' | 'existing' };
+    }
   | { type: 'ListingSlotFreed'; data: { sellerId: string; productId: string; reason: 'sold' | 'removed' | 'not-for-sale' } };
 
 export type OrdersEvent =

@@ -1,5 +1,6 @@
 import { parseCommand, streams, type EventOf } from '@tv-shop/contracts';
 import {
+  AppError,
   createLogger,
   handleCommand,
   notFound,
@@ -12,6 +13,7 @@ import {
 } from '@tv-shop/platform';
 import type pg from 'pg';
 import { productDecider, type ProductCommand } from './product/decide';
+import { CatalogQueries } from './read-model/queries';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from './seller-listings/limits';
 import { ListingSlots } from './seller-listings/slots';
 import { startSellerDeletedPolicy } from './policies/seller-deleted';
@@ -32,7 +34,14 @@ export interface CatalogDeps {
 export async function startCatalog({ store, bus, pool, events, now = () => new Date(), limits = DEFAULT_LISTING_LIMITS }: CatalogDeps) {
   const log = createLogger('catalog');
   await seedCatalog(store, now);
-  const slots = new ListingSlots(store, limits, now, log);
+  const queries = new CatalogQueries(pool);
+  const slots = new ListingSlots(store, limits, now, log, (sellerId) =>
+    queries.availableIdsOf(sellerId).catch((err: unknown) => {
+      // The projector has not made catalog's tables yet (it starts apart): a moment's wait, not a 500.
+      if ((err as { code?: string }).code === '42P01') throw new AppError('unavailable', 'The catalogue is starting; try again shortly');
+      throw err;
+    }),
+  );
 
   // A product command, then the seller's slot back if it sold or removed the TV.
   const run = async (productId: string, command: ProductCommand, meta: Omit<CommandContext, 'now'>) => {

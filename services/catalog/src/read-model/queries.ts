@@ -31,6 +31,13 @@ export class CatalogQueries {
   }
   /** A seller's listings that can still be bought, newest first. */
   availableOf = (sellerId: string) => this.products('where seller_id = $1 and not sold', [sellerId]);
+  /** The ids of a seller's listings that can still be bought (their listing slots, ADR 0035). */
+  async availableIdsOf(sellerId: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>('select id from rm_catalog.products where seller_id = $1 and not sold', [
+      sellerId,
+    ]);
+    return rows.map((r) => r.id);
+  }
   /**
    * The address of every product's photos and thumbnails, sold ones included (a removed product
    * leaves the read model), each named once per product.

@@ -10,7 +10,12 @@ import { evolve, HOUR_MS, initialState, type SellerListingsState } from './selle
 export type SellerListingsCommand =
   | { type: 'OpenListing'; data: { sellerId: string; productId: string; at: string; limits: ListingLimits } }
   | { type: 'ReopenListing'; data: { sellerId: string; productId: string; at: string; limits: ListingLimits } }
-  | { type: 'FreeListings'; data: { sellerId: string; productIds: string[]; reason: 'sold' | 'removed' | 'not-for-sale' } };
+  | { type: 'FreeListings'; data: { sellerId: string; productIds: string[]; reason: 'sold' | 'removed' | 'not-for-sale' } }
+  /**
+   * TVs that hold a slot with no limit checked: the seller's TVs already for sale when their slots
+   * are first counted, and a TV the admin or the shop itself lists.
+   */
+  | { type: 'HoldExisting'; data: { sellerId: string; productIds: string[]; at: string } };
 
 /** The problem's `field`: which limit refused. */
 export const ACTIVE_LIMIT = 'active_listings';
@@ -67,6 +72,13 @@ export function decide(command: SellerListingsCommand, state: SellerListingsStat
       return [...new Set(productIds)]
         .filter((productId) => state.held.has(productId))
         .map((productId): SellerListingsEvent => ({ type: 'ListingSlotFreed', data: { sellerId, productId, reason } }));
+    }
+    case 'HoldExisting': {
+      const { sellerId, productIds, at } = command.data;
+      // Not new listings: they count toward what is for sale, never toward the hour.
+      return [...new Set(productIds)]
+        .filter((productId) => !state.held.has(productId))
+        .map((productId): SellerListingsEvent => ({ type: 'ListingSlotTaken', data: { sellerId, productId, at, reason: 'existing' } }));
     }
     default: {
       const unknown: never = command;

@@ -9,7 +9,7 @@ const limits = { active: 3, perHour: 2 };
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 /** `minutes` after 10:00, as the ISO time a command or event carries. */
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
-const taken = (productId: string, minutes: number, reason: 'listed' | 'available-again' = 'listed'): SellerListingsEvent => ({
+const taken = (productId: string, minutes: number, reason: 'listed' | 'available-again' | 'existing' = 'listed'): SellerListingsEvent => ({
   type: 'ListingSlotTaken',
   data: { sellerId: 's1', productId, at: at(minutes), reason },
 });
@@ -130,5 +130,20 @@ describe('seller listings decider', () => {
   it('given a limit of one, when refused, then the sentence says one TV', () => {
     expect(refusal(open('p2', 1, { active: 1 }), taken('p1', 0)).message).toMatch(/^You already have 1 TV for sale,/);
     expect(refusal(open('p2', 1, { active: 0, perHour: 1 }), taken('p1', 0)).message).toMatch(/^You have added 1 TV in the last hour/);
+  });
+
+  it('given TVs for sale from before the limits, when they are counted, then each takes a slot (once) that counts toward what is for sale, not the hour', () => {
+    const hold: SellerListingsCommand = { type: 'HoldExisting', data: { sellerId: 's1', productIds: ['p1', 'p2', 'p2', 'p3'], at: at(0) } };
+    given(taken('p3', 0))
+      .when(hold)
+      .then([taken('p1', 0, 'existing'), taken('p2', 0, 'existing')]);
+    const counted = [taken('p1', 0, 'existing'), taken('p2', 0, 'existing'), taken('p3', 0, 'existing')];
+    given(...counted)
+      .when(open('p4', 1))
+      .thenThrows({ field: ACTIVE_LIMIT });
+    // Two counted TVs and one new listing, with two an hour allowed: the counted ones are not new.
+    given(taken('p1', 0, 'existing'), taken('p2', 0, 'existing'), taken('p4', 1))
+      .when(open('p5', 2, { active: 5 }))
+      .then([taken('p5', 2)]);
   });
 });

@@ -15,7 +15,7 @@ import type { ProductEvent, ProductState } from '../product/product';
 import { ACTIVE_LIMIT, sellerListingsDecider, type SellerListingsCommand } from './decide';
 import { limitsOn, type ListingLimits } from './limits';
 
-/** The shop's own staff and processes (the admin, the demo seed, policies) list without limits. */
+/** The shop's own staff and processes (the admin, the demo seed, policies) list without a limit check. */
 export const EXEMPT_ROLES: ReadonlySet<string> = new Set(['Admin', 'System']);
 /** One seller's parallel listings queue on one stream: each conflict is a listing that got there first. */
 const SLOT_ATTEMPTS = 32;
@@ -36,28 +36,37 @@ export class ListingSlots {
   private readonly on: boolean;
   /** When each seller's slots were last checked (this process), for SLOT_CHECK_EVERY_MS. */
   private readonly checked = new Map<string, number>();
+  /** Sellers whose slot stream this process has seen begun: their TVs from before are counted. */
+  private readonly counted = new Set<string>();
 
   constructor(
     private readonly store: EventStore,
     private readonly limits: ListingLimits,
     private readonly now: () => Date,
     private readonly log: Logger,
+    /** The ids of a seller's TVs for sale (catalog's read model), for a seller who listed before the limits. */
+    private readonly forSale: (sellerId: string) => Promise<string[]>,
   ) {
     this.on = limitsOn(limits);
   }
 
   /**
-   * Before ListProduct: takes the seller's slot, or refuses (429). Nothing for the exempt, with
-   * the limits off, or when the product exists already (a retry: its slot was taken the first time).
+   * Before ListProduct: takes the seller's slot, or refuses (429); for the exempt, takes it with no
+   * check. Nothing with the limits off, or when the product exists already (a retry: its slot was
+   * taken the first time).
    */
   async beforeListing(command: CommandOf<'catalog', 'ListProduct'>, env: CommandEnvelope): Promise<void> {
-    if (!this.on || EXEMPT_ROLES.has(env.actor.role)) return;
+    if (!this.on) return;
     const state = await this.productState(command.data.productId);
     if (state.status !== 'none' || !this.productWouldAccept(command, state)) return;
     const { sellerId, productId } = command.data;
+    const at = this.now().toISOString();
+    // The admin's or the shop's own listing is never refused, but it is the seller's TV for sale: it holds a slot.
     await this.take(
       sellerId,
-      { type: 'OpenListing', data: { sellerId, productId, at: this.now().toISOString(), limits: this.limits } },
+      EXEMPT_ROLES.has(env.actor.role)
+        ? { type: 'HoldExisting', data: { sellerId, productIds: [productId], at } }
+        : { type: 'OpenListing', data: { sellerId, productId, at, limits: this.limits } },
       env,
     );
   }
@@ -113,12 +122,30 @@ export class ListingSlots {
   }
 
   private async take(sellerId: string, command: SellerListingsCommand, meta: Meta): Promise<void> {
+    await this.countExisting(sellerId, meta);
     try {
       await this.decideOn(sellerId, command, meta);
     } catch (err) {
       if (!(err instanceof AppError && err.field === ACTIVE_LIMIT) || !(await this.freeStale(sellerId, meta))) throw err;
       await this.decideOn(sellerId, command, meta);
     }
+  }
+
+  /**
+   * A seller who listed before the limits existed has TVs for sale that hold no slot: the first
+   * time their slots are counted (an empty stream), those TVs take one each, so the limit counts
+   * them too. Once the stream has begun, it knows every TV for sale itself.
+   */
+  private async countExisting(sellerId: string, meta: Meta): Promise<void> {
+    if (this.counted.has(sellerId)) return;
+    if ((await this.store.readStream(streams.sellerListings(sellerId))).length === 0) {
+      const productIds = await this.forSale(sellerId);
+      // None: a new seller, whose first slot begins the stream.
+      if (productIds.length === 0) return;
+      this.log.info(`counting ${productIds.length} TV(s) seller ${sellerId} listed before the listing limits`);
+      await this.decideOn(sellerId, { type: 'HoldExisting', data: { sellerId, productIds, at: this.now().toISOString() } }, meta);
+    }
+    this.counted.add(sellerId);
   }
 
   // A fresh command id each time: the decider's own state makes a slot command idempotent (a held
