@@ -161,7 +161,7 @@ function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads'>) {
     if (typeof token !== 'string' || token === '') return { user: null, tokenExpiresAt: null };
     const claims = deps.tokens.verify(token);
     if (!claims) throw new Error('unauthorized');
-    const user = await deps.reads.userById(claims.sub);
+    const user = await deps.reads.identity.userById(claims.sub);
     if (!user) throw new Error('unauthorized');
     return { user, tokenExpiresAt: claims.expiresAt };
   };
@@ -170,7 +170,7 @@ function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads'>) {
     stillValid: async (data: Partial<SocketData> | undefined): Promise<boolean> => {
       if (!data?.user) return true;
       if (data.tokenExpiresAt != null && data.tokenExpiresAt <= Date.now()) return false;
-      return (await deps.reads.userById(data.user._id)) !== null;
+      return (await deps.reads.identity.userById(data.user._id)) !== null;
     },
     /** The handshake middleware: sets `socket.data` from the token, or refuses the socket. */
     middleware: async (socket: LiveSocket, next: (err?: Error) => void) => {

@@ -36,7 +36,7 @@ export function authenticate(tokens: Tokens, reads: ReadModels): RequestHandler 
       req.authFailure = unauthorized('The session token is invalid or expired');
       return next();
     }
-    const user = await reads.userById(claims.sub);
+    const user = await reads.identity.userById(claims.sub);
     if (!user) req.authFailure = unauthorized('This account no longer exists');
     else req.user = user;
     next();

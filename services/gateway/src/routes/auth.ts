@@ -50,7 +50,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   );
   const answer = (user: User): AuthAnswer => ({ token: tokens.sign({ sub: user._id, email: user.email, role: user.role }), user });
   const loadUser = async (id: string) => {
-    const user = await reads.userById(id);
+    const user = await reads.identity.userById(id);
     if (!user) throw new AppError('conflict', 'The account is not available yet; try again');
     return user;
   };
@@ -63,7 +63,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
 
   r.post('/auth/login', loginPerClient, loginPerAccount, async (req, res) => {
     const body = parse(LoginBody, req.body);
-    const user = await reads.verifyPassword(body.email, body.password);
+    const user = await reads.identity.verifyPassword(body.email, body.password);
     if (!user) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
     res.json(answer(user));
   });

@@ -26,30 +26,30 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     void res.type('json').send(await cached(key, load));
   r.get(
     '/categories',
-    sendList('categories', () => reads.categories()),
+    sendList('categories', () => reads.catalog.categories()),
   );
   r.get(
     '/blogs',
-    sendList('blogs', () => reads.blogs()),
+    sendList('blogs', () => reads.catalog.blogs()),
   );
   r.get(
     '/all_products',
-    sendList('all', () => reads.allProducts()),
+    sendList('all', () => reads.catalog.allProducts()),
   );
   r.get(
     '/advertise_products',
-    sendList('advertised', () => reads.advertisedProducts()),
+    sendList('advertised', () => reads.catalog.advertisedProducts()),
   );
   // Before /products/:categoryId, which would take "search" for a category.
   r.get('/products/search', async (req, res) => {
     const query = parse(ProductSearchQuery, req.query, 'query');
     // The position before the query: a listing applied while it runs may then still join by push.
     const at = position();
-    const answer: ProductSearchAnswer = { ...(await reads.search(query)), position: at };
+    const answer: ProductSearchAnswer = { ...(await reads.catalog.search(query)), position: at };
     res.json(answer);
   });
   r.get('/product/:id', async (req, res) => {
-    const product = await reads.product(idParam(req.params.id, 'Product'));
+    const product = await reads.catalog.product(idParam(req.params.id, 'Product'));
     if (!product) throw notFound('Product', 'id');
     const { sellerId, ...shown } = product;
     const answer: ProductPageAnswer = { product: shown, seller: await reads.sellerProfile(sellerId) };
@@ -59,12 +59,12 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     const id = idParam(req.params.id, 'Seller');
     const seller = await reads.sellerProfile(id);
     if (!seller) throw notFound('Seller', 'id');
-    const answer: SellerPageAnswer = { seller, listings: await reads.availableOf(id) };
+    const answer: SellerPageAnswer = { seller, listings: await reads.catalog.availableOf(id) };
     res.json(answer);
   });
   r.get('/products/:categoryId', async (req, res) => {
     const id = idParam(req.params.categoryId, 'Category');
-    const list = await cached(`category:${id}`, async () => ((await reads.categoryExists(id)) ? reads.productsOfCategory(id) : null));
+    const list = await cached(`category:${id}`, async () => ((await reads.catalog.categoryExists(id)) ? reads.catalog.productsOfCategory(id) : null));
     if (list === 'null') throw notFound('Category', 'categoryId');
     res.type('json').send(list);
   });
@@ -104,7 +104,7 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     const email = queryParam(req.query, 'email').toLowerCase();
     const user = selfOrAdmin(req, email);
     if (user.role !== 'Admin') withRole(req, 'Seller');
-    res.json(await reads.sellerProducts(email));
+    res.json(await reads.catalog.sellerProducts(email));
   });
 
   const sellerAction = (path: string, type: 'MarkProductSold' | 'MarkProductAvailable' | 'AdvertiseProduct' | 'RemoveAdvertising') =>

@@ -40,7 +40,7 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
   r.get('/bookings', async (req, res) => {
     const email = queryParam(req.query, 'email').toLowerCase();
     selfOrAdmin(req, email);
-    res.json(await reads.bookingsOf(email));
+    res.json(await reads.orders.bookingsOf(email));
   });
 
   // A seller sees who booked their TVs (name, phone, meeting place); the admin sees any seller's.
@@ -48,14 +48,14 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
     const email = queryParam(req.query, 'email').toLowerCase();
     const user = selfOrAdmin(req, email);
     if (user.role !== 'Admin') withRole(req, 'Seller');
-    const seller = user.role === 'Admin' ? await reads.userByEmail(email) : user;
+    const seller = user.role === 'Admin' ? await reads.identity.userByEmail(email) : user;
     if (!seller || seller.role !== 'Seller') throw notFound('Seller', 'email');
-    res.json(await reads.bookingsOfSeller(seller._id));
+    res.json(await reads.orders.bookingsOfSeller(seller._id));
   });
 
   r.get('/bookings/:id', async (req, res) => {
     const user = signedIn(req);
-    const booking = await reads.booking(idParam(req.params.id, 'Booking'));
+    const booking = await reads.orders.booking(idParam(req.params.id, 'Booking'));
     // Someone else's booking is answered exactly like a missing one.
     if (!booking || (user.role !== 'Admin' && booking.buyerId !== user._id)) throw notFound('Booking');
     const { buyerId: _hidden, ...rest } = booking;

@@ -13,7 +13,7 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
     r.get(path, async (req, res) => {
       const email = String(req.params.email ?? '').toLowerCase();
       selfOrAdmin(req, email);
-      const user = await reads.userByEmail(email);
+      const user = await reads.identity.userByEmail(email);
       res.json({ [key]: user?.role === role });
     });
   roleCheck('/users_admin/:email', 'isAdmin', 'Admin');
@@ -26,23 +26,23 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
   r.get('/users_by_seller', async (req, res) => {
     const q = req.query as Record<string, unknown>;
     if (q.sellerId !== undefined) {
-      const card = await reads.sellerCard(idParam(queryParam(q, 'sellerId'), 'Seller'));
+      const card = await reads.identity.sellerCard(idParam(queryParam(q, 'sellerId'), 'Seller'));
       if (!card) throw notFound('Seller', 'sellerId');
       return void res.json(card);
     }
     if (q.product !== undefined) {
-      const product = await reads.product(idParam(queryParam(q, 'product'), 'Product'));
-      const card = product ? await reads.sellerCard(product.sellerId) : null;
+      const product = await reads.catalog.product(idParam(queryParam(q, 'product'), 'Product'));
+      const card = product ? await reads.identity.sellerCard(product.sellerId) : null;
       if (!card) throw notFound('Seller', 'product');
       return void res.json(card);
     }
-    res.json(await reads.sellerNamed(queryParam(q, 'seller')));
+    res.json(await reads.identity.sellerNamed(queryParam(q, 'seller')));
   });
 
   r.get('/users', async (req, res) => {
     const email = queryParam(req.query, 'email').toLowerCase();
     selfOrAdmin(req, email);
-    const user = await reads.userByEmail(email);
+    const user = await reads.identity.userByEmail(email);
     if (!user) throw notFound('User', 'email');
     res.json(user);
   });
@@ -67,7 +67,7 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
     withRole(req, 'Admin');
     const role = queryParam(req.query, 'role');
     if (role !== 'Buyer' && role !== 'Seller') throw new AppError('validation', 'role must be Buyer or Seller', { field: 'role' });
-    res.json(await reads.usersWithRole(role));
+    res.json(await reads.identity.usersWithRole(role));
   });
 
   r.delete('/users/:id', async (req, res) => {
