@@ -24,7 +24,7 @@ const Env = z.object({
   SEED_DEMO: z.enum(['0', '1']).default('0'),
   WEB_DIST: optional,
   // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL, REDIS_CHANNEL, LOG_LEVEL and the services' URLs: read as every
-  // process reads them (platform's config.ts); STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv).
+  // process reads them (platform's config.ts); STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv; the edge's part, edgePaymentsFromEnv).
   // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
   AUTH_RATE_WINDOW_MS: z.coerce
     .number()

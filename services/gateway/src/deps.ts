@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { EventStore } from '@tv-shop/platform';
-import type { PaymentProvider, StripePaymentProvider } from '@tv-shop/orders';
+import type { EdgePayments } from '@tv-shop/orders';
 import type { CommandSender } from './commands';
 import type { GoogleIdentity } from './auth/google';
 import type { Tokens } from './auth/tokens';
@@ -19,8 +19,8 @@ export interface GatewayDeps {
   sender: CommandSender;
   tokens: Tokens;
   verifyGoogle: (idToken: string) => Promise<GoogleIdentity>;
-  payments: PaymentProvider;
-  stripe: StripePaymentProvider | null;
+  /** Which provider, Stripe's publishable key, and its webhook checked: orders keeps the provider. */
+  payments: EdgePayments;
   images: ImageStore;
   /** The log position every read model has reached (read-your-writes, X-Position). */
   position: () => number;

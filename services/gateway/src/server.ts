@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import type { ImageStore } from '@tv-shop/images';
-import type { PaymentProvider, StripePaymentProvider } from '@tv-shop/orders';
+import type { EdgePayments } from '@tv-shop/orders';
 import type { ChangeFeed, CommandBus, EventStore, PositionTracker } from '@tv-shop/platform';
 import { createApp } from './app';
 import { googleVerifier } from './auth/google';
@@ -23,8 +23,7 @@ export interface EdgeParts {
   feed: ChangeFeed;
   reads: ReadModels;
   positions: PositionTracker;
-  payments: PaymentProvider;
-  stripe: StripePaymentProvider | null;
+  payments: EdgePayments;
   images: ImageStore;
   lifecycle: () => 'starting' | 'ready' | 'stopping';
 }
@@ -47,7 +46,6 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     tokens,
     verifyGoogle: googleVerifier(config.google),
     payments: parts.payments,
-    stripe: parts.stripe,
     images: parts.images,
     lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
     position: () => positions.position,

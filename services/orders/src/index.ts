@@ -3,5 +3,5 @@ export { bookingDecider } from './booking/decide';
 export type { PaymentProvider, PaymentIntent } from './payments/provider';
 export { SandboxPaymentProvider, luhnValid, type CardInput } from './payments/sandbox';
 export { StripePaymentProvider } from './payments/stripe';
-export { paymentProviderFromEnv } from './payments/from-env';
+export { edgePaymentsFromEnv, paymentProviderFromEnv, type EdgePayments } from './payments/from-env';
 export { ordersProjections, OrdersQueries, type UnsoldOf } from './read-model';

@@ -8,5 +8,5 @@ import { SandboxPaymentProvider } from './payments/sandbox';
 // The gateway reaches it with ORDERS_URL.
 await runServiceMain('orders', 4003, async (deps) => {
   await migrate(deps.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
-  return startOrders({ ...deps, payments: paymentProviderFromEnv(deps.pool, process.env).payments });
+  return startOrders({ ...deps, payments: paymentProviderFromEnv(deps.pool, process.env) });
 });

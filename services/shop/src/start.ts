@@ -1,6 +1,6 @@
 import { listingLimitsFromEnv, startCatalog } from '@tv-shop/catalog';
 import { ensureAdmin, startIdentity } from '@tv-shop/identity';
-import { SandboxPaymentProvider, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
+import { SandboxPaymentProvider, edgePaymentsFromEnv, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
 import {
   commandTokenFor,
   InProcessChangeFeed,
@@ -35,6 +35,8 @@ export interface StartOptions {
 export interface Running {
   url: string;
   config: GatewayConfig;
+  /** Where this shop's database is, embedded or not (for benchmarks and operator tools). */
+  databaseUrl: string;
   /** 'ready' once serving; 'stopping' from the moment stop() begins (GET /api/ready answers 503). */
   readonly state: 'starting' | 'ready' | 'stopping';
   stop(): Promise<void>;
@@ -70,7 +72,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
   try {
-    const { db, store, bus, feed, reads, positions, payments, stripe } = await startBackend(config, opts.env ?? process.env, stack);
+    const { db, store, bus, feed, reads, positions, payments } = await startBackend(config, opts.env ?? process.env, stack);
     await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
     const images = await imageStoreFromEnv(opts.env ?? process.env, { pool: db.pool, dataDir: config.dataDir });
     const sweeper = startImageSweeper(images, reads, {
@@ -91,7 +93,6 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       reads,
       positions,
       payments,
-      stripe,
       images,
       lifecycle: () => state,
     });
@@ -102,6 +103,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     return {
       url,
       config,
+      databaseUrl: db.url,
       get state() {
         return state;
       },
@@ -151,12 +153,14 @@ async function startBackend(config: GatewayConfig, env: NodeJS.ProcessEnv, stack
     stack.push(() => projector.stop());
   }
   await positions.refresh();
-  const { payments, stripe } = paymentProviderFromEnv(db.pool, env);
+  // The provider is orders' (here only when orders runs here); the edge gets what it needs of it.
+  const payments = edgePaymentsFromEnv(env);
   // Each domain service runs here unless it runs as its own process (IDENTITY_URL, SERVICES_APART, ...).
   const here = new Set(topology.servicesHere);
   if (here.has('identity')) stack.push(startIdentity({ store, bus }).stop);
   if (here.has('catalog')) stack.push((await startCatalog({ store, bus, pool: db.pool, events, limits: listingLimits })).stop);
-  if (here.has('orders')) stack.push((await startOrders({ store, bus, pool: db.pool, payments, events })).stop);
+  if (here.has('orders'))
+    stack.push((await startOrders({ store, bus, pool: db.pool, payments: paymentProviderFromEnv(db.pool, env), events })).stop);
   if (bus instanceof KafkaCommandBus) await bus.ready();
-  return { db, store, bus, feed, reads, positions, payments, stripe };
+  return { db, store, bus, feed, reads, positions, payments };
 }

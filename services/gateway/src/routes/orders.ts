@@ -7,7 +7,7 @@ import {
   type PaymentIntentAnswer,
 } from '@tv-shop/contracts';
 import { AppError, createLogger, notFound, uuidFromName } from '@tv-shop/platform';
-import { bookingIdFor, StripePaymentProvider } from '@tv-shop/orders';
+import { bookingIdFor } from '@tv-shop/orders';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
 import type { GatewayDeps } from '../deps';
@@ -109,17 +109,16 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
 }
 
 /** Stripe's webhook needs the raw body for its signature, so it is mounted before express.json. */
-export function stripeWebhook({ stripe, sender }: GatewayDeps): Router {
+export function stripeWebhook({ payments, sender }: GatewayDeps): Router {
   const r = Router();
   r.post('/stripe/webhook', express.raw({ type: 'application/json', limit: '1mb' }), async (req, res) => {
-    if (!stripe) throw notFound('Stripe webhook (Stripe is not configured)');
-    let event;
+    if (!payments.webhookIntent) throw notFound('Stripe webhook (Stripe is not configured)');
+    let intent;
     try {
-      event = stripe.verifyWebhook(req.body as Buffer, req.get('Stripe-Signature') ?? '');
+      intent = payments.webhookIntent(req.body as Buffer, req.get('Stripe-Signature') ?? '');
     } catch {
       throw new AppError('validation', 'The Stripe signature does not match', { field: 'Stripe-Signature' });
     }
-    const intent = StripePaymentProvider.intentFromEvent(event);
     if (intent?.bookingId) {
       // Same command id as the browser's POST /payments for this intent: whichever comes first counts.
       await sender
