@@ -55,78 +55,95 @@ const ownBooking = (s: BookingState, buyerId: string | null): Exclude<BookingSta
   return s;
 };
 
+type DataOf<T extends BookingCommand['type']> = Extract<BookingCommand, { type: T }>['data'];
+
+/** PlaceBooking: one unpaid or paid booking per buyer and product, of an available product that is not their own. */
+function decidePlace({ booking, product }: DataOf<'PlaceBooking'>, state: BookingState): BookingEvent[] {
+  if (state.status === 'placed') throw conflict('You have already booked this product; pay for it in My Orders', 'product_id');
+  if (state.status === 'paid') throw conflict('You have already bought this product', 'product_id');
+  productBookable(product);
+  if (product.sellerId === booking.buyerId) throw forbidden('You cannot book your own product');
+  return [{ type: 'BookingPlaced', data: booking }];
+}
+
+/** RecordPaymentIntent: an intent for the buyer's own open booking of a product still for sale; once per intent. */
+function decideRecordIntent(data: DataOf<'RecordPaymentIntent'>, state: BookingState): BookingEvent[] {
+  const s = ownBooking(state, data.buyerId);
+  if (s.status === 'paid') throw illegalState('This booking is already paid', 'bookingId');
+  if (s.status === 'cancelled') throw illegalState('This booking was cancelled', 'bookingId');
+  productBookable(data.product);
+  const { paymentIntentId, provider, amountPoisha, currency } = data;
+  if (s.intents[paymentIntentId] !== undefined) return [];
+  return [{ type: 'PaymentIntentCreated', data: { bookingId: s.booking.bookingId, paymentIntentId, provider, amountPoisha, currency } }];
+}
+
+/** PayBooking: the provider's succeeded intent of this booking, for its price, not refunded; once. */
+function decidePay(data: DataOf<'PayBooking'>, state: BookingState): BookingEvent[] {
+  const { intent } = data;
+  const s = ownBooking(state, data.buyerId);
+  if (s.status === 'paid') {
+    if (s.paidWith === intent.id) return [];
+    throw conflict('This booking is already paid', 'bookingId');
+  }
+  if (intent.bookingId !== s.booking.bookingId || s.intents[intent.id] === undefined)
+    throw validation('transationId', 'is not a payment for this booking');
+  if (intent.status !== 'succeeded') throw new AppError('payment_required', 'The payment has not succeeded', { field: 'transationId' });
+  if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt')
+    throw validation('transationId', 'paid a different amount than the booking costs');
+  if (s.refunded[intent.id]) throw illegalState('This payment was refunded', 'transationId');
+  if (s.status === 'cancelled' && !data.saleRecorded)
+    throw illegalState('This booking was cancelled: the product is no longer available', 'bookingId');
+  return [
+    {
+      type: 'BookingPaid',
+      data: {
+        bookingId: s.booking.bookingId,
+        productId: s.booking.productId,
+        buyerId: s.booking.buyerId,
+        paymentIntentId: intent.id,
+        amountPoisha: intent.amount,
+        provider: intent.provider,
+      },
+    },
+  ];
+}
+
+/** RefundPayment: a payment that did not buy the booking is refunded once; an open booking is cancelled with it. */
+function decideRefund(data: DataOf<'RefundPayment'>, state: BookingState): BookingEvent[] {
+  const s = ownBooking(state, null);
+  const { paymentIntentId, reason } = data;
+  const amountPoisha = s.intents[paymentIntentId];
+  if (amountPoisha === undefined || s.refunded[paymentIntentId] || s.paidWith === paymentIntentId) return [];
+  const refunded: BookingEvent = {
+    type: 'PaymentRefunded',
+    data: { bookingId: s.booking.bookingId, paymentIntentId, amountPoisha, reason: 'product-unavailable' },
+  };
+  if (s.status !== 'placed') return [refunded];
+  return [refunded, { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason } }];
+}
+
+/** CancelBooking: an open booking, and only the placing the policy means when it names one. */
+function decideCancel(data: DataOf<'CancelBooking'>, state: BookingState): BookingEvent[] {
+  if (state.status !== 'placed') return [];
+  if (data.placement !== undefined && data.placement !== state.placements) return [];
+  return [
+    { type: 'BookingCancelled', data: { bookingId: state.booking.bookingId, productId: state.booking.productId, reason: data.reason } },
+  ];
+}
+
+/** A booking command on the booking's state: the events it leads to, or a refusal. */
 export function decide(command: BookingCommand, state: BookingState): BookingEvent[] {
   switch (command.type) {
-    case 'PlaceBooking': {
-      const { booking, product } = command.data;
-      if (state.status === 'placed') throw conflict('You have already booked this product; pay for it in My Orders', 'product_id');
-      if (state.status === 'paid') throw conflict('You have already bought this product', 'product_id');
-      productBookable(product);
-      if (product.sellerId === booking.buyerId) throw forbidden('You cannot book your own product');
-      return [{ type: 'BookingPlaced', data: booking }];
-    }
-    case 'RecordPaymentIntent': {
-      const s = ownBooking(state, command.data.buyerId);
-      if (s.status === 'paid') throw illegalState('This booking is already paid', 'bookingId');
-      if (s.status === 'cancelled') throw illegalState('This booking was cancelled', 'bookingId');
-      productBookable(command.data.product);
-      const { paymentIntentId, provider, amountPoisha, currency } = command.data;
-      if (s.intents[paymentIntentId] !== undefined) return [];
-      return [
-        { type: 'PaymentIntentCreated', data: { bookingId: s.booking.bookingId, paymentIntentId, provider, amountPoisha, currency } },
-      ];
-    }
-    case 'PayBooking': {
-      const { intent } = command.data;
-      const s = ownBooking(state, command.data.buyerId);
-      if (s.status === 'paid') {
-        if (s.paidWith === intent.id) return [];
-        throw conflict('This booking is already paid', 'bookingId');
-      }
-      if (intent.bookingId !== s.booking.bookingId || s.intents[intent.id] === undefined)
-        throw validation('transationId', 'is not a payment for this booking');
-      if (intent.status !== 'succeeded') throw new AppError('payment_required', 'The payment has not succeeded', { field: 'transationId' });
-      if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt')
-        throw validation('transationId', 'paid a different amount than the booking costs');
-      if (s.refunded[intent.id]) throw illegalState('This payment was refunded', 'transationId');
-      if (s.status === 'cancelled' && !command.data.saleRecorded)
-        throw illegalState('This booking was cancelled: the product is no longer available', 'bookingId');
-      return [
-        {
-          type: 'BookingPaid',
-          data: {
-            bookingId: s.booking.bookingId,
-            productId: s.booking.productId,
-            buyerId: s.booking.buyerId,
-            paymentIntentId: intent.id,
-            amountPoisha: intent.amount,
-            provider: intent.provider,
-          },
-        },
-      ];
-    }
-    case 'RefundPayment': {
-      const s = ownBooking(state, null);
-      const { paymentIntentId, reason } = command.data;
-      const amountPoisha = s.intents[paymentIntentId];
-      if (amountPoisha === undefined || s.refunded[paymentIntentId] || s.paidWith === paymentIntentId) return [];
-      const refunded: BookingEvent = {
-        type: 'PaymentRefunded',
-        data: { bookingId: s.booking.bookingId, paymentIntentId, amountPoisha, reason: 'product-unavailable' },
-      };
-      if (s.status !== 'placed') return [refunded];
-      return [refunded, { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason } }];
-    }
-    case 'CancelBooking': {
-      if (state.status !== 'placed') return [];
-      if (command.data.placement !== undefined && command.data.placement !== state.placements) return [];
-      return [
-        {
-          type: 'BookingCancelled',
-          data: { bookingId: state.booking.bookingId, productId: state.booking.productId, reason: command.data.reason },
-        },
-      ];
-    }
+    case 'PlaceBooking':
+      return decidePlace(command.data, state);
+    case 'RecordPaymentIntent':
+      return decideRecordIntent(command.data, state);
+    case 'PayBooking':
+      return decidePay(command.data, state);
+    case 'RefundPayment':
+      return decideRefund(command.data, state);
+    case 'CancelBooking':
+      return decideCancel(command.data, state);
     default: {
       const unknown: never = command;
       throw validation('type', `is not a booking command: ${(unknown as { type: unknown }).type as string}`);
