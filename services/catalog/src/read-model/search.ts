@@ -104,10 +104,14 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
     params.push(value);
     return `$${params.length}`;
   };
+  let worded: string | null = null;
   if (query.sold !== 'any') where.push(query.sold === 'true' ? 'sold' : 'not sold');
   if (query.q) {
     const terms = await searchTerms(pool, query.q);
-    if (terms) where.push(`search @@ to_tsquery('simple', ${param(terms)})`);
+    if (terms) {
+      worded = param(terms);
+      where.push(`search @@ to_tsquery('simple', ${worded})`);
+    }
   }
   if (query.category) where.push(`category_id = ${param(query.category)}`);
   if (query.condition) where.push(`condition = ${param(query.condition)}`);
@@ -132,11 +136,16 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
   const matches = Number(count.rows[0]?.n ?? 0);
   const pageWhere = page.length ? `where ${page.join(' and ')}` : '';
   const order = `order by ${column} ${direction}, id ${direction} limit ${limit}`;
-  // The count says which plan fits, whatever the planner guesses of a word: up to the cap, the
-  // matches are few enough to fetch and sort; past it, the sort's index finds a page soon.
+  // With words, the count says which plan fits, whatever the planner guesses of a word (it
+  // estimates many a rare one as common, then walks the whole sort index for it): up to the cap,
+  // the matches are few enough to collect and sort; past it, the sort's index finds a page soon.
+  // Filters on columns alone the planner estimates well from their statistics.
+  const collect = worded !== null && matches <= SEARCH_COUNT_CAP;
   const rows = await pool.query<ProductRow>(
-    matches <= SEARCH_COUNT_CAP
-      ? `with found as materialized (select ${PRODUCT_COLUMNS} from rm_catalog.products ${pageWhere}) select * from found ${order}`
+    collect
+      ? `with found as materialized (select id, ${column} as sort_value from rm_catalog.products ${pageWhere}),
+              page as (select id from found order by sort_value ${direction}, id ${direction} limit ${limit})
+         select ${PRODUCT_COLUMNS} from rm_catalog.products where id in (select id from page) ${order}`
       : `select ${PRODUCT_COLUMNS} from rm_catalog.products ${pageWhere} ${order}`,
     params,
   );
