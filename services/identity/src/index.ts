@@ -1,8 +1,8 @@
 export { startIdentity, type IdentityDeps } from './module';
 export { userDecider, type UserCommand } from './user/decide';
-export { googleMayAttach, foldUser, type UserState } from './user/user';
+export type { UserState } from './user/user';
 export { userIdFor } from './user/ids';
 export { hashPassword } from './user/passwords';
 export { passwordSignUp, signInWithGoogleRequest, type GoogleIdentity, type IdentityRequest } from './user/sign-in';
-export { ensureAdmin, adminPasswordFile } from './bootstrap';
+export { ensureAdmin } from './bootstrap';
 export { identityProjections, IdentityQueries } from './read-model';

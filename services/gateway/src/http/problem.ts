@@ -30,9 +30,6 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
     e = databaseUnavailable(thrown);
   } else if (err?.type === 'entity.parse.failed') e = new AppError('validation', 'The body is not valid JSON', { field: 'body' });
   else if (err?.type === 'entity.too.large') e = new AppError('payload_too_large', 'The body is too large', { field: 'body' });
-  else if (err?.code === 'LIMIT_FILE_SIZE') e = new AppError('payload_too_large', 'The image is larger than 5 MB', { field: 'image' });
-  else if (err?.code === 'LIMIT_UNEXPECTED_FILE')
-    e = new AppError('validation', 'Send the file in the field named image', { field: 'image' });
   else if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported')
     e = new AppError('unsupported_media_type', 'Unsupported body encoding', { field: 'body' });
   else if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
