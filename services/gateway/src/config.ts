@@ -1,29 +1,18 @@
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  commandTokenFromEnv,
-  dataDirFromEnv,
-  databaseUrlFromEnv,
-  logLevelFromEnv,
-  redisFromEnv,
-  topologySettingsFromEnv,
-  type TopologySettings,
-} from '@tv-shop/platform';
+import { dataDirFromEnv, logLevelFromEnv } from '@tv-shop/platform';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './sockets';
 
 const optional = z.string().trim().min(1).optional().catch(undefined);
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   JWT_SECRET: optional,
-  ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email()).default('admin@tvshop.local'),
-  // Unset: generated on the first start and kept in DATA_DIR/admin-password (see bootstrap.ts).
-  ADMIN_PASSWORD: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(8, 'must be at least 8 characters').optional()),
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
   GOOGLE_ISSUER: z.string().default('https://accounts.google.com,accounts.google.com'),
-  SEED_DEMO: z.enum(['0', '1']).default('0'),
   WEB_DIST: optional,
-  // DATABASE_URL, DATA_DIR, COMMAND_TOKEN, REDIS_URL, REDIS_CHANNEL, LOG_LEVEL and the services' URLs: read as every
+  // ADMIN_*, SEED_DEMO, UPLOAD_RETENTION_HOURS, UPLOAD_SWEEP_MINUTES, SHUTDOWN_DRAIN_MS, DATABASE_URL, the topology's:
+  // read by the host (services/shop's config.ts). DATA_DIR, LOG_LEVEL: read as every
   // process reads them (platform's config.ts); STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv; the edge's part, edgePaymentsFromEnv).
   // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
   AUTH_RATE_WINDOW_MS: z.coerce
@@ -43,9 +32,6 @@ const Env = z.object({
     .default(10 * 60_000),
   UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).default(60),
   UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).default(120),
-  // Uploads that no product, user or blog refers to are removed once older than this.
-  UPLOAD_RETENTION_HOURS: z.coerce.number().min(0).default(24),
-  UPLOAD_SWEEP_MINUTES: z.coerce.number().min(0.01).default(60),
   /**
    * Which proxies in front may name the client in X-Forwarded-For (Express's `trust proxy`): a
    * hop count (`1`), or addresses and ranges (`loopback`, `10.0.0.0/8`). Unset: none, so the
@@ -84,26 +70,14 @@ const Env = z.object({
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerMinute),
   CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerClientPerMinute),
   CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerClientPerMinute),
-  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
 });
 
 export interface GatewayConfig {
   port: number;
-  databaseUrl: string | undefined;
   dataDir: string;
   jwtSecret: string | undefined;
-  adminEmail: string;
-  /** Unset: generated once and kept under the data dir (bootstrap.ts). */
-  adminPassword: string | undefined;
   google: { clientId: string; jwksUrl: string; issuers: string[] } | null;
-  seedDemo: boolean;
   webDist: string;
-  /** What runs in this process and how the rest is reached (PROJECTOR, *_URL, SERVICES_APART, COMMAND_BUS, EVENT_BUS, EVENT_STORE, KAFKA_BROKERS). */
-  topology: TopologySettings;
-  commandToken: string | undefined;
-  /** Change notices across processes (several gateways, a projector of its own). */
-  redisUrl: string | undefined;
-  redisChannel: string;
   limits: {
     auth: {
       windowMs: number;
@@ -114,15 +88,12 @@ export interface GatewayConfig {
     };
     uploads: { windowMs: number; perAccount: number; perClient: number };
   };
-  uploads: { retentionHours: number; sweepMinutes: number };
   sockets: SocketLimits;
   /**
    * Request logs (pino): trace, debug, info, warn, error, fatal or silent (LOG_LEVEL). Unset:
    * undefined, and the app follows the process's own (`logLevelFromEnv()`: info, error under tests).
    */
   logLevel: string | undefined;
-  /** How long /api/ready answers 503 before a stop closes the server (a load balancer's check interval). */
-  shutdownDrainMs: number;
   /** Express's `trust proxy`: which proxies may say who the client is (TRUST_PROXY). */
   trustProxy: boolean | number | string;
   /** Origins allowed to call the API and open sockets from their pages; empty: same origin only. */
@@ -137,22 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`Invalid environment variable ${issue.path.join('.')}: ${issue.message}`);
   }
   const e = parsed.data;
-  const redis = redisFromEnv(env);
   const base: GatewayConfig = {
     port: e.PORT,
-    databaseUrl: databaseUrlFromEnv(env),
     // `npm start -w <workspace>` runs in the workspace's folder; a relative DATA_DIR means where npm was run.
     dataDir: dataDirFromEnv(env),
     jwtSecret: e.JWT_SECRET,
-    adminEmail: e.ADMIN_EMAIL,
-    adminPassword: e.ADMIN_PASSWORD,
     google: e.GOOGLE_CLIENT_ID ? { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL, issuers: e.GOOGLE_ISSUER.split(',') } : null,
-    seedDemo: e.SEED_DEMO === '1',
     webDist: path.resolve(e.WEB_DIST ?? path.join(import.meta.dirname, '../../../web/dist')),
-    topology: topologySettingsFromEnv(env),
-    commandToken: commandTokenFromEnv(env),
-    redisUrl: redis.url,
-    redisChannel: redis.channel,
     limits: {
       auth: {
         windowMs: e.AUTH_RATE_WINDOW_MS,
@@ -163,11 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       },
       uploads: { windowMs: e.UPLOAD_RATE_WINDOW_MS, perAccount: e.UPLOADS_PER_ACCOUNT, perClient: e.UPLOADS_PER_CLIENT },
     },
-    uploads: { retentionHours: e.UPLOAD_RETENTION_HOURS, sweepMinutes: e.UPLOAD_SWEEP_MINUTES },
     logLevel: env.LOG_LEVEL === undefined ? undefined : logLevelFromEnv(env),
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
-    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,

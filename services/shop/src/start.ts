@@ -19,6 +19,7 @@ import { imageStoreFromEnv, startImageSweeper } from '@tv-shop/images';
 import { projections, startProjector } from '@tv-shop/projector';
 import path from 'node:path';
 import { loadConfig, ReadModels, serveGateway, type GatewayConfig } from '@tv-shop/gateway';
+import { hostConfigFromEnv, type HostConfig } from './config';
 import { seedDemo } from './demo-seed';
 
 export interface StartOptions {
@@ -34,7 +35,8 @@ export interface StartOptions {
 
 export interface Running {
   url: string;
-  config: GatewayConfig;
+  /** The gateway's settings and the host's. */
+  config: GatewayConfig & HostConfig;
   /** Where this shop's database is, embedded or not (for benchmarks and operator tools). */
   databaseUrl: string;
   /** 'ready' once serving; 'stopping' from the moment stop() begins (GET /api/ready answers 503). */
@@ -49,18 +51,13 @@ export interface Running {
 export async function startAll(opts: StartOptions = {}): Promise<Running> {
   const log = createLogger('tv-shop');
   const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-  const config = loadConfig(
-    opts.env ?? process.env,
-    defined({
-      port: opts.port,
-      databaseUrl: opts.databaseUrl,
-      dataDir: opts.dataDir && path.resolve(opts.dataDir),
-      adminEmail: opts.adminEmail,
-      adminPassword: opts.adminPassword,
-      webDist: opts.webDist,
-      seedDemo: opts.seedDemo,
-    }),
+  const env = opts.env ?? process.env;
+  const dataDir = opts.dataDir && path.resolve(opts.dataDir);
+  const host = hostConfigFromEnv(
+    env,
+    defined({ databaseUrl: opts.databaseUrl, dataDir, adminEmail: opts.adminEmail, adminPassword: opts.adminPassword, seedDemo: opts.seedDemo }),
   );
+  const config = loadConfig(env, defined({ port: opts.port, dataDir, webDist: opts.webDist }));
   const stack: (() => Promise<unknown>)[] = [];
   let state: Running['state'] = 'starting';
   const stop = async () => {
@@ -68,19 +65,19 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     state = 'stopping';
     // Drain: /api/ready answers 503 for a moment first, so a load balancer stops sending new
     // requests before the server closes (SHUTDOWN_DRAIN_MS; 0 by default, e.g. 5000 behind one).
-    if (wasServing && config.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    if (wasServing && host.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, host.shutdownDrainMs));
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
   try {
-    const { db, store, bus, feed, reads, positions, payments } = await startBackend(config, opts.env ?? process.env, stack);
-    await positions.waitFor(await ensureAdmin(store, bus, config.adminEmail, config.adminPassword, config.dataDir));
-    const images = await imageStoreFromEnv(opts.env ?? process.env, { pool: db.pool, dataDir: config.dataDir });
+    const { db, store, bus, feed, reads, positions, payments } = await startBackend(host, env, stack);
+    await positions.waitFor(await ensureAdmin(store, bus, host.adminEmail, host.adminPassword, host.dataDir));
+    const images = await imageStoreFromEnv(env, { pool: db.pool, dataDir: host.dataDir });
     const sweeper = startImageSweeper(images, reads, {
-      retentionHours: config.uploads.retentionHours,
-      everyMinutes: config.uploads.sweepMinutes,
+      retentionHours: host.uploads.retentionHours,
+      everyMinutes: host.uploads.sweepMinutes,
     });
     stack.push(() => sweeper.stop());
-    if (config.seedDemo) await positions.waitFor(await seedDemo(store, bus, images));
+    if (host.seedDemo) await positions.waitFor(await seedDemo(store, bus, images));
     await positions.waitFor(await store.headPosition());
 
     const gateway = await serveGateway({
@@ -102,7 +99,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     log.info(`TV Shop is at ${url}`, { database: db.mode, payments: payments.name });
     return {
       url,
-      config,
+      config: { ...config, ...host },
       databaseUrl: db.url,
       get state() {
         return state;
@@ -120,7 +117,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
  * event store, bus and log source (`openAdapters`), the change feed, the projector and the
  * domain services that run here. Each piece's stop goes onto `stack`.
  */
-async function startBackend(config: GatewayConfig, env: NodeJS.ProcessEnv, stack: (() => Promise<unknown>)[]) {
+async function startBackend(config: HostConfig, env: NodeJS.ProcessEnv, stack: (() => Promise<unknown>)[]) {
   const log = createLogger('tv-shop');
   // Read before anything opens, so that a bad LISTING_LIMIT_* stops the start at once, naming it.
   const listingLimits = listingLimitsFromEnv(env);
