@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Service } from './topology';
 
 /**
  * The settings more than one process reads from its environment (the gateway, each service on its
@@ -7,7 +8,6 @@ import path from 'node:path';
  * gateway's `config.ts`, `serviceConfigFromEnv` below for a service). A blank address or token is unset.
  */
 type Env = NodeJS.ProcessEnv;
-type ServiceName = 'identity' | 'catalog' | 'orders';
 
 const given = (value: string | undefined): string | undefined => value?.trim() || undefined;
 
@@ -44,7 +44,7 @@ export const kafkaBrokersFromEnv = (env: Env = process.env): string[] | undefine
 };
 
 /** IDENTITY_URL, CATALOG_URL, ORDERS_URL: the services that run as processes of their own, by name. */
-export const serviceUrlsFromEnv = (env: Env = process.env): Partial<Record<ServiceName, string>> =>
+export const serviceUrlsFromEnv = (env: Env = process.env): Partial<Record<Service, string>> =>
   Object.fromEntries(
     Object.entries({ identity: given(env.IDENTITY_URL), catalog: given(env.CATALOG_URL), orders: given(env.ORDERS_URL) }).filter(
       ([, url]) => url,

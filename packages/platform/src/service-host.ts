@@ -4,7 +4,7 @@ import { MIN_COMMAND_TOKEN_LENGTH, serveCommands } from './commands/http-transpo
 import type { CommandBus, CommandEnvelope } from './commands/transport';
 import { serviceConfigFromEnv } from './config';
 import { secretInDataDir } from './secrets';
-import { describeTopology, topologyFor, topologyFromEnv, type Topology } from './topology';
+import { describeTopology, topologyFor, topologyFromEnv, type Service, type Topology } from './topology';
 import { openAdapters } from './adapters';
 import { KafkaCommandBus } from './kafka/command-bus';
 import { openDatabase } from './db/database';
@@ -23,7 +23,7 @@ export interface ServiceDeps {
 }
 
 export interface ServiceHostOptions {
-  name: 'identity' | 'catalog' | 'orders';
+  name: Service;
   databaseUrl: string;
   port: number;
   host?: string;

@@ -1,7 +1,7 @@
-import type { CommandEnvelope } from './commands/transport';
 import { kafkaBrokersFromEnv, redisFromEnv, serviceUrlsFromEnv } from './config';
 
-export const SERVICES = ['identity', 'catalog', 'orders'] as const satisfies readonly CommandEnvelope['service'][];
+/** The services that take commands: the one list the topology, the transports and the service host share. */
+export const SERVICES = ['identity', 'catalog', 'orders'] as const;
 export type Service = (typeof SERVICES)[number];
 
 /**

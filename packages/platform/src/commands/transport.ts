@@ -1,10 +1,10 @@
 import { AppError, validation } from '../errors';
-import { SERVICES } from '../topology';
+import { SERVICES, type Service } from '../topology';
 import type { Actor } from './handler';
 
 /** A command on its way from the gateway to the service that owns the aggregate. */
 export interface CommandEnvelope<T extends string = string, D = unknown> {
-  service: 'identity' | 'catalog' | 'orders';
+  service: Service;
   type: T;
   data: D;
   /** Aggregate id: the Kafka adapter keys messages by it so one aggregate's commands stay in order. */

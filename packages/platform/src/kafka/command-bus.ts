@@ -13,9 +13,8 @@ import {
 import { AppError, type AppErrorJSON } from '../errors';
 import { createLogger, type Logger } from '../log';
 import { topicsReady } from './client';
+import { SERVICES, type Service } from '../topology';
 
-type Service = CommandEnvelope['service'];
-const SERVICES: Service[] = ['identity', 'catalog', 'orders'];
 
 /** Header names on command requests and replies. */
 export const COMMAND_HEADERS = {
