@@ -47,11 +47,13 @@ const jpegName = (name: string) => `${name.replace(/\.[^./]*$/, '') || 'photo'}.
 
 /**
  * The photo as it should be uploaded: upright, longest side at most 2,560 px, a JPEG under
- * 4.5 MB. A GIF keeps its animation and goes as it is; so does a file the browser cannot read
- * or cannot bring under the limit, for the server to refuse with its reason.
+ * 4.5 MB. A GIF that fits goes as it is (the server keeps its animation and caps its size); a
+ * larger one goes as a JPEG of its first frame, as the browser decodes a GIF: a TV's photo needs
+ * no animation. A file the browser cannot read or cannot bring under the limit goes as it is,
+ * for the server to refuse with its reason.
  */
 export async function shrinkImage<D extends Decoded>(file: File, codec: ImageCodec<D>, limits: ShrinkLimits = SHRINK): Promise<File> {
-  if (file.type === 'image/gif') return file;
+  if (file.type === 'image/gif' && file.size <= limits.maxBytes) return file;
   const image = await codec.decode(file);
   if (!image) return file;
   try {

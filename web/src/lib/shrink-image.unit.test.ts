@@ -71,14 +71,39 @@ describe('shrinking a photo before upload', () => {
     expect(out.type).toBe('image/jpeg');
   });
 
-  it('when the file is a GIF or cannot be decoded, then it goes as it is', async () => {
+  it('when a GIF fits the limit, then it goes as it is, animation and all, even when it is large in pixels', async () => {
     const gif = file('dance.gif', 'image/gif', 3 * MB);
     const neverDecoded = fakeCodec({ width: 4000, height: 3000 });
     expect(await shrinkImage(gif, neverDecoded.codec)).toBe(gif);
     expect(neverDecoded.encoded).toEqual([]);
+    expect(neverDecoded.closed()).toBe(0);
 
+    const atTheLimit = file('tv.gif', 'image/gif', SHRINK.maxBytes);
+    expect(await shrinkImage(atTheLimit, fakeCodec({ width: 800, height: 600 }).codec)).toBe(atTheLimit);
+  });
+
+  it('when a GIF is over the limit, then its first frame goes as a JPEG, like any other photo', async () => {
+    const { codec, encoded, closed } = fakeCodec({ width: 1920, height: 1080 });
+    const out = await shrinkImage(file('TV demo.GIF', 'image/gif', 12 * MB), codec);
+    expect(encoded).toEqual([{ width: 1920, height: 1080, quality: 0.85 }]);
+    expect(out).toMatchObject({ name: 'TV demo.jpg', type: 'image/jpeg', lastModified: 1234 });
+    expect(out.size).toBeLessThanOrEqual(SHRINK.maxBytes);
+    expect(closed()).toBe(1);
+  });
+
+  it('when a GIF over the limit is small in pixels, then it is still re-encoded: its bytes, not its size, are the problem', async () => {
+    const { codec, encoded } = fakeCodec({ width: 480, height: 270 });
+    const out = await shrinkImage(file('loop.gif', 'image/gif', 6 * MB), codec);
+    expect(encoded).toEqual([{ width: 480, height: 270, quality: 0.85 }]);
+    expect(out.type).toBe('image/jpeg');
+  });
+
+  it('when a file cannot be decoded, a large GIF among them, then it goes as it is, for the server to say why', async () => {
     const heic = file('IMG_1.HEIC', 'image/heic', 3 * MB);
     expect(await shrinkImage(heic, fakeCodec(null).codec)).toBe(heic);
+
+    const broken = file('broken.gif', 'image/gif', 8 * MB);
+    expect(await shrinkImage(broken, fakeCodec(null).codec)).toBe(broken);
   });
 
   it('fits a size inside a longest side without ever enlarging it', () => {

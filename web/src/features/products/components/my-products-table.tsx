@@ -1,14 +1,47 @@
-import { Button, Space, Table } from 'antd';
+import { Alert, Button, Space, Table } from 'antd';
 import type { Product } from '@tv-shop/contracts';
+import { useCallback, useState } from 'react';
+import toast from 'react-hot-toast';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { formatTk } from '@/lib/format';
 import { useAdvertiseProduct } from '../api/advertise-product';
-import { useMarkProductAvailable } from '../api/mark-product-available';
+import { markProductAvailable } from '../api/mark-product-available';
 import { useMarkProductSold } from '../api/mark-product-sold';
 import { useRemoveProductAdvertising } from '../api/remove-product-advertising';
 import { coverThumbnail } from '../photos';
+import { usePatchProduct } from '../use-patch-product';
 import { StatusBadge } from './status-badge';
+
+/**
+ * Make Available, whose refusal at the listing limit (429, ADR 0035) is a sentence the seller has
+ * to act on (mark another TV sold first): it stays above the table until dismissed, or until a
+ * TV is made available after all. Success and other failures are the usual toasts.
+ */
+function useMakeAvailable() {
+  const patchProduct = usePatchProduct();
+  const [pendingId, setPendingId] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<{ name: string; message: string } | null>(null);
+  const run = useCallback(
+    async (id: string, name: string) => {
+      setPendingId(id);
+      try {
+        patchProduct(id, await markProductAvailable(id), { sold: false });
+        setRefusal(null);
+        toast.success('Status Change Successfully');
+      } catch (error) {
+        console.error(error);
+        if (error instanceof ApiError && error.status === 429) setRefusal({ name, message: errorMessage(error) });
+        else toast.error(errorMessage(error));
+      } finally {
+        setPendingId(null);
+      }
+    },
+    [patchProduct],
+  );
+  return { run, pendingId, refusal, dismiss: useCallback(() => setRefusal(null), []) };
+}
 
 /** A seller's listings; each toggle shows only the button for the row's current state. */
 /**
@@ -17,65 +50,83 @@ import { StatusBadge } from './status-badge';
  */
 export function MyProductsTable({ products, buyers }: { products: Product[]; buyers: ReadonlyMap<string, string> }) {
   const sold = useMarkProductSold();
-  const available = useMarkProductAvailable();
+  const available = useMakeAvailable();
   const advertise = useAdvertiseProduct();
   const unadvertise = useRemoveProductAdvertising();
 
   if (products.length === 0) return <EmptyText>No Product Available.Please Add Products.</EmptyText>;
 
   return (
-    <Table<Product>
-      rowKey="_id"
-      dataSource={products}
-      pagination={false}
-      scroll={{ x: 'max-content' }}
-      columns={[
-        { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
-        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} /> },
-        { title: 'Product Name', dataIndex: 'porduct_name' },
-        { title: 'Price', key: 'price', render: (_, row) => formatTk(row.resale_price) },
-        {
-          title: 'Change Status',
-          key: 'change',
-          render: (_, row) =>
-            row.paid_sale ? (
-              <span className="sold-to">Sold to {buyers.get(row._id) ?? 'a buyer'}</span>
-            ) : row.sold ? (
-              <Button size="small" onClick={() => void available.run(row._id)} loading={available.pendingId === row._id}>
-                Make Available
-              </Button>
-            ) : (
-              <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.pendingId === row._id}>
-                Make Sold
-              </Button>
-            ),
-        },
-        { title: 'Status', key: 'status', render: (_, row) => <StatusBadge sold={row.sold} /> },
-        {
-          title: 'Action',
-          key: 'action',
-          render: (_, row) => (
-            <Space>
-              {row.advertised ? (
-                <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.pendingId === row._id}>
-                  Remove Advertise
-                </Button>
-              ) : (
+    <>
+      {available.refusal ? (
+        <Alert
+          className="my-products__refusal"
+          type="error"
+          showIcon
+          role="alert"
+          message={`${available.refusal.name} could not be made available.`}
+          description={available.refusal.message}
+          closable
+          onClose={available.dismiss}
+        />
+      ) : null}
+      <Table<Product>
+        rowKey="_id"
+        dataSource={products}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        columns={[
+          { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
+          { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} /> },
+          { title: 'Product Name', dataIndex: 'porduct_name' },
+          { title: 'Price', key: 'price', render: (_, row) => formatTk(row.resale_price) },
+          {
+            title: 'Change Status',
+            key: 'change',
+            render: (_, row) =>
+              row.paid_sale ? (
+                <span className="sold-to">Sold to {buyers.get(row._id) ?? 'a buyer'}</span>
+              ) : row.sold ? (
                 <Button
                   size="small"
-                  type="primary"
-                  // A sold TV is off the market; the server ends its advertising too.
-                  disabled={row.sold}
-                  onClick={() => void advertise.run(row._id)}
-                  loading={advertise.pendingId === row._id}
+                  onClick={() => void available.run(row._id, row.porduct_name)}
+                  loading={available.pendingId === row._id}
                 >
-                  Advertise
+                  Make Available
                 </Button>
-              )}
-            </Space>
-          ),
-        },
-      ]}
-    />
+              ) : (
+                <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.pendingId === row._id}>
+                  Make Sold
+                </Button>
+              ),
+          },
+          { title: 'Status', key: 'status', render: (_, row) => <StatusBadge sold={row.sold} /> },
+          {
+            title: 'Action',
+            key: 'action',
+            render: (_, row) => (
+              <Space>
+                {row.advertised ? (
+                  <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.pendingId === row._id}>
+                    Remove Advertise
+                  </Button>
+                ) : (
+                  <Button
+                    size="small"
+                    type="primary"
+                    // A sold TV is off the market; the server ends its advertising too.
+                    disabled={row.sold}
+                    onClick={() => void advertise.run(row._id)}
+                    loading={advertise.pendingId === row._id}
+                  >
+                    Advertise
+                  </Button>
+                )}
+              </Space>
+            ),
+          },
+        ]}
+      />
+    </>
   );
 }

@@ -1,7 +1,8 @@
-import { SearchOutlined } from '@ant-design/icons';
+import { FilterOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Input, Select, Switch } from 'antd';
 import { CONDITIONS } from '@tv-shop/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { priceProblem } from './price-range';
 import { BROWSE, type ProductSearchState, type SearchSort } from './search-params';
 
 /** How long typing may pause before the search runs. */
@@ -17,6 +18,19 @@ type Typed = Pick<ProductSearchState, 'q' | 'location' | 'minPrice' | 'maxPrice'
 const typedOf = ({ q, location, minPrice, maxPrice }: ProductSearchState): Typed => ({ q, location, minPrice, maxPrice });
 const sameTyped = (a: Typed, b: Typed) =>
   a.q === b.q && a.location === b.location && a.minPrice === b.minPrice && a.maxPrice === b.maxPrice;
+const problemOf = (typed: Typed) => priceProblem(typed.minPrice, typed.maxPrice);
+
+/** How many filters (besides the search box) narrow the search; a price range counts once. */
+function activeFilters(value: ProductSearchState, draft: Typed, withBrand: boolean): number {
+  return [
+    withBrand && value.category !== BROWSE.category,
+    value.condition !== BROWSE.condition,
+    draft.minPrice.trim() !== '' || draft.maxPrice.trim() !== '',
+    draft.location.trim() !== '',
+    value.sort !== BROWSE.sort,
+    value.sold !== BROWSE.sold,
+  ].filter(Boolean).length;
+}
 
 interface SearchFiltersProps {
   value: ProductSearchState;
@@ -28,10 +42,18 @@ interface SearchFiltersProps {
 /**
  * The search box and filters. Text boxes keep what is typed and send it after a short pause;
  * selects and the switch send at once. What the URL says (back, forward, a shared link) wins.
+ * Prices the server would refuse are not sent: the message under them says what to fix.
+ * On a phone only the search box shows, and a Filters button opens the rest (styles.css).
  */
 export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
   const [draft, setDraft] = useState<Typed>(() => typedOf(value));
   const sent = useRef<Typed>(typedOf(value));
+  // The draft once typing paused: a price range is judged then, not at every key.
+  const [settled, setSettled] = useState<Typed>(() => typedOf(value));
+  // A link with prices to fix opens the filters where the message is.
+  const [open, setOpen] = useState(() => problemOf(typedOf(value)) !== null);
+  const moreId = useId();
+  const priceErrorId = useId();
   const fromUrl = typedOf(value);
   const fromUrlKey = JSON.stringify(fromUrl);
 
@@ -52,15 +74,25 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
     sent.current = typed;
     latestOnChange.current(typed);
   };
+  /** What of the draft can go: prices to fix stay as last sent (and out of the URL) until fixed. */
+  const sendable = (typed: Typed): Typed =>
+    problemOf(typed) ? { ...typed, minPrice: sent.current.minPrice, maxPrice: sent.current.maxPrice } : typed;
   useEffect(() => {
-    if (sameTyped(draft, sent.current)) return;
-    const timer = setTimeout(() => send(draft), TYPING_DEBOUNCE_MS);
+    const timer = setTimeout(() => {
+      setSettled(draft);
+      const next = sendable(draft);
+      if (!sameTyped(next, sent.current)) send(next);
+    }, TYPING_DEBOUNCE_MS);
     return () => clearTimeout(timer);
     // Only a new draft restarts the pause.
   }, [draft]);
 
   const type = (field: keyof Typed) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [field]: event.target.value }));
   const filtered = JSON.stringify({ ...value, ...draft, ...(brands ? {} : { category: '' }) }) !== JSON.stringify(BROWSE);
+  // Shown once typing paused on a wrong range, and gone as soon as it is fixed.
+  const problem = problemOf(settled) ? problemOf(draft) : null;
+  const priceInvalid = (field: 'minPrice' | 'maxPrice') => (problem?.fields.includes(field) ? true : undefined);
+  const active = activeFilters(value, draft, !!brands);
 
   // On a phone the fields sit two to a row: the order keeps them paired with no gaps.
   const condition = (
@@ -76,7 +108,7 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
   );
 
   return (
-    <div className="search-filters" role="search" aria-label="Search TVs">
+    <div className={`search-filters${open ? ' search-filters--open' : ''}`} role="search" aria-label="Search TVs">
       <div className="search-filters__field search-filters__field--wide">
         <label htmlFor="search-q">Search</label>
         <Input
@@ -84,54 +116,92 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
           type="search"
           value={draft.q}
           onChange={type('q')}
-          onPressEnter={() => send(draft)}
+          onPressEnter={() => {
+            const next = sendable(draft);
+            if (!sameTyped(next, sent.current)) send(next);
+          }}
           placeholder="Brand, model, size..."
           prefix={<SearchOutlined aria-hidden />}
           allowClear
           maxLength={200}
         />
       </div>
-      {brands ? (
+      <Button
+        className="search-filters__toggle"
+        icon={<FilterOutlined aria-hidden />}
+        aria-expanded={open}
+        aria-controls={moreId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {active > 0 ? `Filters (${active})` : 'Filters'}
+      </Button>
+      <div className="search-filters__more" id={moreId}>
+        {brands ? (
+          <div className="search-filters__field">
+            <label htmlFor="search-brand">Brand</label>
+            <Select
+              id="search-brand"
+              value={value.category}
+              onChange={(category: string) => onChange({ category })}
+              options={[{ value: '', label: 'All brands' }, ...brands.map((b) => ({ value: b.id, label: b.name }))]}
+            />
+          </div>
+        ) : null}
+        {brands ? condition : null}
+        <div className="search-filters__field search-filters__price">
+          <div>
+            <label htmlFor="search-min-price">Min price (TK)</label>
+            {/* Text, not number: a number box empties itself on "25k", and the message could not say why. */}
+            <Input
+              id="search-min-price"
+              inputMode="decimal"
+              autoComplete="off"
+              value={draft.minPrice}
+              onChange={type('minPrice')}
+              status={priceInvalid('minPrice') ? 'error' : undefined}
+              aria-invalid={priceInvalid('minPrice')}
+              aria-describedby={priceInvalid('minPrice') ? priceErrorId : undefined}
+            />
+          </div>
+          <div>
+            <label htmlFor="search-max-price">Max price (TK)</label>
+            <Input
+              id="search-max-price"
+              inputMode="decimal"
+              autoComplete="off"
+              value={draft.maxPrice}
+              onChange={type('maxPrice')}
+              status={priceInvalid('maxPrice') ? 'error' : undefined}
+              aria-invalid={priceInvalid('maxPrice')}
+              aria-describedby={priceInvalid('maxPrice') ? priceErrorId : undefined}
+            />
+          </div>
+          {problem ? (
+            <p className="search-filters__error" id={priceErrorId} role="alert">
+              {problem.message}
+            </p>
+          ) : null}
+        </div>
+        {brands ? null : condition}
         <div className="search-filters__field">
-          <label htmlFor="search-brand">Brand</label>
-          <Select
-            id="search-brand"
-            value={value.category}
-            onChange={(category: string) => onChange({ category })}
-            options={[{ value: '', label: 'All brands' }, ...brands.map((b) => ({ value: b.id, label: b.name }))]}
+          <label htmlFor="search-location">Location</label>
+          <Input
+            id="search-location"
+            value={draft.location}
+            onChange={type('location')}
+            placeholder="e.g. Dhaka"
+            allowClear
+            maxLength={100}
           />
         </div>
-      ) : null}
-      {brands ? condition : null}
-      <div className="search-filters__field search-filters__price">
-        <div>
-          <label htmlFor="search-min-price">Min price (TK)</label>
-          <Input id="search-min-price" type="number" min={0} inputMode="numeric" value={draft.minPrice} onChange={type('minPrice')} />
+        <div className="search-filters__field">
+          <label htmlFor="search-sort">Sort by</label>
+          <Select id="search-sort" value={value.sort} onChange={(sort: SearchSort) => onChange({ sort })} options={SORT_OPTIONS} />
         </div>
-        <div>
-          <label htmlFor="search-max-price">Max price (TK)</label>
-          <Input id="search-max-price" type="number" min={0} inputMode="numeric" value={draft.maxPrice} onChange={type('maxPrice')} />
+        <div className="search-filters__field search-filters__switch">
+          <Switch id="search-sold" checked={value.sold !== 'false'} onChange={(on) => onChange({ sold: on ? 'any' : 'false' })} />
+          <label htmlFor="search-sold">Show sold</label>
         </div>
-      </div>
-      {brands ? null : condition}
-      <div className="search-filters__field">
-        <label htmlFor="search-location">Location</label>
-        <Input
-          id="search-location"
-          value={draft.location}
-          onChange={type('location')}
-          placeholder="e.g. Dhaka"
-          allowClear
-          maxLength={100}
-        />
-      </div>
-      <div className="search-filters__field">
-        <label htmlFor="search-sort">Sort by</label>
-        <Select id="search-sort" value={value.sort} onChange={(sort: SearchSort) => onChange({ sort })} options={SORT_OPTIONS} />
-      </div>
-      <div className="search-filters__field search-filters__switch">
-        <Switch id="search-sold" checked={value.sold !== 'false'} onChange={(on) => onChange({ sold: on ? 'any' : 'false' })} />
-        <label htmlFor="search-sold">Show sold</label>
       </div>
       {filtered ? (
         <Button

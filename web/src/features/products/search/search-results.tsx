@@ -5,6 +5,7 @@ import { EmptyText } from '@/components/ui/empty-text';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { ProductGrid } from '../components/product-grid';
+import { priceProblem, priceRefusal } from './price-range';
 import type { ProductSearchState } from './search-params';
 import { useProductSearch } from './use-product-search';
 
@@ -38,9 +39,36 @@ export function ProductResults({ products, total, totalCapped, loading, error, r
   );
 }
 
+/**
+ * Prices the server would refuse (a link or a hand-edited URL: the filters send none): what to
+ * fix, in the filters' words, instead of a failed search whose Retry could not help.
+ */
+function PriceToFix({ message }: { message: string }) {
+  return (
+    <Alert
+      className="search-results__price"
+      type="warning"
+      showIcon
+      role="alert"
+      message={`${message}.`}
+      description="Change the prices in the filters to see the TVs."
+    />
+  );
+}
+
+type SearchResultsProps = { search: ProductSearchState; onBook: (product: Product) => void };
+
 /** A search's results, kept live by pushes, with Load more while the server has more pages. */
-export function SearchResults({ search, onBook }: { search: ProductSearchState; onBook: (product: Product) => void }) {
+export function SearchResults(props: SearchResultsProps) {
+  const problem = priceProblem(props.search.minPrice, props.search.maxPrice);
+  return problem ? <PriceToFix message={problem.message} /> : <LiveSearchResults {...props} />;
+}
+
+function LiveSearchResults({ search, onBook }: SearchResultsProps) {
   const { products, total, totalCapped, loading, error, retry, hasMore, loadMore, loadingMore, loadMoreError } = useProductSearch(search);
+  // Should the server refuse prices the filters let through, its problem is said the same way.
+  const refusal = error ? priceRefusal(error) : null;
+  if (refusal) return <PriceToFix message={refusal} />;
   return (
     <ProductResults
       products={products}

@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import type { Response } from 'playwright-core';
+import { expect, inject, test } from 'vitest';
+import { DESKTOP, PHONE, snap, snapAsIs, useBrowser } from './support/browser';
+import { api, card, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+const RANGE_SENTENCE = 'Min price must not be above max price';
+
+test('when a buyer searches on a phone, then a TV shows on the first screen, the filters open on demand, and a wrong price range is fixed before any search', async () => {
+  const client = api(baseUrl);
+  const tag = randomBytes(3).toString('hex').toUpperCase();
+  const { token } = await client.signup(`Phone Test Seller ${tag}`, uniqueEmail('seller'), 'Seller');
+  const name = `Walton 43" Phone Pick ${tag}`;
+  await client.addProduct(token, {
+    porduct_name: name,
+    productImage: await client.uploadImage(token, [30, 64, 175]),
+    details: 'Bright panel, remote included.',
+    location: 'Mirpur 10, Dhaka',
+    resale_price: 35000,
+    orginal_price: 60000,
+    use_duration: '1 year',
+    phone_number: '01700000000',
+    product_condition: 'Good',
+    category_id: 'samsung',
+  });
+
+  const page = await newPage();
+  await page.setViewportSize(PHONE);
+  // Every search the page sends, and those the server refused.
+  const searches: string[] = [];
+  const refused: string[] = [];
+  page.on('response', (response: Response) => {
+    if (!response.url().includes('/api/products/search')) return;
+    searches.push(response.url());
+    if (!response.ok()) refused.push(`${response.status()} ${response.url()}`);
+  });
+
+  await page.goto('/all_products');
+  await page.getByRole('heading', { name: 'All Our Resale Products' }).waitFor();
+  // Newest first: this TV leads, and its photo and name are on the first screen, unscrolled.
+  const first = card(page, name);
+  await first.waitFor();
+  expect(await page.evaluate('window.scrollY')).toBe(0);
+  const title = await first.getByRole('heading', { name }).boundingBox();
+  expect(title).not.toBeNull();
+  expect(title!.y + title!.height).toBeLessThanOrEqual(PHONE.height);
+  await snapAsIs(page, '17-search-on-phone-first-screen');
+
+  // Only the search box and a Filters button; the rest opens on demand.
+  const search = page.getByRole('search', { name: 'Search TVs' });
+  const toggle = search.getByRole('button', { name: /^Filters/ });
+  expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+  const panelId = await toggle.getAttribute('aria-controls');
+  expect(panelId).toBeTruthy();
+  const panel = page.locator(`[id="${panelId}"]`);
+  expect(await panel.isVisible()).toBe(false);
+  expect(await search.getByLabel('Min price (TK)').isVisible()).toBe(false);
+  expect(await search.getByLabel('Search', { exact: true }).isVisible()).toBe(true);
+
+  await toggle.click();
+  expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+  const min = panel.getByLabel('Min price (TK)');
+  const max = panel.getByLabel('Max price (TK)');
+  await min.waitFor();
+  for (const label of ['Brand', 'Condition', 'Location', 'Sort by'])
+    expect(await panel.getByLabel(label, { exact: true }).isVisible()).toBe(true);
+  expect(await panel.getByRole('switch', { name: 'Show sold' }).isVisible()).toBe(true);
+
+  // A range the server would refuse: the filters say what to fix, and send no search for it.
+  await min.fill('30000');
+  await max.fill('10000');
+  const message = search.getByRole('alert').filter({ hasText: RANGE_SENTENCE });
+  await message.waitFor();
+  expect(await min.getAttribute('aria-invalid')).toBe('true');
+  expect(await max.getAttribute('aria-invalid')).toBe('true');
+  expect(await max.getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));
+  await page.waitForTimeout(800);
+  expect(new URL(page.url()).searchParams.get('maxPrice')).toBeNull();
+  expect(searches.filter((url) => new URL(url).searchParams.get('maxPrice') === '10000')).toEqual([]);
+  expect(refused).toEqual([]);
+  expect(await page.getByText('Could not load the products.').count()).toBe(0);
+  await page.getByRole('button', { name: 'Retry' }).waitFor({ state: 'detached' });
+  expect(await toggle.textContent()).toBe('Filters (1)');
+  // snap() takes the desktop picture at the page's own size, then the phone's.
+  await page.setViewportSize(DESKTOP);
+  await snap(page, '17-search-on-phone');
+  await page.setViewportSize(PHONE);
+
+  // Fixed: the message goes and the range is searched.
+  await max.fill('40000');
+  await page.waitForURL((url) => url.searchParams.get('minPrice') === '30000' && url.searchParams.get('maxPrice') === '40000');
+  await message.waitFor({ state: 'detached' });
+  expect(await max.getAttribute('aria-invalid')).toBeNull();
+  await first.waitFor();
+  await page.getByText(/^[\d,]+ TVs?$/).waitFor();
+  const prices = (await page.locator('article.product-card .price-resale').allTextContents()).map((t) => Number(t.replace(/[^\d.]/g, '')));
+  expect(prices.length).toBeGreaterThan(0);
+  expect(prices.every((p) => p >= 30000 && p <= 40000)).toBe(true);
+  expect(refused).toEqual([]);
+
+  // Closing the filters keeps the search; the button counts what narrows it.
+  await toggle.click();
+  expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+  expect(await min.isVisible()).toBe(false);
+  await first.waitFor();
+  await page.setViewportSize(DESKTOP);
+  await snap(page, '17-search-on-phone-fixed');
+
+  // On a wide screen every filter shows, with no Filters button.
+  expect(await toggle.isVisible()).toBe(false);
+  expect(await min.isVisible()).toBe(true);
+  expect(await min.inputValue()).toBe('30000');
+
+  // A hand-edited link with such a range sends no search either, and says what to fix without a Retry.
+  await page.setViewportSize(PHONE);
+  const before = searches.length;
+  await page.goto('/all_products?minPrice=30000&maxPrice=10000');
+  const toFix = page.getByRole('alert').filter({ hasText: `${RANGE_SENTENCE}.` });
+  await toFix.getByText('Change the prices in the filters to see the TVs.').waitFor();
+  expect(await toFix.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+  // The filters open by themselves on such a link, with the same message under the prices.
+  await search.getByRole('alert').filter({ hasText: RANGE_SENTENCE }).waitFor();
+  expect(await search.getByRole('button', { name: /^Filters/ }).getAttribute('aria-expanded')).toBe('true');
+  await page.waitForTimeout(500);
+  expect(searches.length).toBe(before);
+  expect(refused).toEqual([]);
+  await page.setViewportSize(DESKTOP);
+  await snap(page, '17-search-link-to-fix');
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { PRICE_SENTENCES, priceProblem, priceRefusal } from './price-range';
+
+describe('a price range typed in the filters', () => {
+  it('is fine empty, with either end alone, or with min at most max (spaces and decimals allowed)', () => {
+    expect(priceProblem('', '')).toBeNull();
+    expect(priceProblem('10000', '')).toBeNull();
+    expect(priceProblem('', '30000')).toBeNull();
+    expect(priceProblem(' 10000 ', '30000')).toBeNull();
+    expect(priceProblem('20000', '20000')).toBeNull();
+    expect(priceProblem('0', '100000000')).toBeNull();
+    expect(priceProblem('9999.5', '10000')).toBeNull();
+  });
+
+  it('when min is above max, then both boxes are at fault, compared as numbers, not as text', () => {
+    expect(priceProblem('30000', '10000')).toEqual({ message: 'Min price must not be above max price', fields: ['minPrice', 'maxPrice'] });
+    // "9000" > "10000" as text; as prices it is below.
+    expect(priceProblem('9000', '10000')).toBeNull();
+  });
+
+  it('when a box holds what is not a price in digits, then that box is at fault, before any comparison', () => {
+    for (const text of ['abc', '25k', '25,000', '-5', '1e5', '1.2.3', '.', 'NaN', 'Infinity']) {
+      expect(priceProblem(text, ''), text).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['minPrice'] });
+    }
+    expect(priceProblem('30000', 'lots')).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['maxPrice'] });
+    expect(priceProblem('x', 'y')?.fields).toEqual(['minPrice', 'maxPrice']);
+    expect(PRICE_SENTENCES.notAPrice).toMatch(/^Enter a price in TK/);
+  });
+
+  it('when a price is above what the server searches by, then it says the highest', () => {
+    expect(priceProblem('', '100000001')).toEqual({ message: 'Enter a price of at most 100,000,000 TK', fields: ['maxPrice'] });
+  });
+});
+
+describe("the server's refusal of a search's prices", () => {
+  it('is said in the same words as the filters', () => {
+    expect(priceRefusal('minPrice must not be more than maxPrice')).toBe(PRICE_SENTENCES.minAboveMax);
+    expect(priceRefusal('maxPrice Invalid input: expected number, received NaN')).toBe(PRICE_SENTENCES.notAPrice);
+    expect(priceRefusal('minPrice must be 0 or more')).toBe(PRICE_SENTENCES.notAPrice);
+    expect(priceRefusal('maxPrice is too large')).toBe(PRICE_SENTENCES.tooHigh);
+  });
+
+  it('leaves any other failure to the usual error with Retry', () => {
+    expect(priceRefusal('The catalog is resting; try again shortly.')).toBeNull();
+    expect(priceRefusal('q must be at most 200 characters')).toBeNull();
+    expect(priceRefusal('minPriceless is not a field')).toBeNull();
+  });
+});
