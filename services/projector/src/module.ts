@@ -13,15 +13,20 @@ export async function startProjector({
   store,
   feed,
   events,
+  only,
 }: {
   pool: pg.Pool;
   store: EventStore;
   feed: ChangeFeed;
   /** Where the live events come from: the store (default) or Kafka (EVENT_BUS=kafka). */
   events?: LogSource | undefined;
+  /** Run this projection alone (the operator tool's rebuild); default: every one. */
+  only?: string | undefined;
 }) {
   const log = createLogger('projector');
-  const runners = projections.map((p) => new ProjectionRunner(pool, store, feed, p, { source: events, log: (m, e) => log.warn(m, e) }));
+  const runners = projections
+    .filter((p) => only === undefined || p.name === only)
+    .map((p) => new ProjectionRunner(pool, store, feed, p, { source: events, log: (m, e) => log.warn(m, e) }));
   for (const r of runners) await r.start();
   return {
     runners,
@@ -32,10 +37,10 @@ export async function startProjector({
     async caughtUp() {
       await Promise.all(runners.map((r) => r.caughtUp()));
     },
-    async rebuild(name: string) {
+    async rebuild(name: string, opts?: Parameters<ProjectionRunner['rebuild']>[0]) {
       const r = runners.find((x) => x.name === name);
       if (!r) throw new Error(`no projection named ${name}`);
-      return r.rebuild();
+      return r.rebuild(opts);
     },
     async stop() {
       await Promise.all(runners.map((r) => r.stop()));
