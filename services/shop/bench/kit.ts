@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { startAll } from '../src/start';
 
 export async function startBenchShop(name: string) {
@@ -23,6 +24,27 @@ export async function startBenchShop(name: string) {
   return {
     url: shop.url,
     api,
+    /**
+     * Waits until PostgreSQL's autovacuum has analysed the catalog's tables since a bulk load (as
+     * it does within a minute or so in production), so that searches are timed with the planner's
+     * statistics of the catalogue they search rather than of the one before the load.
+     */
+    async settled(): Promise<number> {
+      const t0 = performance.now();
+      const pool = new pg.Pool({ connectionString: shop.databaseUrl, max: 1 });
+      try {
+        for (;;) {
+          const { rows } = await pool.query<{ stale: boolean }>(
+            `select bool_or(n_mod_since_analyze > 0.1 * greatest(n_live_tup, 1000)) as stale
+               from pg_stat_user_tables where schemaname = 'rm_catalog' and relname in ('products', 'search_words')`,
+          );
+          if (!rows[0]?.stale || performance.now() - t0 > 180_000) return (performance.now() - t0) / 1000;
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+        }
+      } finally {
+        await pool.end();
+      }
+    },
     async stop() {
       await shop.stop();
       await rm(dir, { recursive: true, force: true });
