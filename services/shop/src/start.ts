@@ -55,7 +55,13 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
   const dataDir = opts.dataDir && path.resolve(opts.dataDir);
   const host = hostConfigFromEnv(
     env,
-    defined({ databaseUrl: opts.databaseUrl, dataDir, adminEmail: opts.adminEmail, adminPassword: opts.adminPassword, seedDemo: opts.seedDemo }),
+    defined({
+      databaseUrl: opts.databaseUrl,
+      dataDir,
+      adminEmail: opts.adminEmail,
+      adminPassword: opts.adminPassword,
+      seedDemo: opts.seedDemo,
+    }),
   );
   const config = loadConfig(env, defined({ port: opts.port, dataDir, webDist: opts.webDist }));
   const stack: (() => Promise<unknown>)[] = [];

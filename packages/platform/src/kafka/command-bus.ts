@@ -15,7 +15,6 @@ import { createLogger, type Logger } from '../log';
 import { topicsReady } from './client';
 import { SERVICES, type Service } from '../topology';
 
-
 /** Header names on command requests and replies. */
 export const COMMAND_HEADERS = {
   requestId: 'request-id',

@@ -64,7 +64,9 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   });
   r.get('/products/:categoryId', async (req, res) => {
     const id = idParam(req.params.categoryId, 'Category');
-    const list = await cached(`category:${id}`, async () => ((await reads.catalog.categoryExists(id)) ? reads.catalog.productsOfCategory(id) : null));
+    const list = await cached(`category:${id}`, async () =>
+      (await reads.catalog.categoryExists(id)) ? reads.catalog.productsOfCategory(id) : null,
+    );
     if (list === 'null') throw notFound('Category', 'categoryId');
     res.type('json').send(list);
   });
