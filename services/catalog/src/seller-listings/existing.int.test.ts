@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streams, type ProductListing } from '@tv-shop/contracts';
+import { streams } from '@tv-shop/contracts';
 import {
   AppError,
   InProcessChangeFeed,
@@ -12,26 +12,8 @@ import {
 } from '@tv-shop/platform';
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startCatalog } from '../module';
+import { listing } from '../product/fixtures';
 import { catalogProjection } from '../read-model/catalog.projection';
-
-const listing = (sellerId: string, productId: string): ProductListing => ({
-  productId,
-  name: `Walton 32" ${productId}`,
-  imageUrl: '/api/images/x',
-  details: 'ok',
-  location: 'Dhaka',
-  resalePricePoisha: 100_000,
-  originalPricePoisha: 200_000,
-  useDuration: '1 year',
-  condition: 'Good',
-  phone: '017',
-  categoryId: 'samsung',
-  categoryName: '',
-  sellerId,
-  sellerName: 'Karim',
-  sellerEmail: `${sellerId}@example.com`,
-  postedOn: '21-11-2026',
-});
 
 /**
  * A seller who listed before the limits existed (the flood ADR 0035 answers): when the limits

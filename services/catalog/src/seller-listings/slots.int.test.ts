@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streams, type ProductListing } from '@tv-shop/contracts';
+import { streams } from '@tv-shop/contracts';
 import {
   databaseUnavailable,
   InProcessChangeFeed,
@@ -15,6 +15,7 @@ import {
 } from '@tv-shop/platform';
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startCatalog } from '../module';
+import { listing } from '../product/fixtures';
 import { catalogProjection } from '../read-model/catalog.projection';
 import { SLOT_CHECK_EVERY_MS, SLOT_GRACE_MS } from './slots';
 
@@ -29,27 +30,6 @@ class StoreFailingNextListing extends PostgresEventStore {
     return super.append(streamId, events, expected);
   }
 }
-
-/** A listing as the gateway sends it (catalog fills in the category's name). */
-const listing = (sellerId: string, productId: string, over: Partial<ProductListing> = {}): ProductListing => ({
-  productId,
-  name: 'Walton 32"',
-  imageUrl: '/api/images/x',
-  details: 'ok',
-  location: 'Dhaka',
-  resalePricePoisha: 100_000,
-  originalPricePoisha: 200_000,
-  useDuration: '1 year',
-  condition: 'Good',
-  phone: '017',
-  categoryId: 'samsung',
-  categoryName: '',
-  sellerId,
-  sellerName: 'Karim',
-  sellerEmail: 'karim@example.com',
-  postedOn: '21-11-2026',
-  ...over,
-});
 
 /**
  * Catalog's listing limits on its own bus, with a clock of the test's: what each command leaves
