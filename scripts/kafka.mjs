@@ -240,8 +240,10 @@ export async function startKafka(opts = {}) {
     await writeFile(p.log4j, LOG4J);
     const classpath = path.join(p.libs, '*');
     if (!existsSync(path.join(p.data, 'meta.properties'))) {
-      // KRaft storage is formatted once per data folder, with a cluster id of 16 random bytes.
-      const clusterId = randomBytes(16).toString('base64url');
+      // KRaft storage is formatted once per data folder, with a cluster id of 16 random bytes. One
+      // in 64 such ids starts with '-', which the tool's argument parser reads as an option.
+      let clusterId = randomBytes(16).toString('base64url');
+      while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url');
       const r = spawnSync(
         'java',
         [
