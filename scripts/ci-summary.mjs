@@ -12,8 +12,11 @@ for (const file of process.argv.slice(2)) {
   const r = JSON.parse(readFileSync(file, 'utf8'));
   passed += r.numPassedTests ?? 0;
   failed += (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
-  // A suite that failed to load has no tests but must not pass silently.
-  failed += (r.testResults ?? []).filter((t) => t.status === 'failed' && (t.assertionResults ?? []).length === 0).length;
+  // A suite that failed outside its tests (it did not load, its beforeAll threw: its tests show as
+  // skipped) has no failed test to count, but must not pass silently.
+  failed += (r.testResults ?? []).filter(
+    (t) => t.status === 'failed' && !(t.assertionResults ?? []).some((a) => a.status === 'failed'),
+  ).length;
 }
 if (passed + failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed`);
