@@ -1,6 +1,12 @@
 import pg from 'pg';
 import { inject } from 'vitest';
+import { InProcessChangeFeed } from '../change-feed/in-process';
 import { createPool } from '../db/database';
+import { migrate } from '../db/migrate';
+import { PostgresEventStore } from '../event-store/postgres';
+import { projectionMigrations } from '../projections/checkpoints';
+import { ProjectionRunner } from '../projections/runner';
+import type { Projection } from '../projections/types';
 
 export interface TestDatabase {
   url: string;
@@ -32,6 +38,40 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
     },
   };
 }
+export interface TestLog<S extends PostgresEventStore = PostgresEventStore> {
+  db: TestDatabase;
+  store: S;
+  /** Stops the projection, closes the store and drops the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What a service's policy or command spec starts from: a fresh database with the event store's
+ * and the checkpoints' tables, a store on it (`makeStore`, for a store that misbehaves on cue),
+ * and `projection` running, so the read model the code under test reads keeps up with the log.
+ */
+export async function createTestLog<S extends PostgresEventStore = PostgresEventStore>(
+  prefix: string,
+  projection: Projection,
+  makeStore: (pool: pg.Pool) => S = (pool) => new PostgresEventStore(pool, { pollIntervalMs: 100 }) as S,
+): Promise<TestLog<S>> {
+  const db = await createTestDatabase(prefix);
+  await PostgresEventStore.migrate(db.pool);
+  await migrate(db.pool, 'projections', projectionMigrations);
+  const store = makeStore(db.pool);
+  const runner = new ProjectionRunner(db.pool, store, new InProcessChangeFeed(), projection);
+  await runner.start();
+  return {
+    db,
+    store,
+    async stop() {
+      await runner.stop();
+      await store.close();
+      await db.drop();
+    },
+  };
+}
+
 export { deciderSpec } from './decider-spec';
 export { projectionSpec, type GivenEvent, type SpecPush, type SpecOutcome, type SpecExpectation } from './projection-spec';
 export { commandBusContract, type CommandBusUnderTest } from './command-bus-contract';

@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams } from '@tv-shop/contracts';
-import {
-  InProcessChangeFeed,
-  InProcessCommandBus,
-  migrate,
-  policyCheckpoint,
-  PostgresEventStore,
-  ProjectionRunner,
-  projectionMigrations,
-  setCheckpoint,
-} from '@tv-shop/platform';
-import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
+import { InProcessCommandBus, policyCheckpoint, PostgresEventStore, setCheckpoint } from '@tv-shop/platform';
+import { createTestLog, type TestDatabase, type TestLog } from '@tv-shop/platform/testing';
 import { startCatalog } from '../module';
 import { listing } from '../product/fixtures';
 import { catalogProjection } from '../read-model/catalog.projection';
@@ -23,7 +14,7 @@ import { catalogProjection } from '../read-model/catalog.projection';
 describe('policy: a deleted seller’s TVs for sale are withdrawn', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
-  let projection: ProjectionRunner;
+  let log: TestLog;
   let catalog: Awaited<ReturnType<typeof startCatalog>>;
   const bus = new InProcessCommandBus();
   let n = 0;
@@ -53,12 +44,8 @@ describe('policy: a deleted seller’s TVs for sale are withdrawn', () => {
   const eventsOf = async (productId: string) => store.readStream(streams.product(productId));
 
   beforeAll(async () => {
-    db = await createTestDatabase('seller_deleted');
-    await PostgresEventStore.migrate(db.pool);
-    await migrate(db.pool, 'projections', projectionMigrations);
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
-    projection = new ProjectionRunner(db.pool, store, new InProcessChangeFeed(), catalogProjection);
-    await projection.start();
+    log = await createTestLog('seller_deleted', catalogProjection);
+    ({ db, store } = log);
     catalog = await startCatalog({ store, bus, pool: db.pool, limits: { active: 0, perHour: 0 } });
     // Given: seller S has p1 for sale and p2 sold; seller T has p3 for sale.
     await send('S', 'ListProduct', 'p1', listing('S', 'p1'));
@@ -68,8 +55,7 @@ describe('policy: a deleted seller’s TVs for sale are withdrawn', () => {
   });
   afterAll(async () => {
     await catalog.stop();
-    await projection.stop();
-    await db.drop();
+    await log.stop();
   });
 
   it('when a buyer is deleted, then no product changes', async () => {

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams } from '@tv-shop/contracts';
-import {
-  AppError,
-  InProcessChangeFeed,
-  InProcessCommandBus,
-  migrate,
-  PostgresEventStore,
-  ProjectionRunner,
-  projectionMigrations,
-  waitForCheckpoint,
-} from '@tv-shop/platform';
-import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
+import { AppError, InProcessCommandBus, PostgresEventStore, waitForCheckpoint } from '@tv-shop/platform';
+import { createTestLog, type TestDatabase, type TestLog } from '@tv-shop/platform/testing';
 import { startCatalog } from '../module';
 import { listing } from '../product/fixtures';
 import { catalogProjection } from '../read-model/catalog.projection';
@@ -22,7 +13,7 @@ import { catalogProjection } from '../read-model/catalog.projection';
 describe('listing slots of a seller who listed before the limits', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
-  let projection: ProjectionRunner;
+  let log: TestLog;
   let n = 0;
   const send = (bus: InProcessCommandBus, actorId: string, type: string, aggregateId: string, data: unknown) =>
     bus.send({
@@ -36,16 +27,11 @@ describe('listing slots of a seller who listed before the limits', () => {
     });
 
   beforeAll(async () => {
-    db = await createTestDatabase('slots_existing');
-    await PostgresEventStore.migrate(db.pool);
-    await migrate(db.pool, 'projections', projectionMigrations);
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
-    projection = new ProjectionRunner(db.pool, store, new InProcessChangeFeed(), catalogProjection);
-    await projection.start();
+    log = await createTestLog('slots_existing', catalogProjection);
+    ({ db, store } = log);
   });
   afterAll(async () => {
-    await projection.stop();
-    await db.drop();
+    await log.stop();
   });
 
   it('given three TVs listed with no limits, when the limit of three comes in, then the next is refused, and a sale makes room', async () => {

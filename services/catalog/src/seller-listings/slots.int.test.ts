@@ -3,17 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams } from '@tv-shop/contracts';
 import {
   databaseUnavailable,
-  InProcessChangeFeed,
   InProcessCommandBus,
   migrate,
   PostgresEventStore,
-  ProjectionRunner,
   projectionMigrations,
   type CommandReply,
   type ExpectedVersion,
   type NewEvent,
 } from '@tv-shop/platform';
-import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
+import { createTestDatabase, createTestLog, type TestDatabase, type TestLog } from '@tv-shop/platform/testing';
 import { startCatalog } from '../module';
 import { listing } from '../product/fixtures';
 import { catalogProjection } from '../read-model/catalog.projection';
@@ -39,26 +37,19 @@ describe('listing slots around catalog’s product commands', () => {
   let db: TestDatabase;
   let store: StoreFailingNextListing;
   let stop: () => Promise<void>;
-  let projection: ProjectionRunner;
+  let log: TestLog<StoreFailingNextListing>;
   const bus = new InProcessCommandBus();
   let clock = Date.parse('2026-11-21T10:00:00.000Z');
   const tick = (ms: number) => (clock += ms);
 
   beforeAll(async () => {
-    db = await createTestDatabase('slots');
-    await PostgresEventStore.migrate(db.pool);
-    await migrate(db.pool, 'projections', projectionMigrations);
-    store = new StoreFailingNextListing(db.pool, { pollIntervalMs: 200 });
-    // Catalog's read model, which a seller's first slot reads (their TVs from before the limits).
-    projection = new ProjectionRunner(db.pool, store, new InProcessChangeFeed(), catalogProjection);
-    await projection.start();
+    log = await createTestLog('slots', catalogProjection, (pool) => new StoreFailingNextListing(pool, { pollIntervalMs: 200 }));
+    ({ db, store } = log);
     stop = (await startCatalog({ store, bus, pool: db.pool, now: () => new Date(clock), limits: { active: 3, perHour: 4 } })).stop;
   });
   afterAll(async () => {
     await stop();
-    await projection.stop();
-    await store.close();
-    await db.drop();
+    await log.stop();
   });
 
   const send = (type: string, aggregateId: string, data: unknown, actor: { id: string; role: string }, commandId = randomUUID()) =>

@@ -1,17 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, type EventOf, type ProductListing, type Role } from '@tv-shop/contracts';
-import {
-  InProcessChangeFeed,
-  migrate,
-  policyCheckpoint,
-  PostgresEventStore,
-  ProjectionRunner,
-  projectionMigrations,
-  setCheckpoint,
-  type EventMetadata,
-} from '@tv-shop/platform';
-import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
+import { policyCheckpoint, PostgresEventStore, setCheckpoint, type EventMetadata } from '@tv-shop/platform';
+import { createTestLog, type TestDatabase, type TestLog } from '@tv-shop/platform/testing';
 import type { ProductFacts } from '../booking/decide';
 import { bookingIdFor } from '../booking/ids';
 import { loadProductFacts } from '../booking/product-facts';
@@ -51,7 +42,7 @@ const listing = (productId: string, sellerId: string): ProductListing => ({
 describe('policy: bookings that can no longer be paid are cancelled', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
-  let projection: ProjectionRunner;
+  let log: TestLog;
   let bookings: Bookings;
   let policy: Awaited<ReturnType<typeof startCancellationPolicy>>;
   const startPolicy = async () => {
@@ -141,20 +132,14 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
   };
 
   beforeAll(async () => {
-    db = await createTestDatabase('orders_policy');
-    await PostgresEventStore.migrate(db.pool);
-    await migrate(db.pool, 'projections', projectionMigrations);
-    store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
-    projection = new ProjectionRunner(db.pool, store, new InProcessChangeFeed(), ordersProjection);
-    await projection.start();
+    log = await createTestLog('orders_policy', ordersProjection);
+    ({ db, store } = log);
     bookings = bookingsIn(store, () => new Date());
     await startPolicy();
   });
   afterAll(async () => {
     await policy.stop();
-    await projection.stop();
-    await store.close();
-    await db.drop();
+    await log.stop();
   });
 
   describe('BookingPlaced', () => {
