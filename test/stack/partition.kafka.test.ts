@@ -249,6 +249,7 @@ describe.skipIf(!canPartition())('the stack across a real network partition', ()
       const admin = new Kafka({ clientId: 'tvshop-partition-test', brokers, logLevel: logLevel.NOTHING }).admin();
       await admin.connect();
       let lagError: unknown = null;
+      let behindAtLast = '';
       const commandLag = async () => {
         const topic = 'tvshop.commands.catalog';
         const [ends, [committed]] = await Promise.all([
@@ -267,7 +268,16 @@ describe.skipIf(!canPartition())('the stack across a real network partition', ()
                                          union all select position from public.kafka_relay) c
                     where c.position < (select coalesce(max(position), 0) from es.events)) as behind`,
         );
-        if (Number(rows[0]!.behind) !== 0) return false;
+        if (Number(rows[0]!.behind) !== 0) {
+          // Which ones, for the report when they never catch up.
+          const late = await db.pool.query<{ name: string; position: string }>(
+            `select name, position from public.projection_checkpoints where position < $1
+             union all select 'kafka_relay', position from public.kafka_relay where position < $1`,
+            [rows[0]!.head],
+          );
+          behindAtLast = `${late.rows.map((r) => `${r.name}@${r.position}`).join(' ')} of ${rows[0]!.head}`;
+          return false;
+        }
         projectedAt ||= Date.now();
         return commandLag().then(
           (lag) => lag === 0,
@@ -312,7 +322,7 @@ describe.skipIf(!canPartition())('the stack across a real network partition', ()
         thereSlowestMs: slowest,
         acknowledged: acknowledged.length,
         writesAnsweredAfterHealMs: answeredAt - healAt,
-        caughtUpAfterHealMs: caughtUpAt ? caughtUpAt - healAt : 'never (30 s)',
+        caughtUpAfterHealMs: caughtUpAt ? caughtUpAt - healAt : `never (30 s): behind ${behindAtLast || 'none; command lag'}`,
         projectedAfterHealMs: projectedAt - healAt,
         // Each cut-off write: sent (ms after the cut) + answered after (ms): status.
         thereDuringCutDetail: there.answers
