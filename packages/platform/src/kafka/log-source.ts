@@ -113,7 +113,7 @@ class KafkaLogSubscription implements Subscription {
             if (pending.length === 0) return;
             const events = pending.map((p) => p.event);
             const last = pending[pending.length - 1]!;
-            await this.checkSameLog(events);
+            await this.checkSameLog(events, Number(pending[0]!.offset));
             await this.opts.onBatch({ events, position: last.event.position });
             this.delivered = last.event.position;
             this.failures = 0;
@@ -179,18 +179,29 @@ class KafkaLogSubscription implements Subscription {
    * applied to this shop's read models. One read of the batch's range per batch; a mismatch stops
    * the batch (nothing applied) and is retried, loudly, until someone fixes the configuration.
    */
-  private async checkSameLog(events: RecordedEvent[]): Promise<void> {
-    // The store's next events after what was delivered must be exactly these, in this order: a
-    // foreign event, or a hole (a topic recreated or Kafka's data lost while the relay's
-    // checkpoint survived), refuses the batch instead of skipping part of the log.
-    const stored = await this.store.readAll(this.delivered, events.length);
+  private async checkSameLog(events: RecordedEvent[], firstOffset: number): Promise<void> {
+    // The store's events from the batch's own first position must be exactly these, in this
+    // order: a foreign event, or one missing from Kafka inside the batch, refuses it.
+    const from = events[0]!.position - 1;
+    const stored = await this.store.readAll(from, events.length);
     const at = events.findIndex((e, i) => stored[i]?.eventId !== e.eventId);
     if (at >= 0) {
       const e = events[at]!;
       throw new Error(
         `${this.opts.topic} carries event ${e.eventId} at position ${e.position} where this event store has ${stored[at] ? `${stored[at].eventId} at ${stored[at].position}` : 'nothing'}: ` +
-          'another shop writes to these topics (give each its own KAFKA_TOPIC_PREFIX), or events are missing from Kafka (the topic was recreated: delete the relay checkpoint in kafka_relay so it republishes)',
+          'another shop writes to these topics (give each its own KAFKA_TOPIC_PREFIX)',
       );
+    }
+    // Before the batch, events this consumer never delivered: another member of its group applied
+    // them while the partition was theirs (its own `delivered` is not the group's), which is why
+    // Kafka has messages before this one. At the topic's very start, they are missing from Kafka.
+    if (firstOffset === 0 && from > this.delivered) {
+      const [missing] = await this.store.readAll(this.delivered, 1);
+      if (missing && missing.position <= from)
+        throw new Error(
+          `${this.opts.topic} starts at position ${from + 1} but this event store has ${missing.eventId} at ${missing.position}: ` +
+            'events are missing from Kafka (the topic was recreated: delete the relay checkpoint in kafka_relay so it republishes)',
+        );
     }
   }
 
