@@ -6,3 +6,4 @@ export * from './protocol';
 export * from './commands';
 export * from './rooms';
 export * from './dates';
+export * from './audit';

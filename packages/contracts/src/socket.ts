@@ -1,3 +1,4 @@
+import type { DailyActivity, LogEvent } from './audit';
 import type { Booking, Product, ReportedProduct, User } from './entities';
 
 /**
@@ -13,7 +14,11 @@ export type Change =
   | { entity: 'booking'; op: 'upsert'; id: string; row: Booking }
   | { entity: 'booking'; op: 'remove'; id: string }
   | { entity: 'user'; op: 'upsert'; id: string; row: User }
-  | { entity: 'user'; op: 'remove'; id: string };
+  | { entity: 'user'; op: 'remove'; id: string }
+  /** Every event of the log as it is stored, to the admin only (the event log's live tail). */
+  | { entity: 'log_event'; op: 'upsert'; id: string; row: LogEvent }
+  /** A day's activity figures after an event counted in them, to the admin only (the overview's charts). */
+  | { entity: 'daily_activity'; op: 'upsert'; id: string; row: DailyActivity };
 
 export type ChangePush = Change & { position: number };
 

@@ -17,6 +17,7 @@ import { catalogRoutes } from './routes/catalog';
 import { imageRoutes } from './routes/images';
 import { orderRoutes, stripeWebhook } from './routes/orders';
 import { systemRoutes } from './routes/system';
+import { adminRoutes } from './routes/admin';
 import { userRoutes } from './routes/users';
 
 /** JSON bodies nest no deeper than this; the spec's bodies are two levels deep. */
@@ -138,7 +139,15 @@ export function createApp(deps: GatewayDeps): express.Express {
     next();
   });
   api.use(authenticate(deps.tokens, deps.reads));
-  api.use(systemRoutes(deps), authRoutes(deps), userRoutes(deps), catalogRoutes(deps), orderRoutes(deps), imageRoutes(deps));
+  api.use(
+    systemRoutes(deps),
+    authRoutes(deps),
+    userRoutes(deps),
+    catalogRoutes(deps),
+    orderRoutes(deps),
+    imageRoutes(deps),
+    adminRoutes(deps),
+  );
   api.use(notFoundHandler);
   api.use(problemHandler);
   app.use('/api', api);

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EventStore } from '@tv-shop/platform';
+import type { EventStore, VerifyResult } from '@tv-shop/platform';
 import type { EdgePayments } from '@tv-shop/orders';
 import type { CommandSender } from './commands';
 import type { GoogleIdentity } from './auth/google';
@@ -26,6 +26,12 @@ export interface GatewayDeps {
   position: () => number;
   /** Serialized public lists, keyed by the catalog projection's position. */
   lists: { cache: ListCache; version: () => number };
+  /**
+   * Rebuilds a projection into scratch tables and compares it with the live one (the admin's
+   * Verify button); a conflict while one is already running. Absent where the host does not know
+   * the projections.
+   */
+  verifier?: { names: string[]; verify: (name: string) => Promise<VerifyResult> };
   /** Where this process is in its life, for GET /api/ready (absent: always ready). */
   lifecycle?: () => 'starting' | 'ready' | 'stopping';
 }

@@ -99,7 +99,7 @@ describe('ReadModels: reads across two services answer as the joined query did',
 
   it('projection positions: each read model by its checkpoint name', async () => {
     const positions = await reads.projectionPositions();
-    expect(Object.keys(positions).sort()).toEqual(['catalog', 'orders', 'users']);
+    expect(Object.keys(positions).sort()).toEqual(['audit', 'catalog', 'orders', 'users']);
     expect(new Set(Object.values(positions))).toEqual(new Set([head]));
   });
 });

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ReportedProduct, SellerProfile } from '@tv-shop/contracts';
+import { AuditQueries } from '@tv-shop/audit';
 import { CatalogQueries } from '@tv-shop/catalog';
 import { IdentityQueries } from '@tv-shop/identity';
 import { OrdersQueries } from '@tv-shop/orders';
@@ -14,8 +15,11 @@ export class ReadModels {
   readonly identity: IdentityQueries;
   readonly catalog: CatalogQueries;
   readonly orders: OrdersQueries;
+  /** The event log (the admin's and operators'). */
+  readonly audit: AuditQueries;
 
   constructor(private readonly pool: pg.Pool) {
+    this.audit = new AuditQueries(pool);
     this.identity = new IdentityQueries(pool);
     this.catalog = new CatalogQueries(pool);
     this.orders = new OrdersQueries(pool);

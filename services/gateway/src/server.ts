@@ -10,6 +10,7 @@ import { Tokens } from './auth/tokens';
 import { CommandSender } from './commands';
 import type { GatewayConfig } from './config';
 import { ListCache } from './http/list-cache';
+import type { GatewayDeps } from './deps';
 import type { ReadModels } from './read-models';
 import { attachSockets } from './sockets';
 
@@ -26,6 +27,8 @@ export interface EdgeParts {
   payments: EdgePayments;
   images: ImageStore;
   lifecycle: () => 'starting' | 'ready' | 'stopping';
+  /** The projections' Verify, where the host knows them (the admin's button). */
+  verifier?: GatewayDeps['verifier'];
 }
 
 /**
@@ -50,6 +53,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
     position: () => positions.position,
     lifecycle: parts.lifecycle,
+    verifier: parts.verifier,
   });
   const server = http.createServer(app);
   const sockets = attachSockets(server, {

@@ -6,3 +6,4 @@ export { hashPassword } from './user/passwords';
 export { passwordSignUp, signInWithGoogleRequest, type GoogleIdentity, type IdentityRequest } from './user/sign-in';
 export { ensureAdmin } from './bootstrap';
 export { identityProjections, IdentityQueries } from './read-model';
+export { identityStreams } from './streams';

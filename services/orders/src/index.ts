@@ -5,3 +5,4 @@ export { SandboxPaymentProvider, type CardInput } from './payments/sandbox';
 export { StripePaymentProvider } from './payments/stripe';
 export { edgePaymentsFromEnv, paymentProviderFromEnv, type EdgePayments } from './payments/from-env';
 export { ordersProjections, OrdersQueries, type UnsoldOf } from './read-model';
+export { ordersStreams } from './streams';

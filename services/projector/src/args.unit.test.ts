@@ -106,7 +106,7 @@ describe('the projector tool', () => {
 
   it('exits 2 for a projection it does not host', { timeout: 20_000 }, async () => {
     const { code, stderr } = await tool(['verify', 'nosuch']);
-    expect(stderr.trim()).toBe('projector: no projection named "nosuch" (there are users, catalog, orders); see --help');
+    expect(stderr.trim()).toBe('projector: no projection named "nosuch" (there are users, catalog, orders, audit); see --help');
     expect(code).toBe(2);
   });
 });

@@ -1,1 +1,1 @@
-export { startProjector, projections, type Projector } from './module';
+export { startProjector, projections, projectionVerifier, type Projector, type ProjectionVerifier } from './module';

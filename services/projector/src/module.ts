@@ -1,11 +1,20 @@
-import { ProjectionRunner, createLogger, type ChangeFeed, type LogSource, type EventStore } from '@tv-shop/platform';
+import {
+  InProcessChangeFeed,
+  ProjectionRunner,
+  createLogger,
+  type ChangeFeed,
+  type LogSource,
+  type EventStore,
+  type VerifyResult,
+} from '@tv-shop/platform';
 import type pg from 'pg';
+import { auditProjections } from '@tv-shop/audit';
 import { catalogProjections } from '@tv-shop/catalog';
 import { identityProjections } from '@tv-shop/identity';
 import { ordersProjections } from '@tv-shop/orders';
 
 /** Every service's read-model projections: this package hosts them and knows nothing of their domain. */
-export const projections = [...identityProjections, ...catalogProjections, ...ordersProjections];
+export const projections = [...identityProjections, ...catalogProjections, ...ordersProjections, ...auditProjections];
 
 /** Runs every read-model projection; each keeps its own checkpoint. */
 export async function startProjector({
@@ -48,3 +57,20 @@ export async function startProjector({
   };
 }
 export type Projector = Awaited<ReturnType<typeof startProjector>>;
+
+/**
+ * Verifies projections on demand (the admin's button). One verify of a projection runs at a time
+ * across every process (the runner's lock): a second answers 409.
+ */
+export function projectionVerifier(pool: pg.Pool, store: EventStore) {
+  return {
+    names: projections.map((p) => p.name),
+    async verify(name: string): Promise<VerifyResult> {
+      const projection = projections.find((p) => p.name === name);
+      if (!projection) throw new Error(`no projection named ${name}`);
+      // Not started: it takes no leadership and applies nothing live; it only reads the live tables.
+      return new ProjectionRunner(pool, store, new InProcessChangeFeed(), projection).verify();
+    },
+  };
+}
+export type ProjectionVerifier = ReturnType<typeof projectionVerifier>;

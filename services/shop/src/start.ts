@@ -16,7 +16,7 @@ import {
   topologyFor,
 } from '@tv-shop/platform';
 import { imageStoreFromEnv, startImageSweeper } from '@tv-shop/images';
-import { projections, startProjector } from '@tv-shop/projector';
+import { projectionVerifier, projections, startProjector } from '@tv-shop/projector';
 import path from 'node:path';
 import { loadConfig, ReadModels, serveGateway, type GatewayConfig } from '@tv-shop/gateway';
 import { hostConfigFromEnv, type HostConfig } from './config';
@@ -98,6 +98,8 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       payments,
       images,
       lifecycle: () => state,
+      // Any host may verify: it reads the live tables and writes only scratch ones (no leadership).
+      verifier: projectionVerifier(db.pool, store),
     });
     stack.push(() => gateway.close());
     const { url } = gateway;
@@ -146,7 +148,8 @@ async function startBackend(config: HostConfig, env: NodeJS.ProcessEnv, stack: (
   const reads = new ReadModels(db.pool);
   const positions = new PositionTracker(
     feed,
-    projections.map((p) => p.name),
+    // Read-your-writes: a write's answer waits for the read models shoppers read (not the admin's event log).
+    projections.filter((p) => p.awaited !== false).map((p) => p.name),
     () => reads.projectionPositions(),
   );
   stack.push(async () => positions.close());

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 import { withClient, withTransaction } from '../db/database';
-import { describeError } from '../errors';
+import { AppError, describeError } from '../errors';
 import { LeaderElected, type LeaderRole } from '../leadership';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import { advanceCheckpoint, lastChanges, openCheckpoint, readCheckpoint, setCheckpoint, waitForCheckpoint } from './checkpoints';
-import type { Projection } from './types';
+import type { Projection, ProjectionContext } from './types';
 import { compareSchemas, type VerifyOptions, type VerifyProgress, type VerifyResult } from './verify';
 
 export * from './verify';
@@ -168,13 +168,16 @@ export class ProjectionRunner extends LeaderElected {
     await client.query(`set local search_path to ${ident(schema)}, public`);
     for (const event of events) {
       const handler = this.projection.handlers[event.type];
-      if (!handler) continue;
-      await handler(event, {
+      const { everyEvent } = this.projection;
+      if (!handler && !everyEvent) continue;
+      const ctx: ProjectionContext = {
         db: client,
         emit: (change, rooms) => {
           notices?.push({ kind: 'change', projection: this.name, push: { ...change, position: event.position }, rooms });
         },
-      });
+      };
+      if (handler) await handler(event, ctx);
+      if (everyEvent) await everyEvent(event, ctx);
     }
   }
 
@@ -266,7 +269,31 @@ export class ProjectionRunner extends LeaderElected {
       replayed += count;
       opts.onProgress?.({ replayed, total, position, upTo });
     };
-    const scratch = `${schema}__verify`;
+    // One verify of a projection at a time, across processes (the tool, every gateway's button):
+    // each replays the whole log, and they would share the scratch schema. The lock is the
+    // session's, so a verify killed part way frees it, and the next one drops its leftovers.
+    const lock = await this.pool.connect();
+    try {
+      const key = `verify:${name}`;
+      const { rows } = await lock.query<{ ok: boolean }>('select pg_try_advisory_lock(hashtext($1)) as ok', [key]);
+      if (!rows[0]!.ok) throw new AppError('conflict', `A verify of ${name} is already running; try again when it has finished`);
+      try {
+        return await this.verifyLocked(upTo, `${schema}__verify`, opts, progress);
+      } finally {
+        await lock.query('select pg_advisory_unlock(hashtext($1))', [key]).catch(() => {});
+      }
+    } finally {
+      lock.release();
+    }
+  }
+
+  private async verifyLocked(
+    upTo: number,
+    scratch: string,
+    opts: VerifyOptions,
+    progress: (position: number, count: number) => void,
+  ): Promise<VerifyResult> {
+    const { name, schema } = this.projection;
     await this.createTables(scratch);
     try {
       await this.replayInto(scratch, 0, { until: upTo, onBatch: progress });

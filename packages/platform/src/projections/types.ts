@@ -20,4 +20,12 @@ export interface Projection {
   /** DDL creating the tables, run with search_path set to a fresh schema. */
   setup: string;
   handlers: Record<string, ProjectionHandler>;
+  /** Runs for every event, after its own handler if it has one (a copy of the whole log, say). */
+  everyEvent?: ProjectionHandler;
+  /**
+   * Whether a write's answer waits until this read model has it (read-your-writes); yes unless
+   * false. A read model only the admin reads, and one that may replay the whole log on its first
+   * start, says false: shoppers' writes do not wait for it.
+   */
+  awaited?: boolean;
 }

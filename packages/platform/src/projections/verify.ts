@@ -57,6 +57,11 @@ export interface VerifyResult {
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** Tables of a schema (partitions are read through their parent). */
+/** Columns whose values a listing never shows (a password's hash, a secret). */
+const SECRET_COLUMN = /password|secret|token|hash/i;
+const shown = (row: Record<string, string | null>): Record<string, string | null> =>
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, SECRET_COLUMN.test(k) && v !== null ? '[hidden]' : v]));
+
 async function tablesOf(db: pg.ClientBase, schema: string): Promise<string[]> {
   const { rows } = await db.query<{ relname: string }>(
     `select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -81,7 +86,8 @@ async function columnsOf(db: pg.ClientBase, schema: string, table: string): Prom
  * on every column: `EXCEPT ALL` both ways (a duplicated row counts). Columns are compared as
  * their text form, so that types without an equality operator (json, point) compare too, and
  * two values are equal only when PostgreSQL prints them the same (1.0 and 1.00 differ).
- * Run it inside the transaction whose snapshot both schemas should be read in.
+ * Run it inside the transaction whose snapshot both schemas should be read in. A differing
+ * row's secret columns (a password's hash) are listed as `[hidden]`: only that they differ shows.
  */
 export async function compareSchemas(db: pg.ClientBase, live: string, rebuilt: string, maxRows = 20): Promise<SchemaComparison> {
   const liveTables = await tablesOf(db, live);
@@ -131,17 +137,13 @@ export async function compareSchemas(db: pg.ClientBase, live: string, rebuilt: s
       table: name,
       onlyLive,
       onlyRebuilt,
-      rows: listed.rows.map(({ __side, ...row }) => ({ side: __side, row })),
+      rows: listed.rows.map(({ __side, ...row }) => ({ side: __side, row: shown(row) })),
     });
   }
   return { tables: rebuiltTables.length, rows, differences };
 }
 
 /** What an operator reads: "catalog: equal (N rows in M tables)", or the differing rows. */
-/** Columns whose values a listing never prints (a password's hash, a secret): only whether they differ matters. */
-const SECRET_COLUMN = /password|secret|token|hash/i;
-const shown = (row: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, SECRET_COLUMN.test(k) && v !== null ? '[hidden]' : v]));
 
 export function describeVerifyResult(r: VerifyResult, maxRows = 20): string[] {
   if (r.equal) return [`${r.name}: equal (${r.rows} rows in ${r.tables} tables)`];

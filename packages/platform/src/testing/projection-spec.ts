@@ -56,16 +56,20 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
     const apply = async (events: GivenEvent[], record: boolean) => {
       for (const e of events) {
         const recorded = recordedEvent(e, ++position);
+        // As the runner does: the event's own handler, then the one for every event.
         const handler = projection.handlers[e.type];
-        if (!handler) continue;
+        const { everyEvent } = projection;
+        if (!handler && !everyEvent) continue;
         await withTransaction(db, async (client) => {
           await client.query(`set local search_path to ${schema}, public`);
-          await handler(recorded, {
+          const ctx: ProjectionContext = {
             db: client,
             emit: (change, rooms) => {
               if (record) pushes.push({ push: { ...change, position: recorded.position }, rooms });
             },
-          });
+          };
+          if (handler) await handler(recorded, ctx);
+          if (everyEvent) await everyEvent(recorded, ctx);
         });
       }
     };
@@ -97,7 +101,8 @@ const recordedEvent = (e: GivenEvent, position: number): RecordedEvent => {
   const at = e.at ?? new Date(Date.UTC(2025, 0, 1) + position * 1000).toISOString();
   const metadata: EventMetadata = { actorId: 'spec', actorRole: 'System', correlationId: `spec-${position}`, causationId: null, at };
   return {
-    eventId: `spec-event-${position}`,
+    // UUID-shaped, as the store's are (a projection may keep it in a uuid column).
+    eventId: `00000000-0000-4000-8000-${String(position).padStart(12, '0')}`,
     streamId: e.streamId ?? 'spec-1',
     version: position - 1,
     position,

@@ -72,6 +72,11 @@ export class CatalogQueries {
     }
     return products.map((p) => ({ ...p, reports: (byProduct.get(p._id) ?? []).map(toReport) }));
   }
+  /** How many listed products have reports waiting for the admin. */
+  async reportedCount(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: string }>(`select count(*) as n from rm_catalog.products where reported`);
+    return Number(rows[0]!.n);
+  }
   async product(id: string): Promise<(Product & { sellerId: string }) | null> {
     const { rows } = await this.pool.query<ProductRow>(`select ${PRODUCT_COLUMNS} from rm_catalog.products where id = $1`, [id]);
     return rows[0] ? { ...toProduct(rows[0]), sellerId: rows[0].seller_id } : null;

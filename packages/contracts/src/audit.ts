@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import type { Role } from './entities';
+
+/**
+ * The event log as operators and the admin read it (GET /api/admin/events, the live tail, the
+ * audit export). Every field a secret could hide in (a password's hash, a token) is `[hidden]`.
+ */
+export interface LogEvent {
+  /** The event's place in the whole log: unique, increasing, the key to page on. */
+  position: number;
+  eventId: string;
+  /** When the log stored it (ISO-8601). */
+  at: string;
+  type: string;
+  streamId: string;
+  /** The stream's own version of this event (0 for its first). */
+  version: number;
+  /** Who caused it. `name` is their name when the log last said it; null for the system or an account the log never named. */
+  actor: { id: string; name: string | null; role: string };
+  correlationId: string;
+  /** The event this one reacted to (a policy's effect names its cause); null for a person's command. */
+  causationId: string | null;
+  data: Record<string, unknown>;
+}
+
+/** One page of the log, oldest first. `next` is the `after` for the following page; null at the end. */
+export interface LogPage {
+  events: LogEvent[];
+  next: number | null;
+  /** The last event the event log held before the page was read: a client tails from here. */
+  head: number;
+}
+
+/** GET /api/admin/events and /api/admin/events/export: every filter optional. */
+export interface LogFilter {
+  stream?: string;
+  type?: string;
+  /** A user id or an email address. */
+  actor?: string;
+  correlation?: string;
+  /** An event id: the events it caused (their `causationId`). */
+  cause?: string;
+  /** ISO-8601 times, inclusive. */
+  from?: string;
+  to?: string;
+  /** Exclusive position: events after it (oldest first). */
+  after?: number;
+  /** Exclusive position: events before it, with `order: 'desc'` (newest first). */
+  before?: number;
+  order?: 'asc' | 'desc';
+  /** 1 to 200; 50 by default. */
+  limit?: number;
+}
+
+/**
+ * GET /api/admin/streams/{streamId}?at=: the entity as it was at `at` (a position or an ISO
+ * time; now when absent), folded by the owning service's own `evolve`, and its events up to then.
+ */
+export interface StreamHistory {
+  streamId: string;
+  /** The service that owns the stream (catalog, orders, identity). */
+  owner: string;
+  /** What the state describes (product, booking, user, seller_listings, ...). */
+  category: string;
+  /** The position asked for, resolved: the last event included (0 when none is). */
+  at: number;
+  state: unknown;
+  /** The stream's events up to `at`, oldest first. */
+  events: LogEvent[];
+  /** How many events the stream has in all (a slider's full length). */
+  total: number;
+}
+
+/** One day's activity (UTC), for the admin overview's charts. */
+export interface DailyActivity {
+  /** yyyy-mm-dd */
+  day: string;
+  listings: number;
+  bookings: number;
+  payments: number;
+  /** The day's payments less the day's refunds, in poisha. */
+  paidPoisha: number;
+  reports: number;
+}
+
+/** GET /api/admin/overview. */
+export interface AdminOverview {
+  /** The last 30 days, oldest first, one entry per day (days without activity are zeros). */
+  days: DailyActivity[];
+  totals: { listings: number; bookings: number; payments: number; paidPoisha: number; reports: number };
+  /** Products reported and not yet removed. */
+  openReports: number;
+  /** The latest events, newest first. */
+  recent: LogEvent[];
+  /** Each projection's and policy's distance behind the head of the log. */
+  lag: ProjectionLag[];
+  head: number;
+}
+
+export interface ProjectionLag {
+  name: string;
+  kind: 'projection' | 'policy';
+  position: number;
+  /** Events behind the head. */
+  events: number;
+  /** Seconds since the oldest event it has not applied was stored (0 when caught up). */
+  seconds: number;
+}
+
+/** POST /api/admin/projections/{name}/verify: the live tables beside a fresh replay of the log. */
+export interface VerifyReport {
+  projection: string;
+  equal: boolean;
+  /** The log position both were compared at. */
+  position: number;
+  tookMs: number;
+  differences: {
+    table: string;
+    onlyLive: number;
+    onlyRebuilt: number;
+    rows: { side: 'live' | 'rebuilt'; row: Record<string, unknown> }[];
+    note?: string;
+  }[];
+}
+
+/** Roles that appear as actors besides a person's: the system's own reactions. */
+export type ActorRole = Role | 'System';
+
+/**
+ * A moment: an ISO-8601 time with its zone (`Z` or an offset; a time without one would be read in
+ * the server's zone), or a bare UTC date, which means the start of that day, or with `endOfDay`
+ * its last millisecond (`to=2026-11-22` includes that whole day).
+ */
+const isoTime = (endOfDay = false) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i.test(s) && !Number.isNaN(Date.parse(s)),
+      'must be an ISO-8601 time with its zone (2026-11-22T10:00:00Z) or a date (2026-11-22)',
+    )
+    .transform((s) => (s.length === 10 && endOfDay ? new Date(Date.parse(s) + 86_400_000 - 1) : new Date(s)).toISOString());
+const position = z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER);
+const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The filters the log page and the export share. */
+const logFilters = {
+  stream: text(240).optional(),
+  type: z
+    .string()
+    .trim()
+    .regex(/^[A-Z][A-Za-z0-9]{0,80}$/, 'must be an event type such as ProductReported')
+    .optional(),
+  actor: text(320).optional(),
+  correlation: text(120).optional(),
+  cause: z.string().trim().regex(UUID, 'must be an event id').optional(),
+  from: isoTime().optional(),
+  to: isoTime(true).optional(),
+};
+
+/**
+ * The event log's query string (GET /api/admin/events). `after` pages forward (oldest first, the
+ * default); `order=desc` reads newest first, paging back with `before`.
+ */
+export const LogQuery = z
+  .object({
+    ...logFilters,
+    after: position.optional(),
+    before: position.optional(),
+    order: z.enum(['asc', 'desc']).default('asc'),
+    limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
+  })
+  .strict()
+  .refine((q) => q.after === undefined || q.order === 'asc', { message: 'pages forward: it goes with order=asc', path: ['after'] })
+  .refine((q) => q.before === undefined || q.order === 'desc', { message: 'pages back: it goes with order=desc', path: ['before'] });
+export type LogQuery = z.infer<typeof LogQuery>;
+
+/** The export's query string: the same filters and a format, without paging (the whole filtered log). */
+export const LogExportQuery = z.object({ ...logFilters, format: z.enum(['ndjson', 'csv']).default('ndjson') }).strict();
+export type LogExportQuery = z.infer<typeof LogExportQuery>;
+
+/** `at` of GET /api/admin/streams/{id}: a log position or an ISO time (now when absent). */
+export const StreamAtQuery = z
+  .object({
+    at: z
+      .union(
+        [
+          z
+            .string()
+            .trim()
+            .regex(/^\d{1,15}$/)
+            .transform(Number),
+          isoTime(true),
+        ],
+        { message: 'must be a log position or an ISO-8601 time' },
+      )
+      .optional(),
+  })
+  .strict();

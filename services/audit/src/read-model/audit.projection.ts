@@ -1,0 +1,144 @@
+import type { DailyActivity, EventOf } from '@tv-shop/contracts';
+import { rooms } from '@tv-shop/contracts';
+import type { Projection, ProjectionContext, RecordedEvent } from '@tv-shop/platform';
+import { logEventOf } from '../history';
+import { redact, SECRET_KEY } from '../redact';
+
+/**
+ * The event log as operators query it: every event once, with the columns the filters need
+ * indexed (stream, type, actor, correlation, cause, time), its data with secrets hidden; the
+ * names the log gave each account (an actor keeps their name after the account is deleted: the
+ * audit must still say who); and each day's counts for the admin overview. Built from the log
+ * itself, so it answers the same over the PostgreSQL store and EventStoreDB, and an operator can
+ * rebuild or verify it like any read model.
+ */
+export const auditProjection: Projection = {
+  name: 'audit',
+  schema: 'rm_audit',
+  // Only the admin reads it, and its first start replays the whole log: shoppers' writes do not wait for it.
+  awaited: false,
+  setup: `
+    create table events (
+      position bigint primary key,
+      event_id uuid not null unique,
+      stream_id text not null,
+      version integer not null,
+      type text not null,
+      at timestamptz not null,
+      actor_id text not null,
+      actor_role text not null,
+      correlation_id text not null,
+      causation_id text,
+      data jsonb not null
+    );
+    create index events_by_stream on events (stream_id, position);
+    create index events_by_type on events (type, position);
+    create index events_by_actor on events (actor_id, position);
+    create index events_by_correlation on events (correlation_id, position);
+    create index events_by_cause on events (causation_id, position) where causation_id is not null;
+    create index events_by_time on events (at, position);
+    create table actors (
+      id text primary key,
+      name text not null,
+      email text not null
+    );
+    create index actors_by_email on actors (lower(email));
+    create table daily (
+      day date primary key,
+      listings integer not null default 0,
+      bookings integer not null default 0,
+      payments integer not null default 0,
+      paid_poisha bigint not null default 0,
+      reports integer not null default 0
+    );
+    -- Keys hidden in data: ${SECRET_KEY.source}
+  `,
+  handlers: {
+    UserRegistered: async (e, ctx) => {
+      const d = e.data as EventOf<'UserRegistered'>['data'];
+      await ctx.db.query(
+        `insert into actors (id, name, email) values ($1, $2, $3)
+         on conflict (id) do update set name = excluded.name, email = excluded.email`,
+        [d.userId, d.name, d.email],
+      );
+    },
+    UserProfileUpdated: async (e, ctx) => {
+      const d = e.data as EventOf<'UserProfileUpdated'>['data'];
+      await ctx.db.query(`update actors set name = $2 where id = $1`, [d.userId, d.name]);
+    },
+    ProductListed: async (e, ctx) => count(e, ctx, 'listings'),
+    BookingPlaced: async (e, ctx) => count(e, ctx, 'bookings'),
+    BookingPaid: async (e, ctx) => count(e, ctx, 'payments', (e.data as EventOf<'BookingPaid'>['data']).amountPoisha),
+    // A refund takes the money back out of the day it is made on (the day's figure is net).
+    PaymentRefunded: async (e, ctx) => count(e, ctx, null, -(e.data as EventOf<'PaymentRefunded'>['data']).amountPoisha),
+    ProductReported: async (e, ctx) => count(e, ctx, 'reports'),
+  },
+  // After each event's own handler, so that an account's first event already names it.
+  everyEvent: async (e, ctx) => record(e, ctx),
+};
+
+/**
+ * Pushes go to the admins' live views only for events stored this recently: when the projection
+ * replays an old log (its first start, a rebuild's tail), nobody is watching those as news, and
+ * thousands of pushes would only crowd the sockets' catch-up buffer.
+ */
+const LIVE_WINDOW_MS = 2 * 60_000;
+const live = (e: RecordedEvent) => Date.now() - new Date(e.recordedAt).getTime() < LIVE_WINDOW_MS;
+
+type Counted = 'listings' | 'bookings' | 'payments' | 'reports' | null;
+
+/** Copies the event into the log table (its data's secrets hidden) and pushes it to the admins' live tail. */
+async function record(e: RecordedEvent, ctx: ProjectionContext): Promise<void> {
+  const m = e.metadata;
+  const data = redact(e.data) as Record<string, unknown>;
+  await ctx.db.query(
+    `insert into events (position, event_id, stream_id, version, type, at, actor_id, actor_role, correlation_id, causation_id, data)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    [
+      e.position,
+      e.eventId,
+      e.streamId,
+      e.version,
+      e.type,
+      e.recordedAt,
+      m.actorId,
+      m.actorRole,
+      m.correlationId,
+      m.causationId ?? null,
+      data,
+    ],
+  );
+  const { rows } = await ctx.db.query<{ name: string }>(`select name from actors where id = $1`, [m.actorId]);
+  const row = logEventOf(e, rows[0]?.name ?? null);
+  if (live(e)) ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins]);
+}
+
+/** Adds the event to its day's figures (UTC days; `what` counted once, `paidPoisha` added) and pushes the day. */
+async function count(e: RecordedEvent, ctx: ProjectionContext, what: Counted, paidPoisha = 0): Promise<void> {
+  const counted = what === null ? '' : `${what}, `;
+  const { rows } = await ctx.db.query<DailyRow>(
+    `insert into daily as d (day, ${counted}paid_poisha) values (($1::timestamptz at time zone 'UTC')::date, ${what === null ? '' : '1, '}$2)
+     on conflict (day) do update set ${what === null ? '' : `${what} = d.${what} + 1, `}paid_poisha = d.paid_poisha + excluded.paid_poisha
+     returning to_char(day, 'YYYY-MM-DD') as day, listings, bookings, payments, paid_poisha, reports`,
+    [e.recordedAt, paidPoisha],
+  );
+  const day = toDaily(rows[0]!);
+  if (live(e)) ctx.emit({ entity: 'daily_activity', op: 'upsert', id: day.day, row: day }, [rooms.admins]);
+}
+
+export interface DailyRow {
+  day: string;
+  listings: number;
+  bookings: number;
+  payments: number;
+  paid_poisha: string | number;
+  reports: number;
+}
+export const toDaily = (r: DailyRow): DailyActivity => ({
+  day: r.day,
+  listings: Number(r.listings),
+  bookings: Number(r.bookings),
+  payments: Number(r.payments),
+  paidPoisha: Number(r.paid_poisha),
+  reports: Number(r.reports),
+});
