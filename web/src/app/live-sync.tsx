@@ -2,6 +2,7 @@ import type { ChangePush } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
+import { addPushedDayAtom, addPushedEventAtom, clearPushedAtom } from '@/features/audit/atoms';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { bookingsStore } from '@/features/bookings/atoms';
 import { productsStore, reportedProductsStore } from '@/features/products/atoms';
@@ -25,8 +26,14 @@ export function LiveSync() {
   const applyBooking = useSetAtom(bookingsStore.applyAtom);
   const applyUser = useSetAtom(usersStore.applyAtom);
   const reloadLists = useSetAtom(listsReloadAtom);
+  const addLogEvent = useSetAtom(addPushedEventAtom);
+  const addDay = useSetAtom(addPushedDayAtom);
+  const clearPushed = useSetAtom(clearPushedAtom);
   // Wait for the stored token to be checked, so a returning user connects once, signed in.
   const ready = session.status !== 'loading';
+
+  // Another account starts without the pushed log events the last one was sent.
+  useEffect(() => clearPushed(), [email, clearPushed]);
 
   useEffect(() => {
     if (!ready) return;
@@ -41,6 +48,11 @@ export function LiveSync() {
           return applyBooking(push);
         case 'user':
           return applyUser(push);
+        // The admin's event log and overview (only the admin's sockets receive these).
+        case 'log_event':
+          return addLogEvent(push.row);
+        case 'daily_activity':
+          return addDay({ row: push.row, position: push.position });
       }
     };
     // A seller hears of a new booking of one of their TVs wherever they are in the app.
@@ -62,7 +74,7 @@ export function LiveSync() {
       }
     };
     return connectLive(token, { onChange, onResync: () => reloadLists((n) => n + 1), sessionStillValid });
-  }, [ready, token, email, applyProduct, applyReported, applyBooking, applyUser, reloadLists, jotai]);
+  }, [ready, token, email, applyProduct, applyReported, applyBooking, applyUser, reloadLists, jotai, addLogEvent, addDay]);
 
   return null;
 }

@@ -1,6 +1,9 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { RootLayout } from '@/components/layout/root-layout';
+import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { auditPaths } from '@/features/audit/paths';
 import { RequireAuth } from './guards/require-auth';
 import { RequireRole } from './guards/require-role';
 import { SessionEnd } from './session-end';
@@ -25,6 +28,11 @@ import { SellerPage } from './routes/seller';
 import { SignupPage } from './routes/signup';
 
 const d = paths.dashboard;
+
+// The admin's audit pages are downloaded only when the admin opens them.
+const EventLogPage = lazy(() => import('./routes/dashboard/event-log').then((m) => ({ default: m.EventLogPage })));
+const StreamTimelinePage = lazy(() => import('./routes/dashboard/stream-timeline').then((m) => ({ default: m.StreamTimelinePage })));
+const loading = (page: ReactNode) => <Suspense fallback={<Spinner />}>{page}</Suspense>;
 
 const router = createBrowserRouter([
   {
@@ -71,6 +79,8 @@ const router = createBrowserRouter([
                   { path: d.allSellers.path, element: <AllSellersPage /> },
                   { path: d.allBuyers.path, element: <AllBuyersPage /> },
                   { path: d.reportedItems.path, element: <ReportedItemsPage /> },
+                  { path: auditPaths.events.path, element: loading(<EventLogPage />) },
+                  { path: auditPaths.stream.path, element: loading(<StreamTimelinePage />) },
                 ],
               },
             ],

@@ -1,10 +1,33 @@
+import { lazy, Suspense } from 'react';
+import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { useReportedProducts } from '@/features/products/api/get-reported-products';
 import { ProfileCard } from '@/features/users/components/profile-card';
-import { useSessionUser } from '@/lib/session';
+import { hasRole, useSessionUser } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
+
+/** Only the admin's home has the overview, so only the admin downloads it. */
+const AdminOverview = lazy(() => import('@/features/audit/components/admin-overview').then((m) => ({ default: m.AdminOverview })));
+
+/** The overview's open reports counted from the live list of reported items, which pushes keep current. */
+function AdminHome() {
+  const reported = useReportedProducts();
+  const openReports = reported.loading || reported.error ? undefined : reported.products.length;
+  return (
+    <Suspense fallback={<Spinner label="Loading the overview" />}>
+      <AdminOverview openReports={openReports} />
+    </Suspense>
+  );
+}
 
 export function ProfilePage() {
   usePageTitle(paths.dashboard.root.title);
   const user = useSessionUser();
-  return user ? <ProfileCard user={user} /> : null;
+  if (!user) return null;
+  return (
+    <>
+      <ProfileCard user={user} />
+      {hasRole(user, 'Admin') && <AdminHome />}
+    </>
+  );
 }

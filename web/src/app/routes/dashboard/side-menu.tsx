@@ -2,6 +2,7 @@ import { Menu } from 'antd';
 import type { User } from '@tv-shop/contracts';
 import { Link, useLocation } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { auditPaths } from '@/features/audit/paths';
 import { hasRole } from '@/lib/session';
 
 const d = paths.dashboard;
@@ -22,6 +23,7 @@ function menuEntries(user: User) {
       { to: d.allSellers.href(), label: 'All Sellers' },
       { to: d.allBuyers.href(), label: 'All Buyers' },
       { to: d.reportedItems.href(), label: 'Reported Items' },
+      { to: auditPaths.events.href(), label: 'Event Log' },
     );
   }
   return entries;
@@ -33,7 +35,8 @@ export function SideMenu({ user, onNavigate }: { user: User; onNavigate?: (to: s
     <nav aria-label="Dashboard">
       <Menu
         mode="inline"
-        selectedKeys={[pathname]}
+        // The timeline of a stream belongs to the event log.
+        selectedKeys={[pathname.startsWith(`${auditPaths.events.path}/`) ? auditPaths.events.href() : pathname]}
         items={menuEntries(user).map((entry) => ({
           key: entry.to,
           label: (

@@ -1,0 +1,161 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { expect, inject, test } from 'vitest';
+import { DESKTOP, useBrowser } from './support/browser';
+import { markNoReload, stillSamePage, waitLive } from './support/live';
+import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+/** The narrowest phone the admin pages are made for. */
+const SMALL_PHONE = { width: 375, height: 812 };
+
+/** Whether the page scrolls sideways (it must not, on a phone). */
+const scrollsSideways = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth');
+
+/** The page at desktop width and at 375 px, where nothing may stick out sideways. */
+async function snapBoth(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize(SMALL_PHONE);
+  await page.waitForTimeout(400);
+  expect(await scrollsSideways(page)).toBe(false);
+  await page.screenshot({ path: `${SCREENSHOTS}${name}-phone.png`, fullPage: true });
+  await page.setViewportSize(DESKTOP);
+}
+
+/** The value the state view shows for one field. */
+const field = (page: Page, path: string) =>
+  page
+    .locator('.state-view__table tr')
+    .filter({ has: page.getByRole('rowheader', { name: path, exact: true }) })
+    .locator('.state-view__value');
+
+test('when a buyer reports a TV, then the admin sees the event live in the log and can travel back to before it', async () => {
+  const productName = `Toshiba Regza ${Date.now()}`;
+  const { productId } = await sellerWithProduct(baseUrl, 'Sylhet Screens', productName);
+  const stream = `product-${productId}`;
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Audit Buyer', email, 'Buyer');
+
+  // Two browser contexts: the admin's and the buyer's.
+  const admin = await newPage();
+  const buyer = await newPage();
+  await logInFromHome(admin, ADMIN.email, ADMIN.password);
+  await logInFromHome(buyer, email, PASSWORD);
+
+  await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await admin.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Event Log' }).click();
+  await admin.getByRole('heading', { name: 'Event Log' }).waitFor();
+  expect(await admin.title()).toBe('Event Log -- TV Shop');
+  // The seller's listing is already in the log.
+  await admin.locator('li.event-row').filter({ hasText: 'ProductListed' }).filter({ hasText: stream }).waitFor();
+  await buyer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  const productCard = card(buyer, productName);
+  await productCard.waitFor();
+  await Promise.all([waitLive(admin), waitLive(buyer), markNoReload(admin)]);
+
+  const reportedRow = admin.locator('li.event-row').filter({ hasText: 'ProductReported' }).filter({ hasText: stream });
+  await productCard.getByRole('button', { name: 'Add Report' }).click();
+  const dialog = buyer.getByRole('dialog');
+  await dialog.getByLabel('What is wrong with this listing? (optional)').fill('Screen has a crack the photo hides');
+  const answered = buyer.waitForResponse((r) => r.url().includes('/api/product/add_reported/') && r.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: 'Report' }).click();
+  const response = await answered;
+  const answeredAt = Date.now();
+  expect(response.ok()).toBe(true);
+  await reportedRow.waitFor({ timeout: 1_000 });
+  expect(Date.now() - answeredAt).toBeLessThan(1_000);
+  expect(await stillSamePage(admin)).toBe(true);
+  await expectToast(buyer, 'Add Report Successfully');
+
+  // Who did it, and what the event says.
+  await reportedRow.getByText('Audit Buyer').waitFor();
+  await reportedRow.getByText('Buyer', { exact: true }).waitFor();
+  await reportedRow.getByRole('button', { name: `Show data of ProductReported on ${stream}` }).click();
+  await reportedRow.getByText('Screen has a crack the photo hides').waitFor();
+  await snapBoth(admin, '14-event-log');
+
+  // Paused, the list keeps still; resumed, what came meanwhile shows.
+  await admin.getByRole('button', { name: 'Pause' }).click();
+  const late = await api(baseUrl).signup('Late Buyer', uniqueEmail('buyer'), 'Buyer');
+  const lateRow = admin
+    .locator('li.event-row')
+    .filter({ hasText: 'UserRegistered' })
+    .filter({ hasText: `user-${late.user._id}` });
+  await admin.getByRole('button', { name: /Resume \(\d+ new\)/ }).waitFor();
+  expect(await lateRow.count()).toBe(0);
+  await admin.getByRole('button', { name: /Resume/ }).click();
+  await lateRow.waitFor();
+
+  // The product's timeline: the latest step has the report; one step back, it has not.
+  await reportedRow.getByRole('link', { name: stream }).click();
+  await admin.getByRole('heading', { name: stream }).waitFor();
+  await admin.getByRole('heading', { name: /Step 2 of 2/ }).waitFor();
+  await expect.poll(() => field(admin, 'reported').textContent()).toBe('true');
+  await admin.locator('.state-view__row--changed').filter({ hasText: 'reported' }).first().waitFor();
+  await snapBoth(admin, '14-timeline-latest');
+
+  const slider = admin.getByRole('slider', { name: 'Time travel' });
+  await slider.focus();
+  await slider.press('ArrowLeft');
+  await admin.getByRole('heading', { name: /Step 1 of 2/ }).waitFor();
+  await expect.poll(() => field(admin, 'reported').textContent()).toBe('false');
+  await expect.poll(() => field(admin, 'status').textContent()).toBe('"listed"');
+  expect(new URL(admin.url()).searchParams.get('at')).not.toBeNull();
+  await snapBoth(admin, '14-timeline-before-report');
+
+  // And forward again with the slider's keys.
+  await slider.press('End');
+  await expect.poll(() => field(admin, 'reported').textContent()).toBe('true');
+});
+
+test('when a buyer opens the event log, then they are sent to their profile and told why', async () => {
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Nosy Buyer', email, 'Buyer');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto('/dashboard/events');
+  await expectToast(page, 'That page is for Admins only.');
+  await page.waitForURL('**/dashboard');
+  await page.getByText('Welcome, Buyer').waitFor();
+  expect(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Event Log' }).count()).toBe(0);
+  expect(await page.getByRole('heading', { name: 'Overview' }).count()).toBe(0);
+});
+
+test('when the admin opens the dashboard, then the overview shows figures and charts and follows new listings live', async () => {
+  const admin = await newPage();
+  await logInFromHome(admin, ADMIN.email, ADMIN.password);
+  await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await admin.getByRole('heading', { name: 'Overview' }).waitFor();
+  const figures = admin.getByRole('list', { name: 'Figures' });
+  await figures.getByText('Open reports').waitFor();
+  await admin.locator('figure.activity-chart .recharts-surface').first().waitFor();
+  expect(await admin.locator('figure.activity-chart').count()).toBe(2);
+  await admin
+    .getByRole('cell', { name: 'caught up' })
+    .or(admin.getByRole('cell', { name: /events,/ }))
+    .first()
+    .waitFor();
+  await waitLive(admin);
+  await markNoReload(admin);
+
+  const listings = figures.locator('li').filter({ hasText: 'Listings' }).locator('.ant-statistic-content-value');
+  const before = Number(((await listings.textContent()) ?? '').replace(/,/g, ''));
+  const productName = `Walton Smart ${Date.now()}`;
+  await sellerWithProduct(baseUrl, 'Rajshahi Screens', productName);
+  await expect.poll(async () => Number(((await listings.textContent()) ?? '').replace(/,/g, '')), { timeout: 5_000 }).toBe(before + 1);
+  await admin.getByRole('list', { name: 'Latest events, newest first' }).getByText('ProductListed').first().waitFor();
+  expect(await stillSamePage(admin)).toBe(true);
+
+  // A projection checked against a fresh replay of the log says what it found.
+  const verify = admin.getByRole('button', { name: /^Verify / }).first();
+  await verify.click();
+  await admin.locator('.verify-results .ant-alert').first().waitFor({ timeout: 30_000 });
+  await snapBoth(admin, '14-admin-overview');
+});

@@ -1,0 +1,16 @@
+import { usePageTitle } from '@/lib/use-page-title';
+import { EventLog } from '@/features/audit/components/event-log';
+import { auditPaths } from '@/features/audit/paths';
+
+/** The admin's event log (loaded on its own: only the admin opens it). */
+export function EventLogPage() {
+  usePageTitle(auditPaths.events.title);
+  return (
+    <section aria-labelledby="event-log-heading" className="audit-page">
+      <h1 id="event-log-heading" className="dashboard__title">
+        {auditPaths.events.title}
+      </h1>
+      <EventLog />
+    </section>
+  );
+}

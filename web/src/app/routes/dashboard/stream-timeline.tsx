@@ -1,0 +1,19 @@
+import { Link, useParams } from 'react-router-dom';
+import { StreamTimeline } from '@/features/audit/components/stream-timeline';
+import { auditPaths } from '@/features/audit/paths';
+import { usePageTitle } from '@/lib/use-page-title';
+
+/** One stream's events and its state at each of them. */
+export function StreamTimelinePage() {
+  const streamId = useParams().streamId ?? '';
+  usePageTitle(`${auditPaths.stream.title}: ${streamId}`);
+  return (
+    <section aria-labelledby="stream-timeline-heading" className="audit-page">
+      <Link to={auditPaths.events.href()}>← Event log</Link>
+      <h1 id="stream-timeline-heading" className="dashboard__title stream-title">
+        {streamId}
+      </h1>
+      <StreamTimeline key={streamId} streamId={streamId} />
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { Button, Form, Input, Select, Tag } from 'antd';
+import { eventTypes } from '../event-types';
+import type { TailFilter } from '../filter';
+
+interface Values {
+  type?: string;
+  stream?: string;
+  actor?: string;
+  correlation?: string;
+  from?: string;
+  to?: string;
+}
+
+/** An ISO time as a datetime-local input shows it (the browser's own time zone), and back. */
+const toLocal = (iso?: string) => {
+  if (!iso) return undefined;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? undefined : new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+const toIso = (local?: string) => {
+  if (!local) return undefined;
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+};
+
+const typeOptions = eventTypes.map((type) => ({ value: type, label: type }));
+
+/** The event log's filters; applying them reads the log again (the address keeps them). */
+export function EventFilters({ filter, onChange }: { filter: TailFilter; onChange: (filter: TailFilter) => void }) {
+  const apply = (values: Values) =>
+    onChange({
+      type: values.type || undefined,
+      stream: values.stream?.trim() || undefined,
+      actor: values.actor?.trim() || undefined,
+      correlation: values.correlation?.trim() || undefined,
+      cause: filter.cause,
+      from: toIso(values.from),
+      to: toIso(values.to),
+    });
+  return (
+    <Form<Values>
+      // A new filter from outside (a link, Clear) puts fresh values in the fields.
+      key={JSON.stringify(filter)}
+      className="event-filters"
+      layout="vertical"
+      aria-label="Filter the events"
+      initialValues={{ ...filter, from: toLocal(filter.from), to: toLocal(filter.to) }}
+      onFinish={apply}
+    >
+      <Form.Item name="type" label="Type" className="event-filters__field">
+        <Select allowClear showSearch placeholder="Any type" options={typeOptions} aria-label="Type" />
+      </Form.Item>
+      <Form.Item name="stream" label="Stream" className="event-filters__field">
+        <Input placeholder="product-…" allowClear />
+      </Form.Item>
+      <Form.Item name="actor" label="Actor" className="event-filters__field">
+        <Input placeholder="User id or email" allowClear />
+      </Form.Item>
+      <Form.Item name="correlation" label="Correlation" className="event-filters__field">
+        <Input placeholder="Correlation id" allowClear />
+      </Form.Item>
+      <Form.Item name="from" label="From" className="event-filters__field">
+        <Input type="datetime-local" />
+      </Form.Item>
+      <Form.Item name="to" label="To" className="event-filters__field">
+        <Input type="datetime-local" />
+      </Form.Item>
+      <div className="event-filters__actions">
+        {filter.cause && (
+          <Tag closable onClose={() => onChange({ ...filter, cause: undefined })}>
+            Caused by event {filter.cause.slice(0, 8)}
+          </Tag>
+        )}
+        <Button type="primary" htmlType="submit">
+          Apply filters
+        </Button>
+        <Button onClick={() => onChange({})}>Clear</Button>
+      </div>
+    </Form>
+  );
+}

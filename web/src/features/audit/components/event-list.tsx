@@ -1,0 +1,75 @@
+import type { LogEvent } from '@tv-shop/contracts';
+import { Button, Descriptions } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { EmptyText } from '@/components/ui/empty-text';
+import { auditPaths } from '../paths';
+import { ActorLabel, CauseLinks, EventData, EventTime, EventTypeTag } from './event-parts';
+
+/** What an event is in words, for its row's label and its buttons. */
+const describe = (event: LogEvent) => `${event.type} on ${event.streamId}`;
+
+function EventRow({ event, live, onFilter }: { event: LogEvent; live: boolean; onFilter: (key: 'correlation', value: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const detailsId = `event-${event.position}-details`;
+  return (
+    <li className={live ? 'event-row event-row--live' : 'event-row'} aria-label={describe(event)} data-position={event.position}>
+      <div className="event-row__main">
+        <EventTime at={event.at} />
+        <EventTypeTag type={event.type} />
+        <Link className="event-row__stream" to={auditPaths.stream.href(event.streamId, event.position)} title="Open the stream's timeline">
+          {event.streamId}
+        </Link>
+        <ActorLabel actor={event.actor} />
+        <Button
+          type="link"
+          size="small"
+          className="event-row__toggle"
+          aria-expanded={open}
+          aria-controls={detailsId}
+          aria-label={`${open ? 'Hide' : 'Show'} data of ${describe(event)}`}
+          onClick={() => setOpen((o) => !o)}
+        >
+          {open ? 'Hide data' : 'Data'}
+        </Button>
+      </div>
+      {open && (
+        <div id={detailsId} className="event-row__details">
+          <CauseLinks event={event} />
+          <EventData event={event} />
+          <Descriptions size="small" column={1} className="event-row__ids">
+            <Descriptions.Item label="Position">{event.position}</Descriptions.Item>
+            <Descriptions.Item label="Version">{event.version}</Descriptions.Item>
+            <Descriptions.Item label="Event id">{event.eventId}</Descriptions.Item>
+            <Descriptions.Item label="Correlation">
+              <Button type="link" size="small" className="event-row__id-link" onClick={() => onFilter('correlation', event.correlationId)}>
+                {event.correlationId}
+              </Button>
+            </Descriptions.Item>
+          </Descriptions>
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The log as rows on a wide screen and cards on a phone (the same markup; CSS lays it out). */
+export function EventList({
+  events,
+  liveAfter,
+  onFilter,
+}: {
+  events: LogEvent[];
+  /** Events after this position came by push: they slide in. */
+  liveAfter: number;
+  onFilter: (key: 'correlation', value: string) => void;
+}) {
+  if (events.length === 0) return <EmptyText>No events match these filters.</EmptyText>;
+  return (
+    <ol className="event-list" aria-label="Events, newest first">
+      {events.map((event) => (
+        <EventRow key={event.position} event={event} live={event.position > liveAfter} onFilter={onFilter} />
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,83 @@
+import { Alert, Badge, Button, Space } from 'antd';
+import { DownloadOutlined, PauseOutlined, CaretRightOutlined } from '@ant-design/icons';
+import { useCallback, useMemo, useState } from 'react';
+import toast from 'react-hot-toast';
+import { useSearchParams } from 'react-router-dom';
+import { Loaded } from '@/components/ui/loaded';
+import { errorMessage } from '@/lib/api-client';
+import { exportEvents, type ExportFormat } from '../api/export-events';
+import { filterFromParams, filterToQuery, type TailFilter } from '../filter';
+import { useEventTail } from '../use-event-tail';
+import { EventFilters } from './event-filters';
+import { EventList } from './event-list';
+import '../audit.css';
+
+/** The admin's event log: filters in the address, a live tail on top, older pages on request. */
+export function EventLog() {
+  const [params, setParams] = useSearchParams();
+  const query = params.toString();
+  // The filter is a value of the address: a new object only when the address changes.
+  const filter = useMemo(() => filterFromParams(new URLSearchParams(query)), [query]);
+  const [pausedAt, setPausedAt] = useState<number | null>(null);
+  const tail = useEventTail(filter, pausedAt);
+  const [exporting, setExporting] = useState<ExportFormat | null>(null);
+
+  const changeFilter = useCallback(
+    (next: TailFilter) => {
+      setPausedAt(null);
+      setParams(filterToQuery(next));
+    },
+    [setParams],
+  );
+  const filterBy = useCallback((key: 'correlation', value: string) => changeFilter({ [key]: value }), [changeFilter]);
+
+  const download = async (format: ExportFormat) => {
+    setExporting(format);
+    try {
+      await exportEvents(filter, format);
+      toast.success(`Exported the events as ${format.toUpperCase()}.`);
+    } catch (error) {
+      toast.error(`Could not export the events: ${errorMessage(error)}`);
+    } finally {
+      setExporting(null);
+    }
+  };
+
+  const paused = pausedAt !== null;
+  return (
+    <>
+      <EventFilters filter={filter} onChange={changeFilter} />
+      <div className="event-log__toolbar">
+        <Badge count={tail.held} overflowCount={99} offset={[-4, 0]}>
+          <Button
+            icon={paused ? <CaretRightOutlined /> : <PauseOutlined />}
+            aria-pressed={paused}
+            onClick={() => setPausedAt(paused ? null : tail.newest)}
+          >
+            {paused ? `Resume${tail.held ? ` (${tail.held} new)` : ''}` : 'Pause'}
+          </Button>
+        </Badge>
+        <span className="event-log__status" role="status">
+          {paused ? 'Paused: new events wait above.' : 'Live: new events appear on top.'}
+        </span>
+        <Space.Compact className="event-log__export">
+          <Button icon={<DownloadOutlined />} loading={exporting === 'ndjson'} onClick={() => void download('ndjson')}>
+            Export NDJSON
+          </Button>
+          <Button icon={<DownloadOutlined />} loading={exporting === 'csv'} onClick={() => void download('csv')}>
+            Export CSV
+          </Button>
+        </Space.Compact>
+      </div>
+      <Loaded loading={tail.loading} error={tail.error} retry={tail.retry} what="events">
+        <EventList events={tail.events} liveAfter={tail.head} onFilter={filterBy} />
+        {tail.older.error && <Alert type="error" showIcon message="Could not load older events." description={tail.older.error} />}
+        {tail.hasOlder && (
+          <Button className="event-log__older" block loading={tail.older.loading} onClick={() => void tail.loadOlder()}>
+            Load older events
+          </Button>
+        )}
+      </Loaded>
+    </>
+  );
+}

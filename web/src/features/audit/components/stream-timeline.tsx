@@ -1,0 +1,215 @@
+import type { LogEvent, StreamHistory } from '@tv-shop/contracts';
+import { Alert, Button, Slider, Tag } from 'antd';
+import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { Loaded } from '@/components/ui/loaded';
+import { Spinner } from '@/components/ui/spinner';
+import { errorMessage } from '@/lib/api-client';
+import { useLoad } from '@/lib/use-load';
+import { listsReloadAtom } from '@/lib/use-live-list';
+import { getStream } from '../api/get-stream';
+import { pushedEventsAtom } from '../atoms';
+import { auditPaths } from '../paths';
+import { ActorLabel, CauseLinks, EventData, EventTime, EventTypeTag } from './event-parts';
+import { StateView } from './state-view';
+import '../audit.css';
+
+/** How long the slider rests on a step before its state is asked for (dragging passes many). */
+const SETTLE_MS = 120;
+
+/** The stream's events: as read, then each pushed one of the same stream. */
+function useStreamEvents(streamId: string) {
+  const reload = useAtomValue(listsReloadAtom);
+  const pushed = useAtomValue(pushedEventsAtom);
+  const [history, setHistory] = useState<StreamHistory | null>(null);
+  const load = useCallback(async () => setHistory(await getStream(streamId)), [streamId]);
+  const state = useLoad(load, reload);
+  const events = useMemo(() => {
+    if (!history || history.streamId !== streamId) return [];
+    const live = pushed.filter((e) => e.streamId === streamId && e.position > history.at);
+    const byPosition = new Map<number, LogEvent>();
+    for (const e of [...history.events, ...live]) byPosition.set(e.position, e);
+    return [...byPosition.values()].sort((a, b) => a.position - b.position);
+  }, [history, pushed, streamId]);
+  return { history: history?.streamId === streamId ? history : null, events, ...state };
+}
+
+/** States already read, by the log position they are as of (the log never changes, so they stay right). */
+function useStatesAt(streamId: string, history: StreamHistory | null, wanted: number[]) {
+  const [states, setStates] = useState<{ streamId: string; at: Map<number, unknown> }>({ streamId, at: new Map() });
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const known = useMemo(() => {
+    const at = new Map(states.streamId === streamId ? states.at : []);
+    if (history && !at.has(history.at)) at.set(history.at, history.state);
+    return at;
+  }, [states, streamId, history]);
+  const missing = wanted.filter((at) => !known.has(at));
+  const key = missing.join(',');
+
+  // Answers stay right for good, so one asked for is never asked again nor thrown away.
+  const asking = useRef(new Set<string>());
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (!key) return;
+    const timer = setTimeout(() => {
+      for (const at of key.split(',').map(Number)) {
+        const id = `${streamId}@${at}`;
+        if (asking.current.has(id)) continue;
+        asking.current.add(id);
+        getStream(streamId, at).then(
+          (answer) => {
+            if (!mounted.current) return;
+            setError(null);
+            setStates((s) => ({ streamId, at: new Map(s.streamId === streamId ? s.at : []).set(at, answer.state) }));
+          },
+          (e: unknown) => {
+            asking.current.delete(id);
+            if (mounted.current) setError(errorMessage(e));
+          },
+        );
+      }
+    }, SETTLE_MS);
+    return () => clearTimeout(timer);
+  }, [key, streamId, attempt]);
+  const retry = useCallback(() => {
+    setError(null);
+    setAttempt((n) => n + 1);
+  }, []);
+  return { known, error, retry };
+}
+
+/**
+ * One stream's events with a slider over them: each step shows the entity as the owning service
+ * folded it at that event, with what the event changed marked.
+ */
+export function StreamTimeline({ streamId }: { streamId: string }) {
+  const { history, events, ...list } = useStreamEvents(streamId);
+  const [params, setParams] = useSearchParams();
+  const atParam = params.get('at');
+
+  // The address holds the step (`at`, a position); without it the latest step is shown and followed.
+  let index = events.length - 1;
+  if (atParam !== null) {
+    const at = Number(atParam);
+    const found = events.findLastIndex((e) => e.position <= at);
+    if (found >= 0) index = found;
+  }
+  const current = events[index];
+  const go = (i: number) => {
+    const target = events[Math.max(0, Math.min(events.length - 1, i))];
+    if (!target) return;
+    const next = new URLSearchParams(params);
+    if (i >= events.length - 1) next.delete('at');
+    else next.set('at', String(target.position));
+    setParams(next, { replace: true });
+  };
+
+  // The state at this event, and just before it (the stream's previous event, or its start).
+  const stateAt = current?.position;
+  const beforeAt = current ? current.position - 1 : undefined;
+  const wanted = useMemo(() => (stateAt === undefined || beforeAt === undefined ? [] : [stateAt, beforeAt]), [stateAt, beforeAt]);
+  const states = useStatesAt(streamId, history, wanted);
+
+  return (
+    <Loaded loading={list.loading} error={list.error} retry={list.retry} what="stream">
+      {history && (
+        <div className="timeline">
+          <p className="timeline__meta">
+            <Tag>{history.owner}</Tag>
+            <Tag>{history.category}</Tag>
+            <span>
+              {events.length} event{events.length === 1 ? '' : 's'}
+            </span>
+            <Link to={`${auditPaths.events.href()}?stream=${encodeURIComponent(streamId)}`}>Show in the event log</Link>
+          </p>
+          {current ? (
+            <>
+              <div className="timeline__slider">
+                <Button icon={<LeftOutlined />} aria-label="Previous event" disabled={index <= 0} onClick={() => go(index - 1)} />
+                <Slider
+                  className="timeline__range"
+                  min={0}
+                  max={Math.max(events.length - 1, 0)}
+                  value={index}
+                  disabled={events.length < 2}
+                  onChange={go}
+                  ariaLabelForHandle="Time travel"
+                  ariaValueTextFormatterForHandle={(i) => `Step ${i + 1} of ${events.length}: ${events[i]?.type ?? ''}`}
+                  tooltip={{ formatter: (i) => (i === undefined ? '' : `${i + 1}. ${events[i]?.type ?? ''}`) }}
+                />
+                <Button
+                  icon={<RightOutlined />}
+                  aria-label="Next event"
+                  disabled={index >= events.length - 1}
+                  onClick={() => go(index + 1)}
+                />
+              </div>
+              <section className="timeline__step" aria-labelledby="timeline-step-heading">
+                <h2 id="timeline-step-heading" className="timeline__step-heading">
+                  Step {index + 1} of {events.length}: <EventTypeTag type={current.type} />
+                </h2>
+                <p className="timeline__step-meta">
+                  <EventTime at={current.at} /> <ActorLabel actor={current.actor} /> <span>position {current.position}</span>
+                </p>
+                <CauseLinks event={current} />
+                <details className="timeline__data">
+                  <summary>Event data</summary>
+                  <EventData event={current} />
+                </details>
+              </section>
+              <section className="timeline__state" aria-labelledby="timeline-state-heading">
+                <h2 id="timeline-state-heading" className="timeline__step-heading">
+                  State after this event
+                </h2>
+                {states.error && (
+                  <Alert
+                    type="error"
+                    showIcon
+                    message="Could not read the state."
+                    description={states.error}
+                    action={
+                      <Button size="small" onClick={states.retry}>
+                        Retry
+                      </Button>
+                    }
+                  />
+                )}
+                {states.known.has(current.position) && states.known.has(current.position - 1) ? (
+                  <StateView
+                    state={states.known.get(current.position)}
+                    before={states.known.get(current.position - 1)}
+                    caption={`State of ${streamId} after ${current.type}`}
+                  />
+                ) : (
+                  <Spinner label="Reading the state" />
+                )}
+              </section>
+              <ol className="timeline__events" aria-label="The stream's events">
+                {events.map((event, i) => (
+                  <li key={event.position}>
+                    <button type="button" className="timeline__event" aria-current={i === index ? 'step' : undefined} onClick={() => go(i)}>
+                      <span className="timeline__event-n">{i + 1}</span>
+                      <EventTypeTag type={event.type} />
+                      <EventTime at={event.at} />
+                    </button>
+                  </li>
+                ))}
+              </ol>
+            </>
+          ) : (
+            <p className="empty-text">This stream has no events.</p>
+          )}
+        </div>
+      )}
+    </Loaded>
+  );
+}

@@ -1,0 +1,31 @@
+import type { DomainEventType } from '@tv-shop/contracts';
+
+/** Every published event type, checked against the contracts: a new type fails to compile until it is named here. */
+const known: Record<DomainEventType, { colour: string }> = {
+  UserRegistered: { colour: 'purple' },
+  UserProfileUpdated: { colour: 'purple' },
+  PasswordChanged: { colour: 'purple' },
+  SellerVerified: { colour: 'purple' },
+  UserDeleted: { colour: 'red' },
+  ProductListed: { colour: 'blue' },
+  ProductMarkedSold: { colour: 'green' },
+  ProductMarkedAvailable: { colour: 'blue' },
+  ProductAdvertised: { colour: 'geekblue' },
+  ProductAdvertisingRemoved: { colour: 'geekblue' },
+  ProductReported: { colour: 'orange' },
+  ProductRemoved: { colour: 'red' },
+  CategoryAdded: { colour: 'default' },
+  BlogPublished: { colour: 'default' },
+  ListingSlotTaken: { colour: 'gold' },
+  ListingSlotFreed: { colour: 'gold' },
+  BookingPlaced: { colour: 'cyan' },
+  PaymentIntentCreated: { colour: 'cyan' },
+  BookingPaid: { colour: 'green' },
+  BookingCancelled: { colour: 'volcano' },
+  PaymentRefunded: { colour: 'volcano' },
+};
+
+export const eventTypes = (Object.keys(known) as DomainEventType[]).sort();
+
+/** The tag colour of an event type; one the app does not know yet (a newer server) is plain. */
+export const typeColour = (type: string): string => (type in known ? known[type as DomainEventType].colour : 'default');

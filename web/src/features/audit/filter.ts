@@ -1,0 +1,46 @@
+import type { LogEvent, LogFilter } from '@tv-shop/contracts';
+
+/** The event log's filters, as they sit in the page's address (so a filtered view can be linked to). */
+export type TailFilter = Pick<LogFilter, 'type' | 'stream' | 'actor' | 'correlation' | 'cause' | 'from' | 'to'>;
+
+const keys = ['type', 'stream', 'actor', 'correlation', 'cause', 'from', 'to'] as const satisfies readonly (keyof TailFilter)[];
+
+export function filterFromParams(params: URLSearchParams): TailFilter {
+  const filter: TailFilter = {};
+  for (const key of keys) {
+    const value = params.get(key)?.trim();
+    if (value) filter[key] = value;
+  }
+  return filter;
+}
+
+/** The filter as query parameters: only the ones set. */
+export function filterToQuery(filter: TailFilter): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const key of keys) {
+    const value = filter[key];
+    if (value) query[key] = value;
+  }
+  return query;
+}
+
+export const isFiltered = (filter: TailFilter) => keys.some((key) => !!filter[key]);
+
+/**
+ * Whether a pushed event belongs in the filtered tail. An actor given by email cannot be told
+ * from the event (it names the actor by id): `undefined` then, and the server is asked instead.
+ */
+export function matchesFilter(event: LogEvent, filter: TailFilter): boolean | undefined {
+  if (filter.type && event.type !== filter.type) return false;
+  if (filter.stream && event.streamId !== filter.stream) return false;
+  if (filter.correlation && event.correlationId !== filter.correlation) return false;
+  if (filter.cause && event.causationId !== filter.cause) return false;
+  const at = Date.parse(event.at);
+  if (filter.from && at < Date.parse(filter.from)) return false;
+  if (filter.to && at > Date.parse(filter.to)) return false;
+  if (filter.actor) {
+    if (filter.actor.includes('@')) return undefined;
+    if (event.actor.id !== filter.actor) return false;
+  }
+  return true;
+}

@@ -1,0 +1,30 @@
+import type { AdminOverview, DailyActivity, LogEvent } from '@tv-shop/contracts';
+
+const DAYS = 30;
+const FEED = 12;
+type Totals = AdminOverview['totals'];
+const figures = ['listings', 'bookings', 'payments', 'paidPoisha', 'reports'] as const satisfies readonly (keyof Totals)[];
+
+/**
+ * The overview as read, moved on by pushes: each pushed day replaces that day's figures (and
+ * adds its difference to the totals), each pushed event goes on top of the feed.
+ */
+export function mergeOverview(
+  overview: AdminOverview,
+  days: ReadonlyMap<string, { row: DailyActivity; position: number }>,
+  pushed: readonly LogEvent[],
+): AdminOverview {
+  const byDay = new Map(overview.days.map((d) => [d.day, d]));
+  const totals = { ...overview.totals };
+  for (const { row, position } of days.values()) {
+    if (position <= overview.head) continue;
+    const was = byDay.get(row.day);
+    for (const key of figures) totals[key] += row[key] - (was?.[key] ?? 0);
+    byDay.set(row.day, row);
+  }
+  const merged = [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day)).slice(-DAYS);
+  const fresh = pushed.filter((e) => e.position > overview.head);
+  const seen = new Set(fresh.map((e) => e.position));
+  const recent = [...fresh, ...overview.recent.filter((e) => !seen.has(e.position))].slice(0, FEED);
+  return { ...overview, days: merged, totals, recent, head: Math.max(overview.head, fresh[0]?.position ?? 0) };
+}
