@@ -138,6 +138,11 @@ const ports = {
   TVSHOP_CATALOG_PORT: 24002,
   TVSHOP_ORDERS_PORT: 24003,
   TVSHOP_GATEWAY_PORT: 23000,
+  TVSHOP_GATEWAY_METRICS_PORT: 29464,
+  TVSHOP_IDENTITY_METRICS_PORT: 29465,
+  TVSHOP_CATALOG_METRICS_PORT: 29466,
+  TVSHOP_ORDERS_METRICS_PORT: 29467,
+  TVSHOP_PROJECTOR_METRICS_PORT: 29468,
 };
 for (const [name, port] of Object.entries(ports)) {
   if (process.env[name]) ports[name] = Number(process.env[name]);
@@ -152,6 +157,7 @@ const env = {
   COMMAND_TOKEN: secret(),
   JWT_SECRET: secret(),
   ADMIN_PASSWORD: secret(),
+  METRICS_TOKEN: secret(),
 };
 // docker-compose.yml + docker-compose.local.yml, through the helper that makes them one file
 // without published ports (docker-compose 1.x refuses those on host networking).
@@ -211,7 +217,16 @@ try {
   });
   const url = `http://127.0.0.1:${ports.TVSHOP_GATEWAY_PORT}`;
   smoke = await phase('smoke test', () =>
-    run('npx', ['vitest', 'run', '-c', 'vitest.compose.config.ts', ...vitestArgs], { env: { ...process.env, TVSHOP_COMPOSE_URL: url } }),
+    run('npx', ['vitest', 'run', '-c', 'vitest.compose.config.ts', ...vitestArgs], {
+      env: {
+        ...process.env,
+        TVSHOP_COMPOSE_URL: url,
+        // The health detail is the admin's, /metrics on the public port the token holder's.
+        TVSHOP_COMPOSE_ADMIN_PASSWORD: env.ADMIN_PASSWORD,
+        TVSHOP_COMPOSE_METRICS_TOKEN: env.METRICS_TOKEN,
+        TVSHOP_COMPOSE_METRICS_URL: `http://127.0.0.1:${ports.TVSHOP_PROJECTOR_METRICS_PORT}`,
+      },
+    }),
   );
   if (smoke.code !== 0) throw new Error('the smoke test failed');
   // What each container ran on, in its own words (the topology line every process logs at start).

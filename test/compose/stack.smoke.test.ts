@@ -7,6 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { AuthAnswer, Booking, Category, ChangePush, Product } from '@tv-shop/contracts';
 
 const base = process.env.TVSHOP_COMPOSE_URL ?? '';
+// Given by scripts/test-compose.mjs: the admin's password, the gateway's METRICS_TOKEN, the projector's internal listener.
+const adminPassword = process.env.TVSHOP_COMPOSE_ADMIN_PASSWORD ?? '';
+const metricsToken = process.env.TVSHOP_COMPOSE_METRICS_TOKEN ?? '';
+const projectorMetrics = process.env.TVSHOP_COMPOSE_METRICS_URL ?? '';
 const api = `${base}/api`;
 const run = Date.now().toString(36);
 
@@ -45,12 +49,24 @@ describe.skipIf(!base)('TV Shop in containers (docker compose), through the gate
   const sockets: Socket[] = [];
   afterAll(() => sockets.forEach((s) => s.disconnect()));
 
-  it('answers health with every projection, and serves the web app', async () => {
-    const health = await call('GET', '/health');
+  it('answers health (the detail to the admin only) and metrics, and serves the web app', async () => {
+    const open = await call('GET', '/health');
+    expectStatus(open, 200);
+    expect(open.body).toEqual({ status: 'ok' });
+    const login = await call('POST', '/auth/login', { body: { email: 'admin@tvshop.local', password: adminPassword } });
+    expectStatus(login, 200);
+    const health = await call('GET', '/health', { token: login.body.token });
     expectStatus(health, 200);
     expect(health.body.status).toBe('ok');
     expect(health.body.database).toEqual({ ok: true, mode: 'external' });
-    expect(health.body.projections.map((p: { name: string }) => p.name).sort()).toEqual(['catalog', 'orders', 'users']);
+    expect(health.body.projections.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['catalog', 'orders', 'users']));
+    const metrics = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^tvshop_http_request_duration_seconds_count\{/m);
+    expect((await fetch(`${base}/metrics`)).status).toBe(401);
+    const projector = await (await fetch(`${projectorMetrics}/metrics`)).text();
+    expect(projector).toMatch(/^tvshop_consumer_lag_events\{.*name="catalog"/m);
+    expect(projector).toMatch(/^tvshop_kafka_consumer_lag_messages\{/m);
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');

@@ -208,11 +208,22 @@ export interface Problem {
   field?: string;
   errors?: { field: string; message: string }[];
 }
+/**
+ * GET /api/health: `status` (200 `ok`, 503 `degraded` with `Retry-After`) for anyone, with a short
+ * `reason` when degraded (`database unreachable`, `policy catalog stalled`). The rest is answered
+ * only to a signed-in admin (and on the internal metrics listener's /health, ADR 0037): it maps
+ * the system, which a visitor has no need to see.
+ */
 export interface Health {
   status: 'ok' | 'degraded';
-  database: { ok: boolean; mode: 'embedded' | 'external' };
-  head: number;
-  projections: { name: string; position: number; lag: number }[];
+  /** Only when degraded. For the admin it also says where the stalled one stands and for how long. */
+  reason?: string;
+  /** Admin only: whether the database answered, and whether it is the embedded one. */
+  database?: { ok: boolean; mode: 'embedded' | 'external' };
+  /** Admin only: the position of the last event in the log. */
+  head?: number;
+  /** Admin only: each read-model projection's position and how many events it is behind the head. */
+  projections?: { name: string; position: number; lag: number }[];
 }
 export interface PublicConfig {
   stripePublishableKey: string | null;

@@ -30,3 +30,24 @@ export * from './kafka/relay';
 export * from './kafka/command-bus';
 export { openAdapters, type Adapters, type AdapterOptions } from './adapters';
 export { KafkaLogSource, LOG_TOPIC } from './kafka/log-source';
+export {
+  COLLECT_TIMEOUT_MS,
+  DEFAULT_METRICS_PORTS,
+  STALL_MS,
+  bearerTokenMatches,
+  checkHealth,
+  createMetrics,
+  gaugeOnScrape,
+  httpRequestHistogram,
+  instrumentEventStore,
+  instrumentLogSource,
+  metricsListenerFromEnv,
+  readLag,
+  serveMetrics,
+  watchLag,
+  withServiceMetrics,
+  type ConsumerLag,
+  type HealthReport,
+  type Metrics,
+  type MetricsListenerConfig,
+} from './metrics';

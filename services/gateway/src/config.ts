@@ -70,6 +70,11 @@ const Env = z.object({
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerMinute),
   CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerClientPerMinute),
   CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerClientPerMinute),
+  // Unset: GET /metrics on the public port answers 404 (the internal listener, METRICS_PORT, is the host's).
+  METRICS_TOKEN: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().trim().min(16, 'must be at least 16 characters').optional(),
+  ),
 });
 
 export interface GatewayConfig {
@@ -98,6 +103,8 @@ export interface GatewayConfig {
   trustProxy: boolean | number | string;
   /** Origins allowed to call the API and open sockets from their pages; empty: same origin only. */
   corsOrigins: string[];
+  /** What a scraper sends as `Authorization: Bearer` for GET /metrics on the public port; unset: 404 there. */
+  metricsToken: string | undefined;
 }
 
 /** Reads and checks the environment once at start; a bad value stops the start with its name. */
@@ -128,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL === undefined ? undefined : logLevelFromEnv(env),
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,

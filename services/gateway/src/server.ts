@@ -3,7 +3,18 @@ import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import type { ImageStore } from '@tv-shop/images';
 import type { EdgePayments } from '@tv-shop/orders';
-import type { ChangeFeed, CommandBus, EventStore, PositionTracker } from '@tv-shop/platform';
+import express from 'express';
+import {
+  bearerTokenMatches,
+  createMetrics,
+  gaugeOnScrape,
+  httpRequestHistogram,
+  type ChangeFeed,
+  type CommandBus,
+  type EventStore,
+  type Metrics,
+  type PositionTracker,
+} from '@tv-shop/platform';
 import { createApp } from './app';
 import { googleVerifier } from './auth/google';
 import { Tokens } from './auth/tokens';
@@ -27,6 +38,8 @@ export interface EdgeParts {
   payments: EdgePayments;
   images: ImageStore;
   lifecycle: () => 'starting' | 'ready' | 'stopping';
+  /** The process's registry (its host makes one); unset, the gateway keeps one of its own. */
+  metrics?: Metrics;
   /** The projections' Verify, where the host knows them (the admin's button). */
   verifier?: GatewayDeps['verifier'];
 }
@@ -55,7 +68,8 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     lifecycle: parts.lifecycle,
     verifier: parts.verifier,
   });
-  const server = http.createServer(app);
+  const metrics = parts.metrics ?? createMetrics({ service: 'gateway' });
+  const server = http.createServer(withMetrics(app, metrics, config.metricsToken));
   const sockets = attachSockets(server, {
     feed,
     tokens,
@@ -65,6 +79,12 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
   });
+  gaugeOnScrape(
+    metrics,
+    'tvshop_socketio_open_sockets',
+    'Socket.IO connections open on this gateway',
+    () => sockets.io.engine.clientsCount,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, resolve);
@@ -81,4 +101,43 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
       });
     },
   };
+}
+
+/**
+ * The app with each request's latency recorded by its route pattern, and `GET /metrics` on the
+ * public port for a scraper that cannot reach the internal listener: only with
+ * `Authorization: Bearer <METRICS_TOKEN>`, and not at all (404) when no token is set (ADR 0037).
+ */
+function withMetrics(app: express.Express, metrics: Metrics, token: string | undefined): express.Express {
+  const latency = httpRequestHistogram(metrics);
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.use((req, res, next) => {
+    const end = latency.startTimer();
+    res.once('finish', () => end({ method: req.method, route: routeOf(req), status_class: `${Math.floor(res.statusCode / 100)}xx` }));
+    next();
+  });
+  outer.get('/metrics', (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    if (!token) return void res.status(404).type('text/plain').send('Not found\n');
+    if (!bearerTokenMatches(req.headers.authorization, token))
+      return void res.status(401).set('WWW-Authenticate', 'Bearer').type('text/plain').send('A valid metrics token is needed\n');
+    metrics.registry.metrics().then(
+      (text) => res.type(metrics.registry.contentType).send(text),
+      () => res.status(503).type('text/plain').send('Collecting the metrics failed\n'),
+    );
+  });
+  outer.use(app);
+  return outer;
+}
+
+/**
+ * The route pattern that answered (`/api/products/:id`), never the raw URL, so the number of
+ * series stays bounded: the web app's pages and files count as one route, anything that matched
+ * no route as another.
+ */
+function routeOf(req: express.Request): string {
+  const route = (req as { route?: { path?: unknown } }).route;
+  if (typeof route?.path === 'string') return `${req.baseUrl}${route.path}`;
+  return req.originalUrl.startsWith('/api/') || req.originalUrl === '/api' ? '(no route)' : '(web app)';
 }

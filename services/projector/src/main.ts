@@ -1,7 +1,8 @@
 // Operator tool for the read models and the log (`npm run projector -- --help` for the details):
 //   npm run projector -- run               keep the read models up to date, announcing changes on
 //                                          REDIS_URL to the gateways started with PROJECTOR=external;
-//                                          with EVENT_BUS=kafka, relay the log to Kafka and read it from there
+//                                          with EVENT_BUS=kafka, relay the log to Kafka and read it from there;
+//                                          /metrics and /health on METRICS_PORT (9468; 0: off)
 //   npm run projector -- status            each projection's position and lag
 //   npm run projector -- rebuild catalog   replay the log into fresh tables and swap them in
 //   npm run projector -- audit [--stream product-<id>] [--type T] [--from 0] [--limit 100]
@@ -92,17 +93,31 @@ async function execute(cmd: Exclude<Command, { command: 'help' }>): Promise<numb
         topology.changeFeed === 'redis'
           ? await platform.RedisChangeFeed.connect({ url: redis.url!, channel: redis.channel })
           : new InProcessChangeFeed();
+      // METRICS_PORT (9468; 0: off), METRICS_HOST (127.0.0.1): /metrics and the detailed /health.
+      const listener = platform.metricsListenerFromEnv(process.env, platform.DEFAULT_METRICS_PORTS.projector);
+      const metrics = platform.createMetrics({ service: 'projector' });
+      platform.watchLag(metrics, db.pool, { log });
       // EVENT_BUS=kafka: this host also relays the log to Kafka, and its projections read it from there.
       const adapters = await platform.openAdapters(topology, { role: 'projector', pool: db.pool, log });
-      const projector = await startProjector({ pool: db.pool, store: adapters.store, feed, events: adapters.events });
+      const events = platform.instrumentLogSource(adapters.events, metrics, topology, { clientId: 'tvshop-projector', log });
+      const store = platform.instrumentEventStore(adapters.store, metrics);
+      const projector = await startProjector({ pool: db.pool, store, feed, events });
+      const served = await platform.serveMetrics(metrics, {
+        listener,
+        log,
+        health: () => platform.checkHealth(db.pool, { databaseMode: db.mode, log }),
+      });
       log.info(`projecting (${platform.describeTopology(topology)})`, {
         projections: (await projector.status()).map((p) => `${p.name}:${p.role}`).join(' '),
+        ...(served ? { metrics: `${served.url}/metrics` } : {}),
       });
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
       await projector.stop();
+      await served?.close();
+      await metrics.close();
       await adapters.close();
       await feed.close();
       return 0;

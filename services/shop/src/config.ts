@@ -3,6 +3,8 @@ import {
   commandTokenFromEnv,
   dataDirFromEnv,
   databaseUrlFromEnv,
+  metricsListenerFromEnv,
+  type MetricsListenerConfig,
   redisFromEnv,
   topologySettingsFromEnv,
   type TopologySettings,
@@ -36,10 +38,16 @@ export interface HostConfig {
   uploads: { retentionHours: number; sweepMinutes: number };
   /** How long /api/ready answers 503 before a stop closes the server (a load balancer's check interval). */
   shutdownDrainMs: number;
+  /** The internal listener for /metrics and the detailed /health (METRICS_PORT, METRICS_HOST); port 0: none. */
+  metrics: MetricsListenerConfig;
 }
 
-/** Reads and checks the host's settings once at start; a bad value stops the start with its name. */
-export function hostConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<HostConfig> = {}): HostConfig {
+/**
+ * Reads and checks the host's settings once at start; a bad value stops the start with its name.
+ * `defaultMetricsPort` is the internal listener's port when METRICS_PORT is unset: `npm start`
+ * gives one, while a shop started by a test or a tool serves none unless asked.
+ */
+export function hostConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<HostConfig> = {}, defaultMetricsPort = 0): HostConfig {
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -59,6 +67,7 @@ export function hostConfigFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<Hos
     redisChannel: redis.channel,
     uploads: { retentionHours: e.UPLOAD_RETENTION_HOURS, sweepMinutes: e.UPLOAD_SWEEP_MINUTES },
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    metrics: metricsListenerFromEnv(env, defaultMetricsPort),
     ...overrides,
   };
 }

@@ -427,7 +427,8 @@ describe('health and readiness', () => {
       await sleep(Math.max(0, behindSince + 5500 - Date.now()));
       const stalled = await health();
       expect(stalled.status).toBe(503);
-      expect(stalled.body).toMatchObject({ status: 'degraded', reason: expect.stringMatching(/policy ghost stalled at 0 of \d+/) });
+      // A visitor is told which one in a few words; where it stands is the admin's to see.
+      expect(stalled.body).toEqual({ status: 'degraded', reason: 'policy ghost stalled' });
       await db.pool.query(`delete from public.projection_checkpoints where name = 'policy:ghost'`);
       expect((await health()).status).toBe(200);
     } finally {

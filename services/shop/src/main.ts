@@ -1,4 +1,4 @@
-import { createLogger, describeError, guardProcess } from '@tv-shop/platform';
+import { DEFAULT_METRICS_PORTS, createLogger, describeError, guardProcess } from '@tv-shop/platform';
 import { startAll, type Running } from './start';
 
 const log = createLogger('tv-shop');
@@ -38,7 +38,9 @@ if (process.send) process.on('disconnect', () => shutdown('npm start is gone', 0
 guardProcess(log, () => shutdown('fatal error', 1));
 
 try {
-  running = await startAll();
+  // The one place a default internal metrics port applies: whoever runs `npm start` may scrape it
+  // at once; a shop that tests or tools start serves none unless METRICS_PORT says so.
+  running = await startAll({ defaultMetricsPort: DEFAULT_METRICS_PORTS.shop });
 } catch (err) {
   log.error('TV Shop could not start', { error: describeError(err) });
   process.exit(1);

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '@tv-shop/platform';
 import { startAll } from './start';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -16,11 +17,13 @@ describe('one-process mode with the embedded PostgreSQL', () => {
       adminEmail: 'admin@tvshop.test',
       adminPassword: 'admin-password-1',
       webDist: path.join(dataDir, 'none'),
-      env: {},
+      // The detail (database mode, head, projections) is read where operators read it: the internal listener.
+      env: { METRICS_PORT: String(await freePort()) },
     };
     try {
       const first = await startAll(opts);
-      const health1 = await json(await fetch(`${first.url}/api/health`));
+      expect(await json(await fetch(`${first.url}/api/health`))).toEqual({ status: 'ok' });
+      const health1 = await json(await fetch(`${first.metricsUrl}/health`));
       expect(health1).toMatchObject({ status: 'ok', database: { ok: true, mode: 'embedded' } });
       const signup = await fetch(`${first.url}/api/auth/signup`, {
         method: 'POST',
@@ -28,11 +31,11 @@ describe('one-process mode with the embedded PostgreSQL', () => {
         body: JSON.stringify({ name: 'Rina', email: 'rina@example.com', password: 'secret-pass', role: 'Seller' }),
       });
       expect(signup.status).toBe(201);
-      const head = (await json(await fetch(`${first.url}/api/health`))).head;
+      const head = (await json(await fetch(`${first.metricsUrl}/health`))).head;
       await first.stop();
 
       const second = await startAll(opts);
-      const health2 = await json(await fetch(`${second.url}/api/health`));
+      const health2 = await json(await fetch(`${second.metricsUrl}/health`));
       expect(health2.head).toBe(head);
       expect(health2.projections.every((p: { lag: number }) => p.lag === 0)).toBe(true);
       const login = await fetch(`${second.url}/api/auth/login`, {

@@ -2,8 +2,12 @@ import { listingLimitsFromEnv, startCatalog } from '@tv-shop/catalog';
 import { ensureAdmin, startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, edgePaymentsFromEnv, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
 import {
+  checkHealth,
   commandTokenFor,
+  createMetrics,
   InProcessChangeFeed,
+  instrumentEventStore,
+  instrumentLogSource,
   KafkaCommandBus,
   RedisChangeFeed,
   createLogger,
@@ -13,7 +17,10 @@ import {
   openDatabase,
   PositionTracker,
   projectionMigrations,
+  serveMetrics,
   topologyFor,
+  watchLag,
+  type Metrics,
 } from '@tv-shop/platform';
 import { imageStoreFromEnv, startImageSweeper } from '@tv-shop/images';
 import { projectionVerifier, projections, startProjector } from '@tv-shop/projector';
@@ -31,6 +38,8 @@ export interface StartOptions {
   webDist?: string;
   seedDemo?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** The internal metrics listener's port when METRICS_PORT is unset (`npm start`: 9464); unset: none. */
+  defaultMetricsPort?: number;
 }
 
 export interface Running {
@@ -39,6 +48,8 @@ export interface Running {
   config: GatewayConfig & HostConfig;
   /** Where this shop's database is, embedded or not (for benchmarks and operator tools). */
   databaseUrl: string;
+  /** The internal listener serving /metrics and the detailed /health; null when there is none (METRICS_PORT). */
+  metricsUrl: string | null;
   /** 'ready' once serving; 'stopping' from the moment stop() begins (GET /api/ready answers 503). */
   readonly state: 'starting' | 'ready' | 'stopping';
   stop(): Promise<void>;
@@ -62,6 +73,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       adminPassword: opts.adminPassword,
       seedDemo: opts.seedDemo,
     }),
+    opts.defaultMetricsPort,
   );
   const config = loadConfig(env, defined({ port: opts.port, dataDir, webDist: opts.webDist }));
   const stack: (() => Promise<unknown>)[] = [];
@@ -74,8 +86,18 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     if (wasServing && host.shutdownDrainMs > 0) await new Promise((resolve) => setTimeout(resolve, host.shutdownDrainMs));
     for (const s of stack.splice(0).reverse()) await s().catch((err: unknown) => log.warn('stop step failed', { error: err }));
   };
+  // One registry for everything this process hosts; named for what it is in a cluster.
+  const metrics = createMetrics({ service: topologyFor(host.topology).servicesHere.length === 0 ? 'gateway' : 'shop' });
+  stack.push(() => metrics.close());
   try {
-    const { db, store, bus, feed, reads, positions, payments } = await startBackend(host, env, stack);
+    const { db, store, bus, feed, reads, positions, payments } = await startBackend(host, env, stack, metrics);
+    // Served from here on, so a start that hangs (a broker, the admin's first write) can be watched.
+    const served = await serveMetrics(metrics, {
+      listener: host.metrics,
+      log,
+      health: () => checkHealth(db.pool, { databaseMode: db.mode, log }),
+    });
+    if (served) stack.push(() => served.close());
     await positions.waitFor(await ensureAdmin(store, bus, host.adminEmail, host.adminPassword, host.dataDir));
     const images = await imageStoreFromEnv(env, { pool: db.pool, dataDir: host.dataDir });
     const sweeper = startImageSweeper(images, reads, {
@@ -98,17 +120,23 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
       payments,
       images,
       lifecycle: () => state,
+      metrics,
       // Any host may verify: it reads the live tables and writes only scratch ones (no leadership).
       verifier: projectionVerifier(db.pool, store),
     });
     stack.push(() => gateway.close());
     const { url } = gateway;
     state = 'ready';
-    log.info(`TV Shop is at ${url}`, { database: db.mode, payments: payments.name });
+    log.info(`TV Shop is at ${url}`, {
+      database: db.mode,
+      payments: payments.name,
+      ...(served ? { metrics: `${served.url}/metrics` } : {}),
+    });
     return {
       url,
       config: { ...config, ...host },
       databaseUrl: db.url,
+      metricsUrl: served?.url ?? null,
       get state() {
         return state;
       },
@@ -125,7 +153,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
  * event store, bus and log source (`openAdapters`), the change feed, the projector and the
  * domain services that run here. Each piece's stop goes onto `stack`.
  */
-async function startBackend(config: HostConfig, env: NodeJS.ProcessEnv, stack: (() => Promise<unknown>)[]) {
+async function startBackend(config: HostConfig, env: NodeJS.ProcessEnv, stack: (() => Promise<unknown>)[], metrics: Metrics) {
   const log = createLogger('tv-shop');
   // Read before anything opens, so that a bad LISTING_LIMIT_* stops the start at once, naming it.
   const listingLimits = listingLimitsFromEnv(env);
@@ -144,7 +172,11 @@ async function startBackend(config: HostConfig, env: NodeJS.ProcessEnv, stack: (
   const commandToken = topology.commandBus === 'http' ? (await commandTokenFor(config.commandToken, config.dataDir)).token : undefined;
   const adapters = await openAdapters(topology, { role: 'gateway', pool: db.pool, commandToken, env, log });
   stack.push(() => adapters.close());
-  const { store, bus, events } = adapters;
+  const { bus } = adapters;
+  // Every append of this process is timed, and its consumers' Kafka lag read (EVENT_BUS=kafka).
+  const store = instrumentEventStore(adapters.store, metrics);
+  const events = instrumentLogSource(adapters.events, metrics, topology, { clientId: 'tvshop-gateway', log });
+  watchLag(metrics, db.pool, { log });
   const reads = new ReadModels(db.pool);
   const positions = new PositionTracker(
     feed,

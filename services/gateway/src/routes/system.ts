@@ -1,14 +1,12 @@
 import { Router } from 'express';
 import type { Health, PublicConfig } from '@tv-shop/contracts';
-import { checkpointHealth, createLogger, describeError } from '@tv-shop/platform';
+import { checkHealth, createLogger, STALL_MS } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
 
 const log = createLogger('gateway');
 
 /** A projection or policy behind the head whose checkpoint has not moved for this long is stalled. */
-export const STALL_MS = 5000;
-/** The health check's own database round trip gives up after this long (a hung server is unreachable). */
-const CHECK_TIMEOUT_MS = 2500;
+export { STALL_MS };
 
 export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }: GatewayDeps): Router {
   const r = Router();
@@ -17,42 +15,25 @@ export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }
    * 200 while all is well; 503 with a short `reason` while the database cannot be reached or a
    * projection or policy is stalled. Everything comes from the database, so every gateway
    * answers the same whether or not it hosts the projector, and a stalled process elsewhere
-   * (a projector or service of its own) shows up here too.
+   * (a projector or service of its own) shows up here too. Only the admin is told the detail
+   * (database mode, head, each projection's position): to anyone else it maps the system, and
+   * the internal metrics listener's /health gives it to operators.
    */
-  r.get('/health', async (_req, res) => {
-    let head = 0;
-    let projections: Health['projections'] = [];
-    const reasons: string[] = [];
-    let databaseOk = true;
-    try {
-      const rows = await withTimeout(checkpointHealth(pool), CHECK_TIMEOUT_MS);
-      head = Number(rows[0]?.head ?? 0);
-      for (const row of rows) {
-        if (row.kind === null || row.name === null) continue;
-        const position = Number(row.position);
-        if (row.kind === 'projection') projections.push({ name: row.name, position, lag: Math.max(0, head - position) });
-        if (position < head && (row.waiting_ms ?? 0) > STALL_MS && row.idle_ms > STALL_MS) {
-          reasons.push(
-            `${row.kind} ${row.name} stalled at ${position} of ${head} for ${Math.round(Math.min(row.waiting_ms ?? 0, row.idle_ms) / 1000)} s`,
-          );
-        }
-      }
-    } catch (err) {
-      databaseOk = false;
-      projections = [];
-      // The cause (an address, a code) goes to the log, not to whoever asks.
-      log.warn('health: the database did not answer', { error: describeError(err) });
-      reasons.unshift('database unreachable');
-    }
-    const ok = reasons.length === 0;
-    const body: Health & { reason?: string } = {
-      status: ok ? 'ok' : 'degraded',
-      database: { ok: databaseOk, mode: databaseMode },
-      head,
-      projections,
-      ...(ok ? {} : { reason: reasons.join('; ') }),
-    };
+  r.get('/health', async (req, res) => {
+    const report = await checkHealth(pool, { databaseMode, log });
+    const ok = report.status === 'ok';
+    const body: Health =
+      req.user?.role === 'Admin'
+        ? {
+            status: report.status,
+            ...(ok ? {} : { reason: report.reason ?? 'degraded' }),
+            database: report.database,
+            head: report.head,
+            projections: report.projections,
+          }
+        : { status: report.status, ...(ok ? {} : { reason: report.summary ?? 'degraded' }) };
     if (!ok) res.set('Retry-After', '2');
+    res.set('Cache-Control', 'no-store');
     res.status(ok ? 200 : 503).json(body);
   });
 
@@ -74,13 +55,4 @@ export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }
     res.json(body);
   });
   return r;
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from the database within ${ms} ms`)), ms);
-  });
-  p.catch(() => {}); // answered late, after the timeout: nobody is waiting any more
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
