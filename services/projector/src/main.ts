@@ -50,7 +50,15 @@ function progressPrinter(label: string) {
   return (p: { replayed: number; total: number | null; position: number; upTo: number }) => {
     if (Date.now() - last < 1000) return;
     last = Date.now();
-    const of = p.total !== null ? ` / ${p.total}` : Number.isFinite(p.upTo) ? ` (position ${p.position} of ${p.upTo})` : '';
+    // Past the total, verify is applying what was written while it replayed (writes go on).
+    const of =
+      p.total !== null && p.replayed <= p.total
+        ? ` / ${p.total}`
+        : p.total !== null
+          ? ` (${p.total} to start with, and ${p.replayed - p.total} written meanwhile)`
+          : Number.isFinite(p.upTo)
+            ? ` (position ${p.position} of ${p.upTo})`
+            : '';
     console.error(`${label}: ${p.replayed}${of} events replayed`);
   };
 }
