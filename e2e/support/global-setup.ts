@@ -33,7 +33,8 @@ export default async function setup(project: TestProject) {
     dataDir,
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
-    webDist: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+    // WEB_DIST: a build of one's own (two people building web/dist at once would trip each other).
+    webDist: process.env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
     // The spec's own client, served from another origin, may call the API (original-client journey).
     env: { ...process.env, CORS_ORIGINS: client.origin },
   });
