@@ -136,10 +136,16 @@ const isoTime = (endOfDay = false) =>
     .string()
     .trim()
     .refine(
-      (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i.test(s) && !Number.isNaN(Date.parse(s)),
+      (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i.test(s) && realDate(s),
       'must be an ISO-8601 time with its zone (2026-11-22T10:00:00Z) or a date (2026-11-22)',
     )
     .transform((s) => (s.length === 10 && endOfDay ? new Date(Date.parse(s) + 86_400_000 - 1) : new Date(s)).toISOString());
+/** Whether the date part names a day that exists (Date.parse takes 2026-02-30 for 2 March). */
+const realDate = (s: string) => {
+  const [y, m, d] = s.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d && !Number.isNaN(Date.parse(s));
+};
 const position = z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER);
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 

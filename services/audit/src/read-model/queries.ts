@@ -46,7 +46,7 @@ function where(f: Filters, params: unknown[]): string[] {
     clauses.push(
       f.actor.includes('@')
         ? `e.actor_id in (select id from rm_audit.actors where lower(email) = lower(${p(f.actor)}))`
-        : `e.actor_id = ${p(f.actor)}`,
+        : `e.actor_id = ${p(f.actor.toLowerCase())}`, // ids are lower case (uuids, system, anonymous)
     );
   if (f.correlation !== undefined) clauses.push(`e.correlation_id = ${p(f.correlation)}`);
   if (f.cause !== undefined) clauses.push(`e.causation_id = ${p(f.cause)}`);

@@ -68,7 +68,7 @@ describe('the event log (admin)', () => {
     expect(Date.parse(e.at)).toBeGreaterThan(Date.now() - 60_000);
     expect(e.correlationId).toMatch(/\S/);
     const byEmail = await get<LogPage>(`/admin/events?actor=${encodeURIComponent(buyer.user.email.toUpperCase())}`);
-    const byId = await get<LogPage>(`/admin/events?actor=${buyer.user._id}`);
+    const byId = await get<LogPage>(`/admin/events?actor=${buyer.user._id.toUpperCase()}`);
     // Their sign-up was a visitor's act (actor `anonymous`); the report is theirs.
     expect(byEmail.body.events.map((x) => x.type)).toEqual(['ProductReported']);
     expect(byId.body.events).toEqual(byEmail.body.events);
@@ -119,6 +119,8 @@ describe('the event log (admin)', () => {
       ['before=5', 'before'],
       ['order=desc&after=3', 'after'],
       ['to=2026-11-22T10:00', 'to'],
+      ['from=2026-02-30', 'from'],
+      ['limit=1&limit=2', 'limit'],
       ['colour=red', 'query'],
     ]) {
       const res = await get<{ errors: { field: string }[] }>(`/admin/events?${query}`);

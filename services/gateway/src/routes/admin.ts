@@ -23,7 +23,7 @@ const log = createLogger('gateway');
 /** Every kind of stream and the service whose `evolve` folds it. */
 const STREAM_MODELS = [...identityStreams, ...catalogStreams, ...ordersStreams];
 const OVERVIEW_DAYS = 30;
-const OVERVIEW_RECENT = 20;
+const OVERVIEW_RECENT = 12;
 const AUDIT = 'audit';
 const CATCH_UP_MS = 2000;
 
@@ -42,6 +42,13 @@ export function adminRoutes({ reads, store, pool, verifier, position }: GatewayD
     // Writes do not wait for the event log (it is the admin's alone), so a read of it waits a
     // moment here for what every other read model already shows; if it is further behind, the
     // answer's `head` says how far it has got, and the rest arrives by push.
+    // A parameter given twice (`limit=1&limit=2`) arrives as a list: say so, not "expected a number".
+    const repeated = Object.entries(req.query).find(([, v]) => typeof v !== 'string');
+    if (repeated) {
+      const [field] = repeated;
+      const message = 'must be given once, as plain text';
+      throw new AppError('validation', `${field} ${message}`, { field, errors: [{ field, message }] });
+    }
     await waitForCheckpoint(pool, AUDIT, position(), CATCH_UP_MS).catch(() => {});
     next();
   });
