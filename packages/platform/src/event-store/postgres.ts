@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { ConcurrencyError, DuplicateEventError, asUnavailable } from '../errors';
-import { dedicatedClient, inTransaction, withClient } from '../db/database';
+import { dedicatedClient } from '../db/database';
 import { migrate } from '../db/migrate';
 import { backoffMs } from '../retry';
 import { eventStoreMigrations } from './migrations';
@@ -69,69 +69,36 @@ export class PostgresEventStore implements EventStore {
     await migrate(pool, 'event-store', eventStoreMigrations);
   }
 
+  /**
+   * One statement, one round trip (ADR 0039): `es.append_events` checks the stream's version,
+   * takes the global ordering lock, inserts and notifies server-side, and the statement's own
+   * transaction commits at once, so the lock is held from the insert to the commit only.
+   */
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     validateAppend(streamId, events, expected);
-    const n = events.length;
-    return withClient(this.pool, async (client) => {
-      try {
-        return await inTransaction(client, async () => {
-          const next = await this.claimVersions(client, streamId, n, expected);
-          await client.query('select pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-          const first = next - n + 1;
-          const params: unknown[] = [];
-          const values = events.map((e, i) => {
-            params.push(e.eventId, streamId, first + i, e.type, e.schemaVersion ?? 1, JSON.stringify(e.data), JSON.stringify(e.metadata));
-            const b = i * 7;
-            return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb, $${b + 7}::jsonb)`;
-          });
-          const { rows } = await client.query<Row>(
-            `insert into es.events (event_id, stream_id, stream_version, type, schema_version, data, metadata)
-             values ${values.join(', ')} returning ${COLUMNS}`,
-            params,
-          );
-          const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
-          const position = recorded[recorded.length - 1]!.position;
-          await client.query('select pg_notify($1, $2)', [CHANNEL, String(position)]);
-          return { nextVersion: next, position, events: recorded };
-        });
-      } catch (err) {
-        if (isUniqueViolation(err, 'events_event_id_key')) {
-          throw new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? ''));
-        }
-        // A connection lost around COMMIT leaves the outcome unknown: the 503 says retry, and a
-        // retry with the same command id (Idempotency-Key) finds the events if they were stored.
-        throw asUnavailable(err);
+    const mode = expected === -1 ? 'no_stream' : String(expected);
+    const payload = JSON.stringify(
+      events.map((e) => ({ eventId: e.eventId, type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data, metadata: e.metadata })),
+    );
+    let rows: (Row & { conflict_version: number | null })[];
+    try {
+      ({ rows } = await this.pool.query<Row & { conflict_version: number | null }>(
+        `select ${COLUMNS}, conflict_version from es.append_events($1, $2, $3::jsonb, $4, $5)`,
+        [streamId, mode, payload, APPEND_LOCK, CHANNEL],
+      ));
+    } catch (err) {
+      if (isUniqueViolation(err, 'events_event_id_key')) {
+        throw new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? ''));
       }
-    }).catch(unavailable);
-  }
-
-  /** Moves the stream's version by n if it is where the caller expects; returns the new version. */
-  private async claimVersions(client: pg.PoolClient, streamId: string, n: number, expected: ExpectedVersion): Promise<number> {
-    let res: pg.QueryResult<{ version: number }>;
-    if (expected === 'no_stream' || expected === -1) {
-      res = await client.query(
-        `insert into es.streams (stream_id, version) values ($1, $2) on conflict (stream_id) do nothing returning version`,
-        [streamId, n - 1],
-      );
-    } else if (expected === 'any') {
-      res = await client.query(
-        `insert into es.streams (stream_id, version) values ($1, $2)
-         on conflict (stream_id) do update set version = es.streams.version + $3 returning version`,
-        [streamId, n - 1, n],
-      );
-    } else if (expected === 'stream_exists') {
-      res = await client.query(`update es.streams set version = version + $2 where stream_id = $1 returning version`, [streamId, n]);
-    } else {
-      res = await client.query(`update es.streams set version = version + $3 where stream_id = $1 and version = $2 returning version`, [
-        streamId,
-        expected,
-        n,
-      ]);
+      // A connection lost around the commit leaves the outcome unknown: the 503 says retry, and a
+      // retry with the same command id (Idempotency-Key) finds the events if they were stored.
+      throw asUnavailable(err);
     }
-    const row = res.rows[0];
-    if (row) return row.version;
-    const actual = await client.query<{ version: number }>('select version from es.streams where stream_id = $1', [streamId]);
-    throw new ConcurrencyError(streamId, String(expected), actual.rows[0]?.version ?? -1);
+    const conflict = rows[0]?.conflict_version;
+    if (conflict !== null && conflict !== undefined) throw new ConcurrencyError(streamId, String(expected), conflict);
+    const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
+    const last = recorded[recorded.length - 1]!;
+    return { nextVersion: last.version, position: last.position, events: recorded };
   }
 
   async readStream(streamId: string, opts: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
