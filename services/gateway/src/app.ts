@@ -19,6 +19,7 @@ import { orderRoutes, stripeWebhook } from './routes/orders';
 import { systemRoutes } from './routes/system';
 import { adminRoutes } from './routes/admin';
 import { userRoutes } from './routes/users';
+import { shedWrites } from './http/load-shed';
 
 /** JSON bodies nest no deeper than this; the spec's bodies are two levels deep. */
 export const MAX_BODY_DEPTH = 32;
@@ -115,6 +116,9 @@ export function createApp(deps: GatewayDeps): express.Express {
   const api = express.Router();
   // Before anything else, so a preflight is answered and even an error carries the CORS headers.
   api.use(apiCors(deps.config.corsOrigins));
+  // Offered more writes than it can take, refuse the excess at once (503, Retry-After) rather
+  // than let every write wait out its timeout.
+  api.use(shedWrites(deps.config.maxWritesInFlight));
   api.use(stripeWebhook(deps));
   api.use(express.json({ limit: '100kb', strict: true }));
   api.use((req, _res, next) => {
@@ -138,7 +142,7 @@ export function createApp(deps: GatewayDeps): express.Express {
     if (req.method === 'GET') res.setHeader(POSITION_HEADER, String(deps.position()));
     next();
   });
-  api.use(authenticate(deps.tokens, deps.reads));
+  api.use(authenticate(deps.tokens, deps.accounts ?? ((id) => deps.reads.identity.userById(id))));
   api.use(
     systemRoutes(deps),
     authRoutes(deps),

@@ -14,6 +14,8 @@ const Env = z.object({
   // ADMIN_*, SEED_DEMO, UPLOAD_RETENTION_HOURS, UPLOAD_SWEEP_MINUTES, SHUTDOWN_DRAIN_MS, DATABASE_URL, the topology's:
   // read by the host (services/shop's config.ts). DATA_DIR, LOG_LEVEL: read as every
   // process reads them (platform's config.ts); STRIPE_*: read by orders, which owns payments (paymentProviderFromEnv; the edge's part, edgePaymentsFromEnv).
+  // Writes worked on at once in this process; more are refused with 503 and Retry-After (0: no limit).
+  MAX_WRITES_IN_FLIGHT: z.coerce.number().int().min(0).default(128),
   // Sign-in and signup limits (per AUTH_RATE_WINDOW_MS): per client address and per account (email).
   AUTH_RATE_WINDOW_MS: z.coerce
     .number()
@@ -105,6 +107,8 @@ export interface GatewayConfig {
   corsOrigins: string[];
   /** What a scraper sends as `Authorization: Bearer` for GET /metrics on the public port; unset: 404 there. */
   metricsToken: string | undefined;
+  /** Writes worked on at once in this process before more are refused with 503 (MAX_WRITES_IN_FLIGHT; 0: no limit). */
+  maxWritesInFlight: number;
 }
 
 /** Reads and checks the environment once at start; a bad value stops the start with its name. */
@@ -136,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     corsOrigins: e.CORS_ORIGINS,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
+    maxWritesInFlight: e.MAX_WRITES_IN_FLIGHT,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { User } from '@tv-shop/contracts';
 import type { EventStore, VerifyResult } from '@tv-shop/platform';
 import type { EdgePayments } from '@tv-shop/orders';
 import type { CommandSender } from './commands';
@@ -32,6 +33,8 @@ export interface GatewayDeps {
    * the projections.
    */
   verifier?: { names: string[]; verify: (name: string) => Promise<VerifyResult> };
+  /** The account behind a token (kept between requests, dropped on its change); default: read each time. */
+  accounts?: (id: string) => Promise<User | null>;
   /** Where this process is in its life, for GET /api/ready (absent: always ready). */
   lifecycle?: () => 'starting' | 'ready' | 'stopping';
 }

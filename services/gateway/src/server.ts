@@ -18,6 +18,7 @@ import {
 import { createApp } from './app';
 import { googleVerifier } from './auth/google';
 import { Tokens } from './auth/tokens';
+import { UserCache } from './auth/user-cache';
 import { CommandSender } from './commands';
 import type { GatewayConfig } from './config';
 import { ListCache } from './http/list-cache';
@@ -52,6 +53,8 @@ export interface EdgeParts {
 export async function serveGateway(parts: EdgeParts): Promise<{ url: string; close: () => Promise<void> }> {
   const { config, pool, store, bus, feed, reads, positions } = parts;
   const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
+  // The caller's account, kept between requests until the identity read model announces a change.
+  const accounts = new UserCache((id) => reads.identity.userById(id), feed);
   const app = createApp({
     config,
     pool,
@@ -67,6 +70,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     position: () => positions.position,
     lifecycle: parts.lifecycle,
     verifier: parts.verifier,
+    accounts: (id) => accounts.get(id),
   });
   const metrics = parts.metrics ?? createMetrics({ service: 'gateway' });
   const server = http.createServer(withMetrics(app, metrics, config.metricsToken));
@@ -93,6 +97,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
   return {
     url: `http://localhost:${port}`,
     close: async () => {
+      accounts.close();
       await sockets.close();
       await new Promise((resolve) => {
         server.close(resolve);

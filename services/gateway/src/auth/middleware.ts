@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Role, User } from '@tv-shop/contracts';
 import { forbidden, unauthorized, type AppError } from '@tv-shop/platform';
-import type { ReadModels } from '../read-models';
 import type { Tokens } from './tokens';
 
 declare module 'express-serve-static-core' {
@@ -27,7 +26,7 @@ export function bearer(header: string | undefined): string | null {
  * `bearer null` when nobody is signed in), and every call that needs a user (`signedIn`,
  * `withRole`, `selfOrAdmin`) answers 401 with that reason.
  */
-export function authenticate(tokens: Tokens, reads: ReadModels): RequestHandler {
+export function authenticate(tokens: Tokens, account: (id: string) => Promise<User | null>): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = bearer(req.headers.authorization);
     if (!token) return next();
@@ -36,7 +35,7 @@ export function authenticate(tokens: Tokens, reads: ReadModels): RequestHandler 
       req.authFailure = unauthorized('The session token is invalid or expired');
       return next();
     }
-    const user = await reads.identity.userById(claims.sub);
+    const user = await account(claims.sub);
     if (!user) req.authFailure = unauthorized('This account no longer exists');
     else req.user = user;
     next();
