@@ -172,6 +172,7 @@ export class ProjectionRunner extends LeaderElected {
       if (!handler && !everyEvent) continue;
       const ctx: ProjectionContext = {
         db: client,
+        replaying: notices === null,
         emit: (change, rooms) => {
           notices?.push({ kind: 'change', projection: this.name, push: { ...change, position: event.position }, rooms });
         },

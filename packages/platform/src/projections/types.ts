@@ -7,6 +7,11 @@ export interface ProjectionContext {
   db: pg.PoolClient;
   /** Announces a read-model change to the given Socket.IO rooms once the batch commits. */
   emit(change: Change, rooms: string[]): void;
+  /**
+   * True while the log is replayed into tables nobody is told about (a rebuild, a verify): `emit`
+   * then goes nowhere, so a handler skips the reads it makes only to announce a change.
+   */
+  replaying: boolean;
 }
 
 // Handlers are keyed by event type; each receives the event it is registered for.

@@ -64,6 +64,8 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
           await client.query(`set local search_path to ${schema}, public`);
           const ctx: ProjectionContext = {
             db: client,
+            // The `given` events are history nobody hears about, as in a replay.
+            replaying: !record,
             emit: (change, rooms) => {
               if (record) pushes.push({ push: { ...change, position: recorded.position }, rooms });
             },

@@ -108,9 +108,10 @@ async function record(e: RecordedEvent, ctx: ProjectionContext): Promise<void> {
       data,
     ],
   );
+  if (ctx.replaying || !live(e)) return;
   const { rows } = await ctx.db.query<{ name: string }>(`select name from actors where id = $1`, [m.actorId]);
   const row = logEventOf(e, rows[0]?.name ?? null);
-  if (live(e)) ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins]);
+  ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins]);
 }
 
 /** Adds the event to its day's figures (UTC days; `what` counted once, `paidPoisha` added) and pushes the day. */

@@ -3,11 +3,13 @@ import type { Projection, ProjectionContext } from '@tv-shop/platform';
 import { toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
 const emitProducts = async (ctx: ProjectionContext, where: string, value: string) => {
+  if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
   const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
   for (const r of rows) ctx.emit({ entity: 'product', op: 'upsert', id: r.id, row: toProduct(r) }, [rooms.everyone]);
 };
 /** A reported product with who reported it and why: for the admin only. */
 const emitReported = async (ctx: ProjectionContext, productId: string) => {
+  if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
   const { rows } = await ctx.db.query<ProductRow>('select * from products where id = $1', [productId]);
   const { rows: reports } = await ctx.db.query<ReportRow>('select * from reports where product_id = $1 order by at', [productId]);
   if (rows[0])

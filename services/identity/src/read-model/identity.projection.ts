@@ -3,6 +3,7 @@ import type { Projection, ProjectionContext } from '@tv-shop/platform';
 import { toUser, type UserRow } from './rows';
 
 const emitUser = async (ctx: ProjectionContext, id: string) => {
+  if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
   const { rows } = await ctx.db.query<UserRow>('select * from users where id = $1', [id]);
   const row = rows[0];
   if (row) ctx.emit({ entity: 'user', op: 'upsert', id, row: toUser(row) }, [rooms.admins, rooms.user(id)]);

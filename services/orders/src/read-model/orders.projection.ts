@@ -4,6 +4,7 @@ import { toBooking, type BookingRow } from './rows';
 
 /** A booking is seen by its buyer, the seller of the booked TV, and the admin; nobody else. */
 const emitBooking = async (ctx: ProjectionContext, id: string) => {
+  if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
   const { rows } = await ctx.db.query<BookingRow>('select * from bookings where id = $1', [id]);
   const r = rows[0];
   if (!r) return;
