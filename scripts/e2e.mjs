@@ -8,4 +8,6 @@ const run = (command, args) => {
 };
 
 run('npm', ['run', 'build', '-w', 'web']);
+// Each route's JavaScript against its budget (ADR 0041): a heavier build fails here, before the browsers.
+run('node', ['scripts/bundle-budget.mjs', 'web/dist']);
 run('npx', ['vitest', 'run', '--config', 'e2e/vitest.config.ts', ...process.argv.slice(2)]);

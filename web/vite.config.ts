@@ -1,14 +1,59 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 
 // In dev the API and the live socket come from the gateway on :3000; in one-process mode
 // the gateway serves web/dist itself, so the built app only ever talks to its own origin.
 const gateway = process.env.TV_SHOP_GATEWAY ?? 'http://localhost:3000';
 
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map)$/;
+/** Below this a compressed copy saves less than its Content-Encoding costs. */
+const MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside every text asset of the build, at the strongest
+ * settings (they are made once, at build time), so the gateway serves them without compressing
+ * on each request (services/gateway/src/http/static.ts; ADR 0041).
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  return {
+    name: 'tv-shop:precompress',
+    apply: 'build',
+    // After the files are written, and only when the build succeeded.
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? '';
+      const files = Object.keys(bundle).filter((name) => COMPRESSIBLE.test(name) && !name.startsWith('.vite/'));
+      await Promise.all(
+        files.map(async (name) => {
+          const file = path.join(dir, name);
+          const body = await readFile(file);
+          if (body.length < MIN_BYTES) return;
+          const [br, gzipped] = await Promise.all([
+            brotli(body, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+              },
+            }),
+            gz(body, { level: 9 }),
+          ]);
+          if (br.length < body.length) await writeFile(`${file}.br`, br);
+          if (gzipped.length < body.length) await writeFile(`${file}.gz`, gzipped);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     proxy: {
@@ -19,7 +64,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    chunkSizeWarningLimit: 1500,
+    // scripts/bundle-budget.mjs reads it: each route's JavaScript, gzipped, against its budget.
+    manifest: true,
     rollupOptions: {
       // The contracts package also holds the server's zod schemas; the browser only takes its
       // constants and types, so its modules must not drag zod in for their side effects.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express, { type Request } from 'express';
 import helmet from 'helmet';
 import { pino } from 'pino';
@@ -11,6 +12,7 @@ import { POSITION_HEADER } from '@tv-shop/contracts';
 import { AppError, logLevelFromEnv } from '@tv-shop/platform';
 import { apiCors } from './http/cors';
 import { notFoundHandler, problemHandler } from './http/problem';
+import { REVALIDATE, webApp } from './http/static';
 import { nestedDeeperThan, unreadableText } from './http/validate';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
@@ -119,6 +121,13 @@ export function createApp(deps: GatewayDeps): express.Express {
   // Offered more writes than it can take, refuse the excess at once (503, Retry-After) rather
   // than let every write wait out its timeout.
   api.use(shedWrites(deps.config.maxWritesInFlight));
+  // JSON (and the log's NDJSON and CSV export, still streamed: zlib passes on backpressure)
+  // compressed for a browser that accepts it; Socket.IO does not come through here.
+  api.use(
+    compression({
+      filter: (req, res) => /^application\/x-ndjson/.test(String(res.getHeader('Content-Type'))) || compression.filter(req, res),
+    }),
+  );
   api.use(stripeWebhook(deps));
   api.use(express.json({ limit: '100kb', strict: true }));
   api.use((req, _res, next) => {
@@ -157,9 +166,11 @@ export function createApp(deps: GatewayDeps): express.Express {
   app.use('/api', api);
 
   const index = path.join(deps.config.webDist, 'index.html');
-  app.use(express.static(deps.config.webDist, { index: false, maxAge: '1h' }));
+  app.use(webApp(deps.config.webDist));
   app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => {
-    if (existsSync(index)) res.sendFile(index);
+    // Revalidated on every visit: it names the hashed scripts of the build now being served.
+    res.setHeader('Cache-Control', REVALIDATE);
+    if (existsSync(index)) res.sendFile(index, { cacheControl: false });
     else
       res
         .type('html')

@@ -1,38 +1,72 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { RootLayout } from '@/components/layout/root-layout';
-import { Spinner } from '@/components/ui/spinner';
+import { PageSkeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
+import { usePageTitle } from '@/lib/use-page-title';
 import { auditPaths } from '@/features/audit/paths';
 import { RequireAuth } from './guards/require-auth';
 import { RequireRole } from './guards/require-role';
 import { SessionEnd } from './session-end';
-import { AllProductsPage } from './routes/all-products';
-import { BlogsPage } from './routes/blogs';
-import { CategoryPage } from './routes/category';
-import { AddProductPage } from './routes/dashboard/add-product';
-import { AllBuyersPage } from './routes/dashboard/all-buyers';
-import { AllSellersPage } from './routes/dashboard/all-sellers';
-import { DashboardLayout } from './routes/dashboard/layout';
-import { MyBookingsPage } from './routes/dashboard/my-bookings';
-import { MyOrdersPage } from './routes/dashboard/my-orders';
-import { MyProductsPage } from './routes/dashboard/my-products';
-import { PaymentPage } from './routes/dashboard/payment';
-import { ProfilePage } from './routes/dashboard/profile';
-import { ReportedItemsPage } from './routes/dashboard/reported-items';
-import { HomePage } from './routes/home';
-import { LoginPage } from './routes/login';
-import { NotFoundPage } from './routes/not-found';
-import { ProductPage } from './routes/product';
-import { SellerPage } from './routes/seller';
-import { SignupPage } from './routes/signup';
 
 const d = paths.dashboard;
 
-// The admin's audit pages are downloaded only when the admin opens them.
-const EventLogPage = lazy(() => import('./routes/dashboard/event-log').then((m) => ({ default: m.EventLogPage })));
-const StreamTimelinePage = lazy(() => import('./routes/dashboard/stream-timeline').then((m) => ({ default: m.StreamTimelinePage })));
-const loading = (page: ReactNode) => <Suspense fallback={<Spinner />}>{page}</Suspense>;
+/**
+ * Every page is downloaded when it is first opened, so the first page costs only the shell and
+ * itself (scripts/bundle-budget.mjs holds each route to its budget; ADR 0041). `name` is the
+ * module's export, so the pages keep their named exports.
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((m) => ({ default: m[name] }), reloadForNewBuild));
+}
+
+const RELOADED_AT = 'tv-shop:reloaded-for-new-build';
+
+/**
+ * A page's chunk failed to load: most likely this tab runs an older build whose chunks a deploy
+ * has replaced (the gateway answers 404 for them). The page is reloaded once, for the new
+ * build's index.html; a second failure within a minute is an error the page shows as such.
+ */
+function reloadForNewBuild(err: unknown): never {
+  const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
+  if (Date.now() - last > 60_000) {
+    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+    window.location.reload();
+  }
+  throw err;
+}
+
+const HomePage = page(() => import('./routes/home'), 'HomePage');
+const AllProductsPage = page(() => import('./routes/all-products'), 'AllProductsPage');
+const BlogsPage = page(() => import('./routes/blogs'), 'BlogsPage');
+const CategoryPage = page(() => import('./routes/category'), 'CategoryPage');
+const LoginPage = page(() => import('./routes/login'), 'LoginPage');
+const SignupPage = page(() => import('./routes/signup'), 'SignupPage');
+const NotFoundPage = page(() => import('./routes/not-found'), 'NotFoundPage');
+const ProductPage = page(() => import('./routes/product'), 'ProductPage');
+const SellerPage = page(() => import('./routes/seller'), 'SellerPage');
+const DashboardLayout = page(() => import('./routes/dashboard/layout'), 'DashboardLayout');
+const ProfilePage = page(() => import('./routes/dashboard/profile'), 'ProfilePage');
+const MyOrdersPage = page(() => import('./routes/dashboard/my-orders'), 'MyOrdersPage');
+const PaymentPage = page(() => import('./routes/dashboard/payment'), 'PaymentPage');
+const AddProductPage = page(() => import('./routes/dashboard/add-product'), 'AddProductPage');
+const MyProductsPage = page(() => import('./routes/dashboard/my-products'), 'MyProductsPage');
+const MyBookingsPage = page(() => import('./routes/dashboard/my-bookings'), 'MyBookingsPage');
+const AllSellersPage = page(() => import('./routes/dashboard/all-sellers'), 'AllSellersPage');
+const AllBuyersPage = page(() => import('./routes/dashboard/all-buyers'), 'AllBuyersPage');
+const ReportedItemsPage = page(() => import('./routes/dashboard/reported-items'), 'ReportedItemsPage');
+// The admin's audit pages.
+const EventLogPage = page(() => import('./routes/dashboard/event-log'), 'EventLogPage');
+const StreamTimelinePage = page(() => import('./routes/dashboard/stream-timeline'), 'StreamTimelinePage');
+
+/** While a page's code loads: its shape in grey, never a blank screen, and already its title. */
+function PageFallback({ title }: { title: string }) {
+  usePageTitle(title);
+  return <PageSkeleton />;
+}
+
+/** A page in its Suspense, titled `title` (paths.ts) from the moment it is opened. */
+const loading = (element: ReactNode, title: string) => <Suspense fallback={<PageFallback title={title} />}>{element}</Suspense>;
 
 const router = createBrowserRouter([
   {
@@ -43,51 +77,51 @@ const router = createBrowserRouter([
       </>
     ),
     children: [
-      { path: paths.home.path, element: <HomePage /> },
-      { path: paths.allProducts.path, element: <AllProductsPage /> },
-      { path: paths.blogs.path, element: <BlogsPage /> },
-      { path: paths.login.path, element: <LoginPage /> },
-      { path: paths.signup.path, element: <SignupPage /> },
-      { path: paths.category.path, element: <CategoryPage /> },
-      { path: paths.product.path, element: <ProductPage /> },
-      { path: paths.seller.path, element: <SellerPage /> },
+      { path: paths.home.path, element: loading(<HomePage />, paths.home.title) },
+      { path: paths.allProducts.path, element: loading(<AllProductsPage />, paths.allProducts.title) },
+      { path: paths.blogs.path, element: loading(<BlogsPage />, paths.blogs.title) },
+      { path: paths.login.path, element: loading(<LoginPage />, paths.login.title) },
+      { path: paths.signup.path, element: loading(<SignupPage />, paths.signup.title) },
+      { path: paths.category.path, element: loading(<CategoryPage />, paths.category.title) },
+      { path: paths.product.path, element: loading(<ProductPage />, paths.product.title) },
+      { path: paths.seller.path, element: loading(<SellerPage />, paths.seller.title) },
       {
         element: <RequireAuth />,
         children: [
           {
-            element: <DashboardLayout />,
+            element: loading(<DashboardLayout />, d.root.title),
             children: [
-              { path: d.root.path, element: <ProfilePage /> },
+              { path: d.root.path, element: loading(<ProfilePage />, d.root.title) },
               {
                 element: <RequireRole role="Buyer" />,
                 children: [
-                  { path: d.myOrders.path, element: <MyOrdersPage /> },
-                  { path: d.payment.path, element: <PaymentPage /> },
+                  { path: d.myOrders.path, element: loading(<MyOrdersPage />, d.myOrders.title) },
+                  { path: d.payment.path, element: loading(<PaymentPage />, d.payment.title) },
                 ],
               },
               {
                 element: <RequireRole role="Seller" />,
                 children: [
-                  { path: d.addProduct.path, element: <AddProductPage /> },
-                  { path: d.myProducts.path, element: <MyProductsPage /> },
-                  { path: d.myBookings.path, element: <MyBookingsPage /> },
+                  { path: d.addProduct.path, element: loading(<AddProductPage />, d.addProduct.title) },
+                  { path: d.myProducts.path, element: loading(<MyProductsPage />, d.myProducts.title) },
+                  { path: d.myBookings.path, element: loading(<MyBookingsPage />, d.myBookings.title) },
                 ],
               },
               {
                 element: <RequireRole role="Admin" />,
                 children: [
-                  { path: d.allSellers.path, element: <AllSellersPage /> },
-                  { path: d.allBuyers.path, element: <AllBuyersPage /> },
-                  { path: d.reportedItems.path, element: <ReportedItemsPage /> },
-                  { path: auditPaths.events.path, element: loading(<EventLogPage />) },
-                  { path: auditPaths.stream.path, element: loading(<StreamTimelinePage />) },
+                  { path: d.allSellers.path, element: loading(<AllSellersPage />, d.allSellers.title) },
+                  { path: d.allBuyers.path, element: loading(<AllBuyersPage />, d.allBuyers.title) },
+                  { path: d.reportedItems.path, element: loading(<ReportedItemsPage />, d.reportedItems.title) },
+                  { path: auditPaths.events.path, element: loading(<EventLogPage />, auditPaths.events.title) },
+                  { path: auditPaths.stream.path, element: loading(<StreamTimelinePage />, auditPaths.stream.title) },
                 ],
               },
             ],
           },
         ],
       },
-      { path: paths.notFound.path, element: <NotFoundPage /> },
+      { path: paths.notFound.path, element: loading(<NotFoundPage />, paths.notFound.title) },
     ],
   },
 ]);

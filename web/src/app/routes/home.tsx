@@ -1,7 +1,7 @@
 import type { Product } from '@tv-shop/contracts';
 import { useState } from 'react';
 import { paths } from '@/config/paths';
-import { BookingModal } from '@/features/bookings/components/booking-modal';
+import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { CategoriesGrid } from '@/features/categories/components/categories-grid';
 import { DiscountPromo } from '@/features/marketing/components/discount-promo';
 import { WelcomeBanner } from '@/features/marketing/components/welcome-banner';

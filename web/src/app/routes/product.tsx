@@ -5,7 +5,7 @@ import { EmptyText } from '@/components/ui/empty-text';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { BookingModal } from '@/features/bookings/components/booking-modal';
+import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { ProductDetails } from '@/features/products/components/product-details';
 import { useProductPage } from '@/features/products/use-product-page';
 import { usePageTitle } from '@/lib/use-page-title';

@@ -3,28 +3,31 @@ import type { Product } from '@tv-shop/contracts';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
-import { coverThumbnail, photosOf } from '../photos';
+import { CARD_PHOTO, PHOTO_WIDTH, THUMBNAIL_WIDTH, photosOf, type ProductPhoto } from '../photos';
 import { ProductActions } from './product-actions';
 import { StatusBadge } from './status-badge';
 import { VerifiedMark } from './verified-mark';
 
 interface ProductCardProps {
   product: Product;
+  /** The first card in view when the page opens: its photo is fetched at once, not lazily. */
+  priority?: boolean;
   /** Opens the booking for a signed-in buyer; the page owns the modal. */
   onBook: (product: Product) => void;
 }
 
-export function ProductCard({ product, onBook }: ProductCardProps) {
+export function ProductCard({ product, onBook, priority = false }: ProductCardProps) {
   const headingId = `product-${product._id}-name`;
   const href = paths.product.href(product._id);
-  const photoCount = photosOf(product).length;
+  const photos = photosOf(product);
+  const photoCount = photos.length;
 
   return (
     <article className="product-card" aria-labelledby={headingId} data-product-id={product._id}>
       <div className="product-card__media">
         {/* The title's link is the one in the tab order; the photo is a larger target for a pointer. */}
         <Link to={href} tabIndex={-1} aria-hidden="true">
-          <img src={coverThumbnail(product)} alt={product.porduct_name} loading="lazy" />
+          <CardPhoto photo={photos[0]!} alt={product.porduct_name} priority={priority} />
         </Link>
         <StatusBadge sold={product.sold} />
         {photoCount > 1 ? (
@@ -61,5 +64,30 @@ export function ProductCard({ product, onBook }: ProductCardProps) {
         <ProductActions product={product} onBook={onBook} />
       </div>
     </article>
+  );
+}
+
+/** The card's width at each layout of the grid (styles.css: one column, two from 768 px, three from 992 px). */
+const CARD_SIZES = '(min-width: 992px) 360px, (min-width: 768px) 50vw, 100vw';
+
+/**
+ * The cover in the card's 16:10 box (sized by CSS, so nothing moves when it arrives): the small
+ * copy, or the photo itself where the screen needs more pixels than the copy has. Lazy below the
+ * fold; the first card's is fetched at once, as it is what the page's first paint shows.
+ */
+function CardPhoto({ photo, alt, priority }: { photo: ProductPhoto; alt: string; priority: boolean }) {
+  const srcSet = photo.thumbnail !== photo.url ? `${photo.thumbnail} ${THUMBNAIL_WIDTH}w, ${photo.url} ${PHOTO_WIDTH}w` : undefined;
+  return (
+    <img
+      src={photo.thumbnail}
+      srcSet={srcSet}
+      sizes={srcSet ? CARD_SIZES : undefined}
+      alt={alt}
+      width={CARD_PHOTO.width}
+      height={CARD_PHOTO.height}
+      loading={priority ? 'eager' : 'lazy'}
+      fetchPriority={priority ? 'high' : 'auto'}
+      decoding="async"
+    />
   );
 }
