@@ -2,7 +2,7 @@ import type { Product } from '@tv-shop/contracts';
 import { useMemo, useState } from 'react';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
-import { BookingModal } from '@/features/bookings/components/booking-modal';
+import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { useCategories } from '@/features/categories/api/get-categories';
 import { SearchFilters } from '@/features/products/search/search-filters';
 import { SearchResults } from '@/features/products/search/search-results';
@@ -21,6 +21,8 @@ export function AllProductsPage() {
     <div className="page">
       <PageHeading kicker="All PRODUCTS" title="All Our Resale Products" />
       <SearchFilters value={search} onChange={update} brands={brands} />
+      {/* The cards are h3: a heading for the results keeps the outline h1 > h2 > h3. */}
+      <h2 className="visually-hidden">Resale TVs</h2>
       <SearchResults search={search} onBook={setBooking} />
       <BookingModal product={booking} onClose={() => setBooking(null)} />
     </div>

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
-import { BookingModal } from '@/features/bookings/components/booking-modal';
+import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { useCategoryName } from '@/features/categories/use-category-name';
 import { SearchFilters } from '@/features/products/search/search-filters';
 import { SearchResults } from '@/features/products/search/search-results';
@@ -23,6 +23,8 @@ export function CategoryPage() {
     <div className="page">
       <PageHeading kicker="CATEGORY" title={name ?? 'Category'} />
       <SearchFilters value={search} onChange={update} />
+      {/* The cards are h3: a heading for the results keeps the outline h1 > h2 > h3. */}
+      <h2 className="visually-hidden">Resale TVs</h2>
       <SearchResults search={search} onBook={setBooking} />
       <BookingModal product={booking} onClose={() => setBooking(null)} />
     </div>

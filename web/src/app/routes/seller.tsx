@@ -5,7 +5,7 @@ import { EmptyText } from '@/components/ui/empty-text';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { BookingModal } from '@/features/bookings/components/booking-modal';
+import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { ProductGrid } from '@/features/products/components/product-grid';
 import { formatMemberSince, listingsText } from '@/features/products/components/seller-block';
 import { VerifiedMark } from '@/features/products/components/verified-mark';
@@ -36,6 +36,8 @@ export function SellerPage() {
               Member since {formatMemberSince(seller.memberSince)} · {listingsText(listings.length)}
             </p>
           </header>
+          {/* The cards are h3: a heading for the listings keeps the outline h1 > h2 > h3. */}
+          <h2 className="visually-hidden">TVs for sale</h2>
           {listings.length === 0 ? <EmptyText>No Items Available</EmptyText> : <ProductGrid products={listings} onBook={setBooking} />}
         </>
       )}

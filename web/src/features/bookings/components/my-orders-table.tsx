@@ -1,6 +1,7 @@
-import { Button, Table } from 'antd';
+import { Button } from 'antd';
 import type { Booking } from '@tv-shop/contracts';
 import { useNavigate } from 'react-router-dom';
+import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { paths } from '@/config/paths';
@@ -11,11 +12,9 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
   const navigate = useNavigate();
   if (bookings.length === 0) return <EmptyText>No Order Available</EmptyText>;
   return (
-    <Table<Booking>
+    <StackTable<Booking>
       rowKey="_id"
       dataSource={bookings}
-      pagination={false}
-      scroll={{ x: 'max-content' }}
       rowClassName={(row) => (row.status === 'cancelled' ? 'booking-row--cancelled' : '')}
       columns={[
         { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
@@ -23,7 +22,7 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
         { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} /> },
         { title: 'Items', dataIndex: 'porduct_name' },
         { title: 'Meeting Location', dataIndex: 'meeting_location' },
-        { title: 'Price (TK)', key: 'price', render: (_, row) => formatTk(row.price) },
+        { title: 'Price (TK)', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.price) },
         {
           title: 'Payment',
           key: 'payment',

@@ -1,7 +1,8 @@
-import { Alert, Button, Space, Table } from 'antd';
+import { Alert, Button, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
+import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { ApiError, errorMessage } from '@/lib/api-client';
@@ -70,16 +71,14 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
           onClose={available.dismiss}
         />
       ) : null}
-      <Table<Product>
+      <StackTable<Product>
         rowKey="_id"
         dataSource={products}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
         columns={[
           { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
           { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} /> },
           { title: 'Product Name', dataIndex: 'porduct_name' },
-          { title: 'Price', key: 'price', render: (_, row) => formatTk(row.resale_price) },
+          { title: 'Price', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.resale_price) },
           {
             title: 'Change Status',
             key: 'change',

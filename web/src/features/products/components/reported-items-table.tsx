@@ -1,6 +1,7 @@
-import { Button, Popconfirm, Table, Tag } from 'antd';
+import { Button, Popconfirm, Tag } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { ReportedProduct } from '@tv-shop/contracts';
+import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { formatTk } from '@/lib/format';
@@ -30,16 +31,14 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
   if (products.length === 0) return <EmptyText>No Reported Items Available.</EmptyText>;
 
   return (
-    <Table<ReportedProduct>
+    <StackTable<ReportedProduct>
       rowKey="_id"
       dataSource={products}
-      pagination={false}
-      scroll={{ x: 'max-content' }}
       columns={[
         { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
         { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} /> },
         { title: 'Product', dataIndex: 'porduct_name' },
-        { title: 'Price', key: 'price', render: (_, row) => formatTk(row.resale_price) },
+        { title: 'Price', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.resale_price) },
         { title: 'Reports', key: 'report', render: (_, row) => <Reports product={row} /> },
         {
           title: 'Action',

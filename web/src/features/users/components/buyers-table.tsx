@@ -1,5 +1,5 @@
-import { Table } from 'antd';
 import type { User } from '@tv-shop/contracts';
+import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { useDeleteUser } from '../api/delete-user';
 import { deleteColumn, identityColumns } from './user-columns';
@@ -8,11 +8,9 @@ export function BuyersTable({ buyers }: { buyers: User[] }) {
   const remove = useDeleteUser();
   if (buyers.length === 0) return <EmptyText>No Buyer Available</EmptyText>;
   return (
-    <Table<User>
+    <StackTable<User>
       rowKey="_id"
       dataSource={buyers}
-      pagination={false}
-      scroll={{ x: 'max-content' }}
       columns={[...identityColumns, { title: 'Role', dataIndex: 'role' }, deleteColumn(remove)]}
     />
   );

@@ -1,5 +1,6 @@
-import { Button, Table, Tag } from 'antd';
+import { Button, Tag } from 'antd';
 import type { User } from '@tv-shop/contracts';
+import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { useDeleteUser } from '../api/delete-user';
 import { useVerifySeller } from '../api/verify-seller';
@@ -11,11 +12,9 @@ export function SellersTable({ sellers }: { sellers: User[] }) {
   const remove = useDeleteUser();
   if (sellers.length === 0) return <EmptyText>No Seller Available</EmptyText>;
   return (
-    <Table<User>
+    <StackTable<User>
       rowKey="_id"
       dataSource={sellers}
-      pagination={false}
-      scroll={{ x: 'max-content' }}
       columns={[
         ...identityColumns,
         {
