@@ -6,15 +6,18 @@ import { api, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-/** Makes one API read fail like a struggling server would, until the returned switch is flipped. */
+/**
+ * Makes one API read fail with a server error, until the returned switch is flipped. Not a 503:
+ * the app treats 502-504 as an outage and keeps what it knows (a signed-in user's role included).
+ */
 async function failing(page: Page, path: string, detail: string): Promise<{ heal(): void }> {
   let broken = true;
   await page.route(`**/api${path}`, (route) =>
     broken
       ? route.fulfill({
-          status: 503,
+          status: 500,
           contentType: 'application/problem+json',
-          body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail }),
+          body: JSON.stringify({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail }),
         })
       : route.continue(),
   );

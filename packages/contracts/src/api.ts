@@ -8,7 +8,7 @@ const email = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an 
 /**
  * TK with at most two decimals: a JSON number, or a plain decimal string as the spec's forms may
  * send it ("25000", "1999.50"). Positive and finite; null, "", [], booleans, "0x10", "1e3" are
- * refused, never coerced.
+ * refused, never coerced, and "-5" is refused as below the minimum (never turned into 0).
  */
 export const tk = z
   .union(
@@ -17,7 +17,7 @@ export const tk = z
       z
         .string()
         .trim()
-        .regex(/^\d{1,8}(\.\d{1,2})?$/, 'must be a plain decimal number of TK'),
+        .regex(/^-?\d{1,8}(\.\d{1,2})?$/, 'must be a number, like 25000 or 1999.50'),
     ],
     {
       error: 'must be a number',
@@ -29,6 +29,21 @@ export const tk = z
   .refine((n) => n <= 10_000_000, 'must be at most 10,000,000 TK')
   // A whole number of poisha (1 TK = 100 poisha): anything finer would be rounded to another price.
   .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'has more than two decimals');
+/**
+ * A phone number as people write it: digits with an optional leading +, spaces, dashes, dots or
+ * brackets between them ("01712-345678", "+880 1712 345678"), 6 to 15 digits in all. Letters are
+ * refused: the buyer must be able to call it.
+ */
+export const phone = z
+  .string({ error: 'must be a phone number' })
+  .trim()
+  .min(1, 'is required')
+  .max(30, 'must be at most 30 characters')
+  .regex(/^\+?[\d\s().-]+$/, { message: 'must be made of digits, like 01712-345678 or +880 1712 345678', abort: true })
+  .refine((s) => {
+    const digits = s.replace(/\D/g, '').length;
+    return digits >= 6 && digits <= 15;
+  }, 'must have 6 to 15 digits');
 /** An image this shop stored (`POST /images`): its id is its content's hash and type. */
 const UPLOADED_IMAGE = /^\/api\/images\/[0-9a-f]{40}\.(?:png|jpg|gif|webp)$/;
 const url = z
@@ -84,7 +99,7 @@ export const AddProductBody = z
     resale_price: tk,
     orginal_price: tk,
     use_duration: z.enum(USE_DURATIONS, { error: "must be '1 year' to '10 years'" }),
-    phone_number: trimmed(30),
+    phone_number: phone,
     product_condition: z.enum(CONDITIONS, { error: 'must be Excellent, Good or Fair' }),
     category_id: trimmed(64),
     // What the spec's client also sends; the server takes these from the account or catalog.

@@ -1,13 +1,49 @@
+import type { User } from '@tv-shop/contracts';
 import { useAtom } from 'jotai';
 import { useEffect } from 'react';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
+import { isOutage } from '@/lib/api-client';
+import { onLiveReconnect } from '@/lib/live-socket';
 import { sessionAtom } from '@/lib/session';
 import { emailFromToken, tokenStorage } from '@/lib/token-storage';
 
-/** On load, a stored token becomes a signed-in session (or is dropped if it no longer works). */
+/** The signed-in user's profile as last read, so an outage at load does not sign them out. */
+const USER_KEY = 'TV_Shop_User';
+/** How long to wait before asking again for a profile an outage kept from us (no copy kept). */
+const PROFILE_RETRY_MS = 3000;
+
+function cachedUser(email: string): User | null {
+  try {
+    const user = JSON.parse(localStorage.getItem(USER_KEY) ?? 'null') as User | null;
+    return user && typeof user.email === 'string' && user.email.toLowerCase() === email.toLowerCase() ? user : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepUser(user: User | null): void {
+  try {
+    if (user) localStorage.setItem(USER_KEY, JSON.stringify(user));
+    else localStorage.removeItem(USER_KEY);
+  } catch {
+    // Private windows may refuse storage; the session still works, only not through an outage.
+  }
+}
+
+/**
+ * On load, a stored token becomes a signed-in session (or is dropped if it no longer works).
+ * When the server cannot be reached, the session goes on with the profile kept from the last
+ * visit and is read again once the live connection is back; without one it asks again shortly.
+ */
 export function SessionBootstrap() {
   const [session, setSession] = useAtom(sessionAtom);
+
+  // The profile is kept while signed in (sign-in, a refreshed profile) and dropped on sign-out.
+  const user = session.status === 'signed-in' ? session.user : null;
+  useEffect(() => {
+    if (session.status !== 'loading') keepUser(user);
+  }, [session.status, user]);
 
   useEffect(() => {
     if (session.status !== 'loading') return;
@@ -18,18 +54,46 @@ export function SessionBootstrap() {
       setSession({ status: 'signed-out' });
       return;
     }
-    getProfile(email)
-      .then(async (user) => {
-        setSession({ status: 'signed-in', token, user });
-        // A fresh token keeps a returning visitor signed in; the old one still works meanwhile.
-        const fresh = await refreshToken(email).catch(() => null);
-        if (fresh?.token && tokenStorage.get() === token) tokenStorage.set(fresh.token);
-      })
-      .catch((error: unknown) => {
-        console.error(error);
-        tokenStorage.clear();
-        setSession({ status: 'signed-out' });
-      });
+    let alive = true;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopWaiting = () => undefined as void;
+    const ask = () =>
+      getProfile(email)
+        .then(async (profile) => {
+          if (!alive) return;
+          setSession({ status: 'signed-in', token, user: profile });
+          // A fresh token keeps a returning visitor signed in; the old one still works meanwhile.
+          const fresh = await refreshToken(email).catch(() => null);
+          if (fresh?.token && tokenStorage.get() === token) tokenStorage.set(fresh.token);
+        })
+        .catch((error: unknown) => {
+          console.error(error);
+          if (!alive) return;
+          if (!isOutage(error)) {
+            tokenStorage.clear();
+            setSession({ status: 'signed-out' });
+            return;
+          }
+          const kept = cachedUser(email);
+          if (!kept) {
+            retry = setTimeout(() => void ask(), PROFILE_RETRY_MS);
+            return;
+          }
+          setSession({ status: 'signed-in', token, user: kept });
+          // Back online: the profile is read again (a 401 then ends the session as usual).
+          stopWaiting = onLiveReconnect(() => {
+            stopWaiting();
+            getProfile(email).then(
+              (profile) => tokenStorage.get() === token && setSession({ status: 'signed-in', token, user: profile }),
+              (failure: unknown) => console.error(failure),
+            );
+          });
+        });
+    void ask();
+    return () => {
+      alive = false;
+      clearTimeout(retry);
+    };
   }, [session.status, setSession]);
 
   return null;

@@ -1,6 +1,9 @@
 import { POSITION_HEADER, type Problem } from '@tv-shop/contracts';
 import { env } from '@/config/env';
+import { outageStatus, problemText } from './problem-text';
 import { tokenStorage } from './token-storage';
+
+export { fieldLabel, fieldSentence } from './problem-text';
 
 /** A failed call, carrying the server's problem+json so the UI can say what went wrong. */
 export class ApiError extends Error {
@@ -112,12 +115,16 @@ function toProblem(data: unknown, response: Response): Problem {
   return { type: 'about:blank', title: response.statusText || 'Request failed', status: response.status };
 }
 
-/** What to tell the user about a failure: the server's detail, else its title. */
+/**
+ * What to tell the user about a failure, as sentences: each bad field the server named
+ * ("Phone number must have 6 to 15 digits."), else its detail, else its title.
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    const first = error.problem.errors?.[0];
-    if (!error.problem.detail && first) return `${first.field} ${first.message}`;
-    return error.message;
-  }
+  if (error instanceof ApiError) return problemText(error.problem);
   return error instanceof Error ? error.message : 'Something went wrong.';
+}
+
+/** A failure of the network or of a struggling server (not an answer about the request itself). */
+export function isOutage(error: unknown): boolean {
+  return error instanceof ApiError && outageStatus(error.status);
 }

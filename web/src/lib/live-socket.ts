@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { ChangePush, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
 import { env } from '@/config/env';
 
@@ -40,10 +40,54 @@ export function noteListRead(position: number): void {
 const RETRY_REFUSED_MS = 3000;
 
 /**
+ * Whether the page is live: `connecting` until a socket first connects, `reconnecting` while a
+ * connection that worked is down (or a first one keeps failing), `connected` otherwise. A new
+ * socket (sign-in, sign-out) starts `connecting` again without saying it reconnects.
+ */
+export type LiveStatus = 'connecting' | 'connected' | 'reconnecting';
+let status: LiveStatus = 'connecting';
+const statusListeners = new Set<() => void>();
+const reconnectListeners = new Set<() => void>();
+
+function setStatus(next: LiveStatus): void {
+  if (next === status) return;
+  status = next;
+  statusListeners.forEach((listener) => listener());
+}
+
+export function liveStatus(): LiveStatus {
+  return status;
+}
+
+export function subscribeLiveStatus(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+/** Called each time a connection comes back after it was down (not on the first connect). */
+export function onLiveReconnect(listener: () => void): () => void {
+  reconnectListeners.add(listener);
+  return () => reconnectListeners.delete(listener);
+}
+
+/**
  * Opens the live connection (signed in or not) and hands every change to `onChange`. Each
  * (re)connect asks `catch_up` for what happened since `log.last`, even if no push came yet.
  */
 export function connectLive(token: string | null, handlers: LiveHandlers): () => void {
+  // The Socket.IO client is fetched after the first screen, not with it (issue 15's budget).
+  let close: (() => void) | null = null;
+  let cancelled = false;
+  void import('socket.io-client').then(({ io }) => {
+    if (!cancelled) close = open(io, token, handlers);
+  });
+  return () => {
+    cancelled = true;
+    close?.();
+  };
+}
+
+function open(io: typeof import('socket.io-client').io, token: string | null, handlers: LiveHandlers): () => void {
   const socket: LiveSocket = io({ path: env.socketPath, auth: token ? { token } : {} });
   /** This connection has delivered every change after this position. */
   let coveredFrom = Infinity;
@@ -53,6 +97,14 @@ export function connectLive(token: string | null, handlers: LiveHandlers): () =>
   let askedThisConnection = false;
   let closed = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  /** Whether this socket was down after having been up (or failing from the start). */
+  let wasDown = false;
+  setStatus('connecting');
+  const down = () => {
+    if (closed) return;
+    wasDown = true;
+    setStatus('reconnecting');
+  };
 
   const receive = (push: ChangePush) => {
     log.last = Math.max(log.last, push.position);
@@ -100,6 +152,11 @@ export function connectLive(token: string | null, handlers: LiveHandlers): () =>
     asking = null;
     askedThisConnection = false;
     if (log.last > 0 || log.gapFrom < Infinity) catchUp();
+    setStatus('connected');
+    if (wasDown) {
+      wasDown = false;
+      reconnectListeners.forEach((listener) => listener());
+    }
   });
   socket.on('synced', ({ position }) => {
     // After a catch-up its answer says where we are; otherwise the stream starts here.
@@ -112,11 +169,13 @@ export function connectLive(token: string | null, handlers: LiveHandlers): () =>
     coveredFrom = Infinity;
     asking = null;
     if (log.last > 0) log.gapFrom = Math.min(log.gapFrom, log.last);
+    down();
     // The server closes a deleted account's sockets; anything else it closes, we reopen.
     if (reason === 'io server disconnect') void recheckSession(0);
   });
   socket.on('connect_error', () => {
     document.documentElement.dataset.live = 'disconnected';
+    down();
     // Network failures are retried by the client itself; a refusal by the server's auth check is not.
     if (!socket.active) void recheckSession(RETRY_REFUSED_MS);
   });

@@ -1,5 +1,5 @@
 import { atom, useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import type { Positioned } from './api-client';
 import type { EntityStore, Keyed } from './entity-store';
 import { noteListRead } from './live-socket';
@@ -21,8 +21,12 @@ export function useLiveList<T extends Keyed>(store: EntityStore<T>, fetchList: (
     loadIntoStore({ rows: data, position, inScope: scope });
     noteListRead(position);
   }, [fetchList, scope, loadIntoStore]);
-  const state = useLoad(load, reload);
   const { rows } = useAtomValue(store.stateAtom);
   const items = useMemo(() => [...rows.values()].filter(scope), [rows, scope]);
+  // Rows of this list another read brought in (the page was open before): a failed read keeps
+  // showing them, with a notice, rather than an error in their place.
+  const shown = useRef(items.length > 0);
+  shown.current = items.length > 0;
+  const state = useLoad(load, reload, { hasData: () => shown.current });
   return { items, ...state };
 }

@@ -122,6 +122,13 @@ describe('catalog API', () => {
       [{ use_duration: '11 years' }, 'use_duration'],
       [{ product_condition: 'Broken' }, 'product_condition'],
       [{ phone_number: undefined }, 'phone_number'],
+      // A phone number the buyer could not call is refused, not stored.
+      [{ phone_number: 'abc' }, 'phone_number'],
+      [{ phone_number: '0171234567a' }, 'phone_number'],
+      [{ phone_number: '017' }, 'phone_number'],
+      [{ phone_number: '+88 0171 2345 6789 0123' }, 'phone_number'],
+      // A negative price is refused as such, never turned into 0.
+      [{ resale_price: '-5' }, 'resale_price'],
       [{ productImage: 'ftp://x' }, 'productImage'],
       [{ productImage: '/api/images/../../api/health' }, 'productImage'],
       [{ resale_price: 30_000_000 }, 'resale_price'],
@@ -131,10 +138,29 @@ describe('catalog API', () => {
       expect(res.status, field).toBe(400);
       expect(res.body.field).toBe(field);
     }
+    // The answer names every bad field, in words the form can show as they are.
+    const both = await shop.call('POST', '/products', {
+      token: seller.token,
+      body: shop.productBody({ resale_price: -5, phone_number: 'abc' }),
+    });
+    expect(both.status).toBe(400);
+    expect(both.body.errors).toEqual([
+      { field: 'resale_price', message: 'must be at least 0.01 TK' },
+      { field: 'phone_number', message: 'must be made of digits, like 01712-345678 or +880 1712 345678' },
+    ]);
     const unknownCategory = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ category_id: 'nokia' }) });
     expect(unknownCategory.status).toBe(404);
     expect(unknownCategory.body.field).toBe('category_id');
     expect((await shop.call('GET', '/all_products')).body.length).toBe(before);
+  });
+
+  it('when a phone number is written with spaces, dashes, brackets or a country code, then it is taken', async () => {
+    const seller = await shop.signup('Seller');
+    // People write phone numbers with spaces, dashes and a country code.
+    for (const phone_number of ['01712-345678', '+880 1712 345678', '(02) 9123456']) {
+      const listed = await shop.addProduct(seller.token, { phone_number: ` ${phone_number} ` });
+      expect(listed.phone_number).toBe(phone_number);
+    }
   });
 
   it('when anyone but a seller adds a product, then 401 or 403', async () => {

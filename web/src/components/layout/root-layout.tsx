@@ -1,5 +1,6 @@
 import { useRef } from 'react';
 import { Outlet } from 'react-router-dom';
+import { OutageNotices } from '@/components/ui/load-error';
 import { useFocusOnNavigate } from '@/lib/use-focus-on-navigate';
 import { Footer } from './footer';
 import { Navbar } from './navbar';
@@ -13,6 +14,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <Navbar />
+      <OutageNotices />
       <main id="main" ref={main} className="app-main" tabIndex={-1}>
         <Outlet />
       </main>

@@ -1,4 +1,7 @@
 import { Alert, Button } from 'antd';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { liveStatus, subscribeLiveStatus } from '@/lib/live-socket';
+import { retryStaleLoads, useStaleLoads } from '@/lib/use-load';
 
 type LoadErrorProps = ({ what: string; title?: never } | { title: string; what?: never }) & { error: string; onRetry: () => void };
 
@@ -18,5 +21,79 @@ export function LoadError({ what, title, error, onRetry }: LoadErrorProps) {
         </Button>
       }
     />
+  );
+}
+
+/**
+ * A refresh that failed while the page still shows what it had: a small notice above it, with
+ * the server's words and a Retry, instead of an error in the list's place.
+ */
+export function StaleNotice({ error, onRetry }: { error: string; onRetry: () => void }) {
+  return (
+    <Alert
+      className="stale-notice"
+      type="warning"
+      showIcon
+      banner
+      role="status"
+      message={`Could not refresh this page; showing what was loaded before. ${error}`}
+      action={
+        <Button size="small" onClick={onRetry}>
+          Retry
+        </Button>
+      }
+    />
+  );
+}
+
+/** A drop shorter than this (the browser's own reconnect after a network change) says nothing. */
+const QUIET_DROP_MS = 800;
+
+/** Whether the live connection has been down for a moment after it worked. */
+function useReconnecting(): boolean {
+  const status = useSyncExternalStore(subscribeLiveStatus, liveStatus, liveStatus);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (status !== 'reconnecting') {
+      setShown(false);
+      return;
+    }
+    const timer = setTimeout(() => setShown(true), QUIET_DROP_MS);
+    return () => clearTimeout(timer);
+  }, [status]);
+  return shown;
+}
+
+/**
+ * What an outage looks like: a small "Reconnecting..." while the live connection is down, and,
+ * when a page could not refresh what it shows, a notice with Retry (the page keeps its data).
+ * Both go once the connection is back and the page caught up.
+ */
+export function OutageNotices() {
+  const reconnecting = useReconnecting();
+  const stale = useStaleLoads();
+  const first = stale[0];
+  return (
+    <div className="outage-notices" style={{ position: 'sticky', top: 0, zIndex: 20 }}>
+      <div role="status" aria-live="polite">
+        {reconnecting ? (
+          <p
+            className="reconnecting-banner"
+            style={{
+              margin: 0,
+              padding: '6px 16px',
+              textAlign: 'center',
+              background: '#fffbe6',
+              borderBottom: '1px solid #ffe58f',
+              color: '#614700',
+              fontSize: 14,
+            }}
+          >
+            Reconnecting...
+          </p>
+        ) : null}
+      </div>
+      {first ? <StaleNotice error={first.error} onRetry={retryStaleLoads} /> : null}
+    </div>
   );
 }

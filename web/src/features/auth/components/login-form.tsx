@@ -5,11 +5,19 @@ import { login } from '../api/login';
 
 /** Email and password; a wrong password is said in words, not only logged. */
 export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
-  const { submit, busy, error } = useSubmit(async (values: LoginBody) => onSignedIn(await login(values)));
+  const { submit, busy, error, setError } = useSubmit(async (values: LoginBody) => onSignedIn(await login(values)));
 
   return (
-    <Form<LoginBody> name="login" layout="vertical" onFinish={submit} requiredMark={false}>
-      <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+    // A refusal is about what was typed: it goes as soon as the user types again.
+    <Form<LoginBody> name="login" layout="vertical" onFinish={submit} onValuesChange={() => setError(null)} requiredMark={false}>
+      <Form.Item
+        label="Email"
+        name="email"
+        rules={[
+          { required: true, message: 'Please enter your email' },
+          { type: 'email', message: 'Please enter an email address, like name@example.com' },
+        ]}
+      >
         <Input type="email" autoComplete="email" autoFocus />
       </Form.Item>
       <Form.Item

@@ -1,4 +1,5 @@
-import { Alert, Button, Form, Input, Select } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
+import { FormSelect } from '@/components/ui/form-select';
 import type { AuthAnswer, SignupBody } from '@tv-shop/contracts';
 import { ImageInput, imageFileRule } from '@/components/ui/image-input';
 import { useSubmit } from '@/lib/use-submit';
@@ -19,25 +20,48 @@ const ROLE_OPTIONS = [
 ];
 
 export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) => void }) {
-  const { submit, busy, error } = useSubmit(async ({ photo, ...values }: SignupValues) => {
+  const { submit, busy, error, setError } = useSubmit(async ({ photo, ...values }: SignupValues) => {
     // The photo is uploaded first (allowed before sign-in) and its URL joins the signup.
     const photoURL = photo ? await uploadImage(photo) : undefined;
     onSignedUp(await signup({ ...values, ...(photoURL ? { photoURL } : {}) }));
   });
 
   return (
-    <Form<SignupValues> name="signup" layout="vertical" onFinish={submit} initialValues={{ role: 'Buyer' }} requiredMark={false}>
+    // A refusal is about what was typed: it goes as soon as the user types again.
+    <Form<SignupValues>
+      name="signup"
+      layout="vertical"
+      onFinish={submit}
+      onValuesChange={() => setError(null)}
+      initialValues={{ role: 'Buyer' }}
+      requiredMark={false}
+    >
       <Form.Item label="Name" name="name" rules={[{ required: true, message: 'Please enter your name' }]}>
         <Input autoComplete="name" autoFocus />
       </Form.Item>
-      <Form.Item label="Email" name="email" rules={[{ required: true, message: 'Please enter your email' }]}>
+      <Form.Item
+        label="Email"
+        name="email"
+        rules={[
+          { required: true, message: 'Please enter your email' },
+          { type: 'email', message: 'Please enter an email address, like name@example.com' },
+        ]}
+      >
         <Input type="email" autoComplete="email" />
       </Form.Item>
-      <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter a password' }]}>
+      <Form.Item
+        label="Password"
+        name="password"
+        rules={[
+          { required: true, message: 'Please enter a password' },
+          // The server's rule (SignupBody), said before the form is sent.
+          { min: 6, message: 'Password must be at least 6 characters' },
+        ]}
+      >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item label="Role" name="role" rules={[{ required: true }]}>
-        <Select options={ROLE_OPTIONS} />
+        <FormSelect options={ROLE_OPTIONS} />
       </Form.Item>
       <Form.Item label="Photo" name="photo" rules={[imageFileRule]}>
         <ImageInput />

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import type { CardFormProps } from '../types';
+import { cardNumberProblem, cvcProblem, expiryProblem, formatCardNumber, formatExpiry, parseExpiry } from './card-fields';
 
 interface CardValues {
   number: string;
@@ -10,16 +11,24 @@ interface CardValues {
   cvc: string;
 }
 
-/** "12/34" or "12/2034" into month and full year. */
-function parseExpiry(expiry: string): { exp_month: number; exp_year: number } {
-  const [month = '', year = ''] = expiry.split('/').map((part) => part.trim());
-  const fullYear = year.length === 2 ? 2000 + Number(year) : Number(year);
-  return { exp_month: Number(month), exp_year: fullYear };
-}
+/** An antd rule from one of the card checks: the check's sentence, or nothing when it is fine. */
+const ruleOf = (problem: (value: string) => string | null) => ({
+  validator: async (_: unknown, value: string | undefined) => {
+    const text = problem(value ?? '');
+    if (text) throw new Error(text);
+  },
+});
 
-/** Our own card form for the server's payment sandbox (no card provider configured). */
+/**
+ * Our own card form for the server's payment sandbox (no card provider configured). The number
+ * is grouped in fours and the expiry gets its slash as they are typed; phones show a keypad.
+ */
 export function SandboxCardForm({ clientSecret, billing, onOutcome }: CardFormProps) {
   const [busy, setBusy] = useState(false);
+  const [form] = Form.useForm<CardValues>();
+  // A field's complaint goes as soon as it is edited; it is checked again on leaving it.
+  const clearEdited = (changed: Partial<CardValues>) =>
+    form.setFields(Object.keys(changed).map((name) => ({ name: name as keyof CardValues, errors: [] })));
 
   const pay = async (values: CardValues) => {
     if (!clientSecret) return;
@@ -27,7 +36,7 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome }: CardFormPr
     try {
       const answer = await confirmSandboxPayment({
         clientSecret,
-        card: { number: values.number.replace(/\s+/g, ''), cvc: values.cvc.trim(), ...parseExpiry(values.expiry) },
+        card: { number: values.number.replace(/\D/g, ''), cvc: values.cvc.trim(), ...parseExpiry(values.expiry)! },
         billing_details: billing,
       });
       await onOutcome(
@@ -44,20 +53,30 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome }: CardFormPr
   };
 
   return (
-    <Form<CardValues> name="card" layout="vertical" onFinish={pay} requiredMark={false} className="card-form">
-      <Form.Item label="Card number" name="number" rules={[{ required: true, message: 'Please enter the card number' }]}>
-        <Input inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" />
+    <Form<CardValues>
+      form={form}
+      name="card"
+      layout="vertical"
+      onFinish={pay}
+      onValuesChange={clearEdited}
+      requiredMark={false}
+      className="card-form"
+    >
+      <Form.Item
+        label="Card number"
+        name="number"
+        normalize={formatCardNumber}
+        validateTrigger="onBlur"
+        rules={[ruleOf(cardNumberProblem)]}
+      >
+        <Input inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" maxLength={23} />
       </Form.Item>
       <div className="card-form__row">
-        <Form.Item
-          label="Expiry (MM/YY)"
-          name="expiry"
-          rules={[{ required: true, pattern: /^\s*\d{1,2}\s*\/\s*(\d{2}|\d{4})\s*$/, message: 'Use MM/YY' }]}
-        >
-          <Input autoComplete="cc-exp" placeholder="MM/YY" />
+        <Form.Item label="Expiry (MM/YY)" name="expiry" normalize={formatExpiry} validateTrigger="onBlur" rules={[ruleOf(expiryProblem)]}>
+          <Input inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} />
         </Form.Item>
-        <Form.Item label="CVC" name="cvc" rules={[{ required: true, pattern: /^\s*\d{3,4}\s*$/, message: '3 or 4 digits' }]}>
-          <Input inputMode="numeric" autoComplete="cc-csc" placeholder="123" />
+        <Form.Item label="CVC" name="cvc" validateTrigger="onBlur" rules={[ruleOf(cvcProblem)]}>
+          <Input inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} />
         </Form.Item>
       </div>
       <Button type="primary" htmlType="submit" disabled={!clientSecret || busy} loading={busy}>

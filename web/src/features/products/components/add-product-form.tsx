@@ -1,14 +1,43 @@
-import { Alert, Button, Form, Input, InputNumber, Select } from 'antd';
-import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category } from '@tv-shop/contracts';
+import { Alert, Button, Form, Input } from 'antd';
+import { FormSelect } from '@/components/ui/form-select';
+import { AddProductBody, CONDITIONS, USE_DURATIONS, type Category } from '@tv-shop/contracts';
 import { useState } from 'react';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage, fieldSentence } from '@/lib/api-client';
 import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
 import { PhotosInput, photosRule } from './photos-input';
 
-type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 'productThumbnails'> & { photos: File[] };
+type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 'productThumbnails' | 'resale_price' | 'orginal_price'> & {
+  /** As typed: the server's rule (AddProductBody) decides what a price is, here and there. */
+  resale_price: string;
+  orginal_price: string;
+  photos: File[];
+};
 
 const required = (what: string) => ({ required: true, message: `Please enter the ${what}` });
+/** The fields of the server's own schema, so the form refuses exactly what the server would. */
+const fields = AddProductBody.shape;
+type Checked = 'resale_price' | 'orginal_price' | 'phone_number' | 'porduct_name' | 'location' | 'details';
+/** A rule that runs the server's check of one field and says its complaint as a sentence. */
+const serverRule = (name: Checked) => ({
+  validator: async (_: unknown, value: unknown) => {
+    // An empty field is the `required` rule's to name.
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return;
+    const result = fields[name].safeParse(value);
+    if (!result.success) throw new Error(fieldSentence(name, result.error.issues[0]?.message ?? 'is not valid'));
+  },
+});
+const FORM_FIELDS = new Set<string>([
+  'porduct_name',
+  'location',
+  'resale_price',
+  'orginal_price',
+  'phone_number',
+  'product_condition',
+  'use_duration',
+  'category_id',
+  'details',
+]);
 const conditionOptions = CONDITIONS.map((value) => ({ value, label: value }));
 const durationOptions = USE_DURATIONS.map((value) => ({ value, label: value }));
 
@@ -17,6 +46,12 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [form] = Form.useForm<AddProductValues>();
+  // An error is about what was typed: it goes as soon as that is edited (checked again on leaving).
+  const edited = (changed: Partial<AddProductValues>) => {
+    setError(null);
+    form.setFields(Object.keys(changed).map((name) => ({ name: name as keyof AddProductValues, errors: [] })));
+  };
 
   const submit = async ({ photos, ...values }: AddProductValues) => {
     if (photos.length === 0) return;
@@ -37,6 +72,8 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
       const category = categories.find((c) => c._id === values.category_id);
       await addProduct({
         ...values,
+        resale_price: fields.resale_price.parse(values.resale_price),
+        orginal_price: fields.orginal_price.parse(values.orginal_price),
         productImage: uploaded[0]!.url,
         productImages: uploaded.map((u) => u.url),
         productThumbnails: uploaded.map((u) => u.thumbnailUrl),
@@ -46,6 +83,9 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
     } catch (failure) {
       console.error(failure);
       setError(uploading ? `${uploading}: ${errorMessage(failure)}` : errorMessage(failure));
+      // The server names the fields it refused: say it next to them too.
+      const named = failure instanceof ApiError ? (failure.problem.errors ?? []).filter((e) => FORM_FIELDS.has(e.field)) : [];
+      form.setFields(named.map((e) => ({ name: e.field as keyof AddProductValues, errors: [fieldSentence(e.field, e.message)] })));
       setBusy(false);
     } finally {
       setProgress('');
@@ -53,34 +93,42 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
   };
 
   return (
-    <Form<AddProductValues> name="add_product" layout="vertical" onFinish={submit} className="add-product-form">
+    <Form<AddProductValues>
+      form={form}
+      name="add_product"
+      layout="vertical"
+      onFinish={submit}
+      onValuesChange={edited}
+      validateTrigger="onBlur"
+      className="add-product-form"
+    >
       <div className="form-grid">
-        <Form.Item label="Product Name" name="porduct_name" rules={[required('product name')]}>
+        <Form.Item label="Product Name" name="porduct_name" rules={[required('product name'), serverRule('porduct_name')]}>
           <Input />
         </Form.Item>
-        <Form.Item label="Location" name="location" rules={[required('location')]}>
+        <Form.Item label="Location" name="location" rules={[required('location'), serverRule('location')]}>
           <Input />
         </Form.Item>
-        <Form.Item label="Resale Price (TK)" name="resale_price" rules={[required('resale price')]}>
-          <InputNumber min={0} step={1} className="full-width" />
+        <Form.Item label="Resale Price (TK)" name="resale_price" rules={[required('resale price'), serverRule('resale_price')]}>
+          <Input inputMode="decimal" autoComplete="off" placeholder="25000" />
         </Form.Item>
-        <Form.Item label="Original Price (TK)" name="orginal_price" rules={[required('original price')]}>
-          <InputNumber min={0} step={1} className="full-width" />
+        <Form.Item label="Original Price (TK)" name="orginal_price" rules={[required('original price'), serverRule('orginal_price')]}>
+          <Input inputMode="decimal" autoComplete="off" placeholder="52000" />
         </Form.Item>
-        <Form.Item label="Phone Number" name="phone_number" rules={[required('phone number')]}>
-          <Input type="tel" autoComplete="tel" />
+        <Form.Item label="Phone Number" name="phone_number" rules={[required('phone number'), serverRule('phone_number')]}>
+          <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="01712-345678" />
         </Form.Item>
         <Form.Item label="Condition" name="product_condition" rules={[{ required: true, message: 'Please choose the condition' }]}>
-          <Select options={conditionOptions} placeholder="Choose the condition" />
+          <FormSelect options={conditionOptions} placeholder="Choose the condition" />
         </Form.Item>
         <Form.Item label="Years of Use" name="use_duration" rules={[{ required: true, message: 'Please choose the years of use' }]}>
-          <Select options={durationOptions} placeholder="Choose the years of use" />
+          <FormSelect options={durationOptions} placeholder="Choose the years of use" />
         </Form.Item>
         <Form.Item label="Category" name="category_id" rules={[{ required: true, message: 'Please choose a category' }]}>
-          <Select placeholder="Choose a category" options={categories.map((c) => ({ value: c._id, label: c.category_name }))} />
+          <FormSelect placeholder="Choose a category" options={categories.map((c) => ({ value: c._id, label: c.category_name }))} />
         </Form.Item>
       </div>
-      <Form.Item label="Details" name="details" rules={[required('details')]}>
+      <Form.Item label="Details" name="details" rules={[required('details'), serverRule('details')]}>
         <Input.TextArea rows={4} />
       </Form.Item>
       <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
