@@ -21,7 +21,7 @@ export * from './commands/http-transport';
 export * from './policies';
 export * from './service-host';
 export * from './config';
-export { secretInDataDir, type SecretInDataDirOptions } from './secrets';
+export { SECRET_NAME, secretInDataDir, type SecretInDataDirOptions } from './secrets';
 export { RedisChangeFeed, type RedisChangeFeedOptions } from './change-feed/redis';
 export * from './topology';
 export { PositionTracker } from './projections/position-tracker';

@@ -47,3 +47,11 @@ export async function secretInDataDir(
   if (secret.length < minLength) throw new Error(`${file} holds no usable secret; delete it or set ${name}`);
   return { secret, generated };
 }
+
+/**
+ * Names (a column, a key) whose values are never shown to anyone: a password's hash, a secret, a
+ * token, a key, a card's number or code. One rule for every listing that could show one: verify's
+ * differing rows and the event log (which names it in its table definition, so a change to it
+ * rebuilds that table).
+ */
+export const SECRET_NAME = /password|secret|token|hash|credential|authorization|cookie|api_?key|cvc|card_?number/i;

@@ -1,9 +1,11 @@
+import { SECRET_NAME } from '@tv-shop/platform';
+
 /**
- * Keys whose values the event log never shows: a password's hash, a secret, a token, a key, a
- * card's number or code. The audit projection's table definition names this rule, so changing
- * it rebuilds the table (no row keeps what an older rule let through).
+ * Keys whose values the event log never shows: the platform's one rule. The audit projection's
+ * table definition names it, so changing it rebuilds the table (no row keeps what an older rule
+ * let through).
  */
-export const SECRET_KEY = /password|secret|token|hash|credential|authorization|cookie|api_?key|cvc|card_?number/i;
+export const SECRET_KEY = SECRET_NAME;
 export const HIDDEN = '[hidden]';
 
 /**

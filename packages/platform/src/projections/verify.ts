@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { SECRET_NAME } from '../secrets';
 
 /** One table whose live rows and rebuilt rows are not the same. */
 export interface TableDifference {
@@ -57,10 +58,8 @@ export interface VerifyResult {
 const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** Tables of a schema (partitions are read through their parent). */
-/** Columns whose values a listing never shows (a password's hash, a secret). */
-const SECRET_COLUMN = /password|secret|token|hash/i;
 const shown = (row: Record<string, string | null>): Record<string, string | null> =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, SECRET_COLUMN.test(k) && v !== null ? '[hidden]' : v]));
+  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, SECRET_NAME.test(k) && v !== null ? '[hidden]' : v]));
 
 async function tablesOf(db: pg.ClientBase, schema: string): Promise<string[]> {
   const { rows } = await db.query<{ relname: string }>(
