@@ -66,7 +66,7 @@ describe.skipIf(!base)('TV Shop in containers (docker compose), through the gate
     expect((await fetch(`${base}/metrics`)).status).toBe(401);
     const projector = await (await fetch(`${projectorMetrics}/metrics`)).text();
     expect(projector).toMatch(/^tvshop_consumer_lag_events\{.*name="catalog"/m);
-    expect(projector).toMatch(/^tvshop_kafka_consumer_lag_messages\{/m);
+    expect(projector).toMatch(/^tvshop_kafka_consumer_lag_offsets\{/m);
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');

@@ -126,8 +126,10 @@ async function warmUp(brokers: string[]): Promise<void> {
  * the broker, PostgreSQL, Redis) stays here. Under a write load through both gateways (the
  * namespace's from inside it), the link is cut silently for 10 s and healed:
  *
- * - the cut-off gateway answers 503 problem+json (or, once the link is back, 201), never a 500,
- *   never nothing, within ANSWER_BOUND_MS;
+ * - the cut-off gateway answers 201 once the link is back, or 503 problem+json, never a 500, never
+ *   nothing, within ANSWER_BOUND_MS (a signed-in write needs no new database connection since the
+ *   gateway keeps accounts between requests, so its writes usually wait out the cut and are
+ *   acknowledged after the heal; a write that needs a connection opened during the cut gets 503);
  * - gateway-a keeps taking writes: catalog's partitions held by the cut-off catalog-b move to the
  *   catalog process here once the broker misses catalog-b's heartbeats (session timeout 10 s);
  * - every acknowledged write is in the log once, nothing is in it twice, and both gateways list
@@ -333,10 +335,11 @@ describe.skipIf(!canPartition())('the stack across a real network partition', ()
       };
       console.log(`partition: ${JSON.stringify(report)}`);
 
-      // The cut-off gateway answered, and honestly: 503 problem+json, never a 500 or a hang.
+      // The cut-off gateway answered every write, and honestly: 201 or 503 problem+json, never a 500
+      // or a hang. (Before accounts were kept between requests, each write read its account over a
+      // new connection and those got 503; now they mostly wait on open connections and succeed.)
       expect(cutOff.length).toBeGreaterThan(10);
       expect(there.answers.filter((x) => x.status !== 201 && x.status !== 503)).toEqual([]);
-      expect(refused.length).toBeGreaterThan(0);
       for (const x of refused) expect(x.contentType).toMatch(/^application\/problem\+json/);
       expect(slowest).toBeLessThanOrEqual(ANSWER_BOUND_MS);
       // This side went on taking writes through the cut (a 503 would be a command that waited out its 30 s).
