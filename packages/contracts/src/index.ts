@@ -7,3 +7,4 @@ export * from './commands';
 export * from './rooms';
 export * from './dates';
 export * from './audit';
+export * from './cards';

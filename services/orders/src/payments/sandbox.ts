@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { CommandOf, SandboxConfirmAnswer } from '@tv-shop/contracts';
+import { luhnValid, type CommandOf, type SandboxConfirmAnswer } from '@tv-shop/contracts';
 import { AppError, notFound } from '@tv-shop/platform';
 import type { PaymentIntent, PaymentProvider } from './provider';
 
@@ -12,19 +12,8 @@ const OUTCOMES: Record<string, { code: string; decline_code?: string; message: s
   '4000000000000127': { code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
 };
 
-export function luhnValid(digits: string): boolean {
-  if (!/^\d{12,19}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
+/** A number of 12 to 19 digits whose check digit is right (contracts' Luhn, which the card form uses too). */
+const validCardNumber = (digits: string): boolean => /^\d{12,19}$/.test(digits) && luhnValid(digits);
 
 export interface CardInput {
   number: string;
@@ -124,7 +113,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       paymentIntent: intent,
       error: { code, message, type: 'card_error', ...(decline_code ? { decline_code } : {}) },
     });
-    if (!luhnValid(number)) return fail('incorrect_number', 'Your card number is incorrect.');
+    if (!validCardNumber(number)) return fail('incorrect_number', 'Your card number is incorrect.');
     const now = this.now();
     const expiry = new Date(Date.UTC(card.exp_year, card.exp_month, 1));
     if (expiry <= now) return fail('invalid_expiry_year', "Your card's expiration year is in the past.");

@@ -2,6 +2,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import type { AuthAnswer, LoginBody } from '@tv-shop/contracts';
 import { useSubmit } from '@/lib/use-submit';
 import { login } from '../api/login';
+import { EMAIL_RULES } from './email-rules';
 
 /** Email and password; a wrong password is said in words, not only logged. */
 export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
@@ -10,14 +11,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => 
   return (
     // A refusal is about what was typed: it goes as soon as the user types again.
     <Form<LoginBody> name="login" layout="vertical" onFinish={submit} onValuesChange={() => setError(null)} requiredMark={false}>
-      <Form.Item
-        label="Email"
-        name="email"
-        rules={[
-          { required: true, message: 'Please enter your email' },
-          { type: 'email', message: 'Please enter an email address, like name@example.com' },
-        ]}
-      >
+      <Form.Item label="Email" name="email" rules={EMAIL_RULES}>
         <Input type="email" autoComplete="email" autoFocus />
       </Form.Item>
       <Form.Item

@@ -5,6 +5,7 @@ import { ImageInput, imageFileRule } from '@/components/ui/image-input';
 import { useSubmit } from '@/lib/use-submit';
 import { uploadImage } from '@/lib/upload-image';
 import { signup } from '../api/signup';
+import { EMAIL_RULES } from './email-rules';
 
 interface SignupValues {
   name: string;
@@ -39,14 +40,7 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
       <Form.Item label="Name" name="name" rules={[{ required: true, message: 'Please enter your name' }]}>
         <Input autoComplete="name" autoFocus />
       </Form.Item>
-      <Form.Item
-        label="Email"
-        name="email"
-        rules={[
-          { required: true, message: 'Please enter your email' },
-          { type: 'email', message: 'Please enter an email address, like name@example.com' },
-        ]}
-      >
+      <Form.Item label="Email" name="email" rules={EMAIL_RULES}>
         <Input type="email" autoComplete="email" />
       </Form.Item>
       <Form.Item

@@ -1,3 +1,4 @@
+import { luhnValid } from '@tv-shop/contracts';
 /**
  * The sandbox card form's fields: formatted as typed (the number in groups of four, the expiry
  * with its slash) and checked in words. The server (SandboxConfirmBody) checks them again.
@@ -24,20 +25,6 @@ export function parseExpiry(value: string): { exp_month: number; exp_year: numbe
   if (!match) return null;
   const year = match[2]!;
   return { exp_month: Number(match[1]), exp_year: year.length === 2 ? 2000 + Number(year) : Number(year) };
-}
-
-/** Card numbers end in a check digit (Luhn); a typo almost always breaks it. */
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 export function cardNumberProblem(value: string): string | null {
