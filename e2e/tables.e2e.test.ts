@@ -37,20 +37,20 @@ const CUT_OFF = String.raw`(() => {
   const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 2;
   if (root.scrollWidth > width) problems.push('the page scrolls sideways: ' + root.scrollWidth + 'px wide in ' + width + 'px');
   const main = document.querySelector('main');
-  for (const el of main.querySelectorAll('button, a, .ant-tag, input')) {
+  for (const el of main.querySelectorAll('button, a, .ant-tag, .tag, input')) {
     if (!shown(el)) continue;
     const box = el.getBoundingClientRect();
     if (box.left < -0.5 || box.right > width + 0.5) problems.push(name(el) + ' reaches past the screen: ' + px(box.left, box.right) + ' of ' + width);
-    for (const holder of [el.closest('td'), el.closest('tr, .seller-booking'), el.closest('.ant-table-wrapper, .seller-bookings')]) {
+    for (const holder of [el.closest('td'), el.closest('tr, .seller-booking'), el.closest('.stack-table, .ant-table-wrapper, .seller-bookings')]) {
       if (!holder) continue;
       const outer = holder.getBoundingClientRect();
       if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5)
         problems.push(name(el) + ' sticks out of its ' + tag(holder) + ': ' + px(box.left, box.right) + ' in ' + px(outer.left, outer.right));
     }
-    if (el.matches('button, .ant-tag') && el.scrollWidth > el.clientWidth + 1)
+    if (el.matches('button, .ant-tag, .tag') && el.scrollWidth > el.clientWidth + 1)
       problems.push(name(el) + ' has its text cut: ' + el.scrollWidth + 'px of text in ' + el.clientWidth + 'px');
   }
-  for (const el of main.querySelectorAll('th, td.cell-nowrap, button, .ant-tag')) {
+  for (const el of main.querySelectorAll('th, td.cell-nowrap, button, .ant-tag, .tag')) {
     if (!shown(el)) continue;
     const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = texts.nextNode(); node; node = texts.nextNode()) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run lighthouse [-- --dist DIR --runs N --port P]`: starts TV Shop on a fresh embedded
+// `npm run lighthouse [-- --dist DIR --runs N --port P --json FILE --reports DIR]`: starts TV Shop on a fresh embedded
 // database with the demo listings (SEED_DEMO=1), signs a buyer in for /dashboard, and prints
 // Lighthouse's performance, accessibility and best-practices scores (mobile preset, throttled as
 // Lighthouse does) for `/`, `/all_products`, `/dashboard` and a product page: the median of N runs.
@@ -23,6 +23,8 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: '3' },
     port: { type: 'string', default: process.env.PORT ?? '3789' },
     json: { type: 'string', default: '' },
+    // Every run's full Lighthouse report, for finding out why a score is what it is.
+    reports: { type: 'string', default: '' },
   },
 });
 const runs = Math.max(1, Number(opts.runs) || 3);
@@ -153,6 +155,12 @@ async function main() {
         if (!lhr.runtimeError) break;
         if (attempt === 3) throw new Error(`${p.url}: ${lhr.runtimeError.message}`);
         process.stderr.write(`  ${p.name} run ${i + 1}: ${lhr.runtimeError.code}, again\n`);
+      }
+      if (opts.reports) {
+        const { mkdirSync, writeFileSync } = await import('node:fs');
+        mkdirSync(opts.reports, { recursive: true });
+        const slug = p.name.replace(/[^a-z]+/gi, '-').replace(/^-|-$/g, '') || 'home';
+        writeFileSync(path.join(opts.reports, `${slug}-${i + 1}.json`), JSON.stringify(lhr));
       }
       for (const c of CATEGORIES) scores[c].push(Math.round((lhr.categories[c]?.score ?? 0) * 100));
       metrics.lcp.push(lhr.audits['largest-contentful-paint'].numericValue);

@@ -70,10 +70,18 @@ export async function sellerWithProduct(baseUrl: string, sellerName: string, pro
   return { email, token, productId: answer.insertedId ?? '' };
 }
 
-/** antd's Select: open it through its label, then pick the option by its text. */
+/**
+ * Picks `option` in the choice labelled `label`: the browser's own <select> (the forms and the
+ * search filters), or antd's Select (opened through its label, the option clicked by its text).
+ */
 export async function choose(page: Page, label: string, option: string): Promise<void> {
+  const field = page.getByLabel(label, { exact: true });
+  if ((await field.evaluate('(el) => el.tagName')) === 'SELECT') {
+    await field.selectOption({ label: option });
+    return;
+  }
   // The selected value's span sits over the input, so the click is forced through it.
-  await page.getByLabel(label, { exact: true }).click({ force: true });
+  await field.click({ force: true });
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: option }).first().click();
 }
 

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import compression from 'compression';
 import express, { type Request } from 'express';
 import helmet from 'helmet';
@@ -12,7 +10,8 @@ import { POSITION_HEADER } from '@tv-shop/contracts';
 import { AppError, logLevelFromEnv } from '@tv-shop/platform';
 import { apiCors } from './http/cors';
 import { notFoundHandler, problemHandler } from './http/problem';
-import { REVALIDATE, webApp } from './http/static';
+import { appPage } from './http/page-html';
+import { webApp } from './http/static';
 import { nestedDeeperThan, unreadableText } from './http/validate';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
@@ -165,16 +164,13 @@ export function createApp(deps: GatewayDeps): express.Express {
   api.use(problemHandler);
   app.use('/api', api);
 
-  const index = path.join(deps.config.webDist, 'index.html');
   app.use(webApp(deps.config.webDist));
-  app.get(/^(?!\/api\/|\/socket\.io\/).*/, (_req, res) => {
-    // Revalidated on every visit: it names the hashed scripts of the build now being served.
-    res.setHeader('Cache-Control', REVALIDATE);
-    if (existsSync(index)) res.sendFile(index, { cacheControl: false });
-    else
-      res
-        .type('html')
-        .send('<!doctype html><title>TV Shop</title><h1>TV Shop</h1><p>The web app is not built yet: run <code>npm run build</code>.</p>');
-  });
+  app.get(
+    /^(?!\/api\/|\/socket\.io\/).*/,
+    appPage(
+      deps.config.webDist,
+      '<!doctype html><title>TV Shop</title><h1>TV Shop</h1><p>The web app is not built yet: run <code>npm run build</code>.</p>',
+    ),
+  );
   return app;
 }

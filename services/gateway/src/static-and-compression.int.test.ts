@@ -17,7 +17,15 @@ import { startAll, type Running } from '@tv-shop/shop';
 const ADMIN = { email: 'admin@tvshop.test', password: 'admin-password-1' };
 const SCRIPT = `export const app = ${JSON.stringify('TV Shop '.repeat(400))};\n`;
 const SCRIPT_PATH = '/assets/index-Ab12Cd34.js';
-const INDEX = `<!doctype html><title>TV Shop</title><script type="module" src="${SCRIPT_PATH}"></script>`;
+const INDEX = `<!doctype html><html><head><title>TV Shop</title><script type="module" src="${SCRIPT_PATH}"></script></head><body></body></html>`;
+/** As web/vite.config.ts writes it: each page's chunks beyond index.html's, and its first public reads. */
+const PAGE_PRELOADS = {
+  pages: [
+    { path: '/', modules: ['/assets/home-Aa11.js'], styles: [], reads: ['/api/advertise_products'] },
+    { path: '/products/:id', modules: ['/assets/product-Bb22.js'], styles: ['/assets/product-Cc33.css'], reads: ['/api/product/:id'] },
+    { path: '/dashboard', modules: ['/assets/profile-Dd44.js'], styles: [], reads: [] },
+  ],
+};
 
 interface Raw {
   status: number;
@@ -56,6 +64,7 @@ describe('static files and compression', () => {
     const dist = path.join(dataDir, 'dist');
     await mkdir(path.join(dist, 'assets'), { recursive: true });
     await writeFile(path.join(dist, 'index.html'), INDEX);
+    await writeFile(path.join(dist, 'page-preloads.json'), JSON.stringify(PAGE_PRELOADS));
     await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     await writeFile(path.join(dist, SCRIPT_PATH), SCRIPT);
     await writeFile(path.join(dist, `${SCRIPT_PATH}.br`), brotliCompressSync(SCRIPT));
@@ -119,6 +128,39 @@ describe('static files and compression', () => {
     const stale = await get(`${base}/assets/index-0ld0ld00.js`, { 'Accept-Encoding': 'br' });
     expect(stale.status).toBe(404);
     expect(stale.headers['content-type']).not.toMatch(/html/);
+  });
+
+  it("when a page is opened, then its HTML names that page's code and first public reads as preloads, and only those", async () => {
+    const head = (body: Buffer) => body.toString().slice(0, body.toString().indexOf('</head>'));
+    const product = head((await get(`${base}/products/3f1c-a9_b`)).body);
+    expect(product).toContain('<link rel="modulepreload" href="/assets/product-Bb22.js">');
+    expect(product).toContain('<link rel="preload" as="style" href="/assets/product-Cc33.css">');
+    expect(product).toContain('<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/product/3f1c-a9_b">');
+    expect(product).not.toContain('home-Aa11');
+
+    const home = head((await get(`${base}/`)).body);
+    expect(home).toContain('href="/assets/home-Aa11.js"');
+    expect(home).toContain('href="/api/advertise_products"');
+
+    // A query string may change what the page reads: its code only.
+    const searched = head((await get(`${base}/products/abc?photo=2`)).body);
+    expect(searched).toContain('/assets/product-Bb22.js');
+    expect(searched).not.toContain('/api/product/');
+
+    // An id that is no id is never written into the page.
+    const hostile = (await get(`${base}/products/${encodeURIComponent('"><script>alert(1)</script>')}`)).body.toString();
+    expect(hostile).not.toContain('alert(1)');
+    expect(hostile).not.toContain('as="fetch"');
+    expect(hostile.match(/<script/g)).toHaveLength(1);
+
+    // A page with no entry (or a deeper path) comes as built; the preloads change the body, and its ETag with it.
+    const plain = await get(`${base}/blogs`);
+    expect(plain.body.toString()).toBe(INDEX);
+    const again = await get(`${base}/products/3f1c-a9_b`, {
+      'If-None-Match': String((await get(`${base}/products/3f1c-a9_b`)).headers.etag),
+    });
+    expect(again.status).toBe(304);
+    expect((await get(`${base}/products/other`)).headers.etag).not.toBe((await get(`${base}/products/3f1c-a9_b`)).headers.etag);
   });
 
   it('given a browser that takes gzip, when it reads the API, then the JSON comes compressed', async () => {

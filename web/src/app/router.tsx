@@ -1,8 +1,9 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { RootLayout } from '@/components/layout/root-layout';
 import { PageSkeleton } from '@/components/ui/skeleton';
 import { paths } from '@/config/paths';
+import { notePageMounted } from '@/lib/first-screen';
 import { usePageTitle } from '@/lib/use-page-title';
 import { auditPaths } from '@/features/audit/paths';
 import { RequireAuth } from './guards/require-auth';
@@ -65,8 +66,19 @@ function PageFallback({ title }: { title: string }) {
   return <PageSkeleton />;
 }
 
+/** Says when the first page is on screen (its code in, its reads started): lib/first-screen.ts. */
+function PageMounted() {
+  useEffect(notePageMounted, []);
+  return null;
+}
+
 /** A page in its Suspense, titled `title` (paths.ts) from the moment it is opened. */
-const loading = (element: ReactNode, title: string) => <Suspense fallback={<PageFallback title={title} />}>{element}</Suspense>;
+const loading = (element: ReactNode, title: string) => (
+  <Suspense fallback={<PageFallback title={title} />}>
+    <PageMounted />
+    {element}
+  </Suspense>
+);
 
 const router = createBrowserRouter([
   {

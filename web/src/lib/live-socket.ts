@@ -1,6 +1,7 @@
 import type { Socket } from 'socket.io-client';
 import type { ChangePush, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
 import { env } from '@/config/env';
+import { afterFirstScreen } from './first-screen';
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -75,17 +76,29 @@ export function onLiveReconnect(listener: () => void): () => void {
  * (re)connect asks `catch_up` for what happened since `log.last`, even if no push came yet.
  */
 export function connectLive(token: string | null, handlers: LiveHandlers): () => void {
-  // The Socket.IO client is fetched after the first screen, not with it (issue 15's budget).
+  // The Socket.IO client is fetched once the first screen is done (first-screen.ts), not while
+  // the page's code, data and photos are on the way: on a slow phone its download and handshake
+  // would hold them up (ADR 0043). Nothing is missed meanwhile: each list read noted its
+  // position, and the socket's first catch-up starts there. A later socket (sign-in, sign-out)
+  // opens at once.
   let close: (() => void) | null = null;
   let cancelled = false;
-  void import('socket.io-client').then(({ io }) => {
-    if (!cancelled) close = open(io, token, handlers);
-  });
+  const connect = () => {
+    firstScreenDone = true;
+    void import('socket.io-client').then(({ io }) => {
+      if (!cancelled) close = open(io, token, handlers);
+    });
+  };
+  const cancelWait = firstScreenDone ? (connect(), () => undefined) : afterFirstScreen(connect);
   return () => {
     cancelled = true;
+    cancelWait();
     close?.();
   };
 }
+
+/** Whether a socket was opened already: the first screen is long done. */
+let firstScreenDone = false;
 
 function open(io: typeof import('socket.io-client').io, token: string | null, handlers: LiveHandlers): () => void {
   const socket: LiveSocket = io({ path: env.socketPath, auth: token ? { token } : {} });

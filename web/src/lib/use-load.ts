@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { errorMessage } from './api-client';
+import { trackRead } from './first-screen';
 import { onLiveReconnect } from './live-socket';
 
 export interface LoadState {
@@ -95,7 +96,7 @@ export function useLoad(load: () => Promise<void>, refreshKey = 0, options: Load
       setState({ loading: true, error: null, stale: null });
     }
     loaded.current = load;
-    load().then(
+    trackRead(load()).then(
       () => {
         if (!alive) return;
         shown.current = true;

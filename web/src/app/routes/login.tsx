@@ -5,8 +5,9 @@ import { GoogleButton } from '@/features/auth/components/google-button';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useReturnAfterSignIn } from './use-return-after-sign-in';
+import { withAntd } from '@/lib/antd-theme';
 
-export function LoginPage() {
+function LoginPageContent() {
   usePageTitle(paths.login.title);
   const location = useLocation();
   const done = useReturnAfterSignIn('Succusfully SignIn');
@@ -27,3 +28,6 @@ export function LoginPage() {
     </div>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const LoginPage = withAntd(LoginPageContent);

@@ -5,8 +5,9 @@ import { GoogleButton } from '@/features/auth/components/google-button';
 import { SignupForm } from '@/features/auth/components/signup-form';
 import { usePageTitle } from '@/lib/use-page-title';
 import { useReturnAfterSignIn } from './use-return-after-sign-in';
+import { withAntd } from '@/lib/antd-theme';
 
-export function SignupPage() {
+function SignupPageContent() {
   usePageTitle(paths.signup.title);
   const location = useLocation();
   const done = useReturnAfterSignIn('Succusfully SignUp');
@@ -28,3 +29,6 @@ export function SignupPage() {
     </div>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const SignupPage = withAntd(SignupPageContent);

@@ -1,5 +1,5 @@
-import { Button } from 'antd';
 import { Link, NavLink } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { useSession, useSignOut } from '@/lib/session';
 
@@ -27,7 +27,7 @@ export function Navbar() {
             </NavLink>
           ))}
           {session.status === 'signed-in' ? (
-            <Button type="primary" ghost size="small" onClick={signOut} className="navbar__logout">
+            <Button variant="outline" size="small" onClick={signOut} className="navbar__logout">
               Log Out
             </Button>
           ) : (

@@ -1,20 +1,37 @@
-import { Select, type RefSelectProps, type SelectProps } from 'antd';
-import { useEffect, useRef } from 'react';
+import type { ChangeEvent, SelectHTMLAttributes } from 'react';
 
-type FormSelectProps = SelectProps & { 'aria-required'?: boolean | 'true' | 'false' };
+type FormSelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange'> & {
+  options: readonly { value: string; label: string }[];
+  /** Shown, and not choosable, until something is picked. */
+  placeholder?: string;
+  /** A choice of nothing in particular ("Any type"), for a filter: choosable, its value empty. */
+  anyLabel?: string;
+  /** Given by antd's Form.Item, which reads the new value from the change event. */
+  value?: string;
+  onChange?: (event: ChangeEvent<HTMLSelectElement>) => void;
+};
 
 /**
- * antd's Select for a Form.Item with a required rule. Form.Item marks its control aria-required,
- * and Select puts that on its outer <div>, where ARIA does not allow it (axe: aria-allowed-attr,
- * critical). This one says it on the combobox inside, where a screen reader looks for it.
+ * A choice in a form (Condition, Category, Role): the browser's own <select> in the look of
+ * antd's inputs (ui.css), inside antd's Form.Item, which gives it its id, value, aria-required
+ * and aria-invalid. Native, so a phone shows its own picker and the form does not download
+ * antd's Select (ADR 0043).
  */
-export function FormSelect({ 'aria-required': required, ...props }: FormSelectProps) {
-  const select = useRef<RefSelectProps>(null);
-  const isRequired = required === true || required === 'true';
-  useEffect(() => {
-    const combobox = select.current?.nativeElement?.querySelector('[role="combobox"]');
-    if (isRequired) combobox?.setAttribute('aria-required', 'true');
-    else combobox?.removeAttribute('aria-required');
-  }, [isRequired]);
-  return <Select ref={select} {...props} />;
+export function FormSelect({ options, placeholder, anyLabel, value, className, ...props }: FormSelectProps) {
+  return (
+    <select {...props} value={value ?? ''} className={className ? `field-select ${className}` : 'field-select'}>
+      {anyLabel !== undefined ? (
+        <option value="">{anyLabel}</option>
+      ) : placeholder !== undefined || value === undefined ? (
+        <option value="" disabled hidden>
+          {placeholder ?? ''}
+        </option>
+      ) : null}
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
 }

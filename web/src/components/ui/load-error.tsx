@@ -1,5 +1,6 @@
-import { Alert, Button } from 'antd';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { Button } from './button';
+import { Notice } from './notice';
 import { liveStatus, subscribeLiveStatus } from '@/lib/live-socket';
 import { retryStaleLoads, useStaleLoads } from '@/lib/use-load';
 
@@ -8,12 +9,11 @@ type LoadErrorProps = ({ what: string; title?: never } | { title: string; what?:
 /** A list that failed to load says so, with the server's words and a way to try again. */
 export function LoadError({ what, title, error, onRetry }: LoadErrorProps) {
   return (
-    <Alert
+    <Notice
       className="load-error"
       type="error"
-      showIcon
       role="alert"
-      message={title ?? `Could not load the ${what}.`}
+      title={title ?? `Could not load the ${what}.`}
       description={error}
       action={
         <Button size="small" onClick={onRetry}>
@@ -30,13 +30,12 @@ export function LoadError({ what, title, error, onRetry }: LoadErrorProps) {
  */
 export function StaleNotice({ error, onRetry }: { error: string; onRetry: () => void }) {
   return (
-    <Alert
+    <Notice
       className="stale-notice"
       type="warning"
-      showIcon
       banner
       role="status"
-      message={`Could not refresh this page; showing what was loaded before. ${error}`}
+      title={`Could not refresh this page; showing what was loaded before. ${error}`}
       action={
         <Button size="small" onClick={onRetry}>
           Retry

@@ -5,8 +5,9 @@ import { paths } from '@/config/paths';
 import { useCategories } from '@/features/categories/api/get-categories';
 import { AddProductForm } from '@/features/products/components/add-product-form';
 import { usePageTitle } from '@/lib/use-page-title';
+import { withAntd } from '@/lib/antd-theme';
 
-export function AddProductPage() {
+function AddProductPageContent() {
   usePageTitle(paths.dashboard.addProduct.title);
   const navigate = useNavigate();
   const { categories, loading, error, retry } = useCategories();
@@ -25,3 +26,6 @@ export function AddProductPage() {
     </section>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const AddProductPage = withAntd(AddProductPageContent);

@@ -2,8 +2,9 @@ import { DashboardPage } from '@/components/ui/dashboard-page';
 import { paths } from '@/config/paths';
 import { useUsersByRole } from '@/features/users/api/get-users-by-role';
 import { BuyersTable } from '@/features/users/components/buyers-table';
+import { withAntd } from '@/lib/antd-theme';
 
-export function AllBuyersPage() {
+function AllBuyersPageContent() {
   const { users, ...list } = useUsersByRole('Buyer');
   return (
     <DashboardPage title={paths.dashboard.allBuyers.title} what="buyers" list={list}>
@@ -11,3 +12,6 @@ export function AllBuyersPage() {
     </DashboardPage>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const AllBuyersPage = withAntd(AllBuyersPageContent);

@@ -1,9 +1,10 @@
 import { usePageTitle } from '@/lib/use-page-title';
 import { EventLog } from '@/features/audit/components/event-log';
 import { auditPaths } from '@/features/audit/paths';
+import { withAntd } from '@/lib/antd-theme';
 
 /** The admin's event log (loaded on its own: only the admin opens it). */
-export function EventLogPage() {
+function EventLogPageContent() {
   usePageTitle(auditPaths.events.title);
   return (
     <section aria-labelledby="event-log-heading" className="audit-page">
@@ -14,3 +15,6 @@ export function EventLogPage() {
     </section>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const EventLogPage = withAntd(EventLogPageContent);

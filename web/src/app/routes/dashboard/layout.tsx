@@ -1,23 +1,25 @@
-import { Button, Drawer } from 'antd';
-import { MenuOutlined } from '@ant-design/icons';
-import { useState } from 'react';
-import { Outlet, useLocation } from 'react-router-dom';
+import { useRef, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { CloseIcon, MenuIcon } from '@/components/ui/icons';
 import { useSessionUser } from '@/lib/session';
 import { SideMenu } from './side-menu';
 
-/** Side menu on wide screens; on phones the same menu opens from a drawer toggle. */
+/**
+ * Side menu on wide screens; on phones the same menu opens in a drawer: a modal <dialog> (the
+ * browser keeps focus in it, Escape and the backdrop close it), in plain markup so the dashboard
+ * paints without antd (ADR 0043).
+ */
 export function DashboardLayout() {
   const user = useSessionUser();
-  const { pathname } = useLocation();
+  const drawer = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
-  // Following a menu link closes the drawer at once (a fresh, closed one): its animated close
-  // would hand focus back to the toggle, away from the new page's heading.
-  const [drawerKey, setDrawerKey] = useState(0);
-  const navigated = (to: string) => {
-    setOpen(false);
-    if (to !== pathname) setDrawerKey((n) => n + 1);
-  };
   if (!user) return null;
+  const show = () => {
+    drawer.current?.showModal();
+    setOpen(true);
+  };
+  const close = () => drawer.current?.close();
   return (
     <div className="dashboard">
       <aside className="dashboard__side">
@@ -26,24 +28,35 @@ export function DashboardLayout() {
       <div className="dashboard__content">
         <Button
           className="dashboard__drawer-toggle"
-          icon={<MenuOutlined />}
-          onClick={() => setOpen(true)}
+          icon={<MenuIcon />}
+          onClick={show}
           aria-expanded={open}
           aria-controls="dashboard-drawer"
         >
           Dashboard Menu
         </Button>
-        <Drawer
-          key={drawerKey}
+        <dialog
           id="dashboard-drawer"
-          title="Dashboard"
-          placement="left"
-          open={open}
+          ref={drawer}
+          className="drawer"
+          aria-labelledby="dashboard-drawer-title"
           onClose={() => setOpen(false)}
-          width={260}
+          // A click on the backdrop lands on the dialog itself; the panel inside covers the rest.
+          onClick={(e) => {
+            if (e.target === e.currentTarget) close();
+          }}
         >
-          <SideMenu user={user} onNavigate={navigated} />
-        </Drawer>
+          <div className="drawer__panel">
+            <div className="drawer__head">
+              <h2 id="dashboard-drawer-title">Dashboard</h2>
+              <button type="button" className="drawer__close" aria-label="Close" onClick={close}>
+                <CloseIcon />
+              </button>
+            </div>
+            {/* Following a link closes the drawer; the new page then takes focus to its heading. */}
+            {open ? <SideMenu user={user} onNavigate={close} /> : null}
+          </div>
+        </dialog>
         <Outlet />
       </div>
     </div>

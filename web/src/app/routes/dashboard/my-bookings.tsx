@@ -3,8 +3,9 @@ import { paths } from '@/config/paths';
 import { useSellerBookings } from '@/features/bookings/api/get-seller-bookings';
 import { SellerBookingsList } from '@/features/bookings/components/seller-bookings-list';
 import { useSessionUser } from '@/lib/session';
+import { withAntd } from '@/lib/antd-theme';
 
-export function MyBookingsPage() {
+function MyBookingsPageContent() {
   const email = useSessionUser()?.email ?? '';
   const { bookings, ...list } = useSellerBookings(email);
   return (
@@ -13,3 +14,6 @@ export function MyBookingsPage() {
     </DashboardPage>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const MyBookingsPage = withAntd(MyBookingsPageContent);

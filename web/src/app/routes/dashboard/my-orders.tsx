@@ -4,8 +4,9 @@ import { useMyBookings } from '@/features/bookings/api/get-my-bookings';
 import { MyOrdersTable } from '@/features/bookings/components/my-orders-table';
 import { useCancelledBookingToast } from '@/features/bookings/cancellation';
 import { useSessionUser } from '@/lib/session';
+import { withAntd } from '@/lib/antd-theme';
 
-export function MyOrdersPage() {
+function MyOrdersPageContent() {
   const email = useSessionUser()?.email ?? '';
   const { bookings, ...list } = useMyBookings(email);
   useCancelledBookingToast(email);
@@ -15,3 +16,6 @@ export function MyOrdersPage() {
     </DashboardPage>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const MyOrdersPage = withAntd(MyOrdersPageContent);

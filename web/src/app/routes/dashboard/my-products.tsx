@@ -5,8 +5,9 @@ import { useSellerBookings } from '@/features/bookings/api/get-seller-bookings';
 import { useSellerProducts } from '@/features/products/api/get-seller-products';
 import { MyProductsTable } from '@/features/products/components/my-products-table';
 import { useSessionUser } from '@/lib/session';
+import { withAntd } from '@/lib/antd-theme';
 
-export function MyProductsPage() {
+function MyProductsPageContent() {
   const email = useSessionUser()?.email ?? '';
   const { products, ...list } = useSellerProducts(email);
   // Who bought each TV sold here, from the seller's bookings (a paid booking names its buyer).
@@ -18,3 +19,6 @@ export function MyProductsPage() {
     </DashboardPage>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const MyProductsPage = withAntd(MyProductsPageContent);

@@ -1,8 +1,8 @@
-import { Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router-dom';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
+import { Tag } from '@/components/ui/tag';
 import { paths } from '@/config/paths';
 import { useBooking } from '@/features/bookings/api/get-booking';
 import { BOOKING_CANCELLED_NOTICE } from '@/features/bookings/cancellation';
@@ -11,9 +11,10 @@ import { PaymentForm } from '@/features/payments/components/payment-form';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
+import { withAntd } from '@/lib/antd-theme';
 
 /** Loads the booking first; then greets the buyer and offers the card form. */
-export function PaymentPage() {
+function PaymentPageContent() {
   usePageTitle(paths.dashboard.payment.title);
   const { id = '' } = useParams();
   const user = useSessionUser();
@@ -54,3 +55,6 @@ export function PaymentPage() {
     </section>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const PaymentPage = withAntd(PaymentPageContent);

@@ -6,8 +6,12 @@ import { ProfileCard } from '@/features/users/components/profile-card';
 import { hasRole, useSessionUser } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
 
-/** Only the admin's home has the overview, so only the admin downloads it. */
-const AdminOverview = lazy(() => import('@/features/audit/components/admin-overview').then((m) => ({ default: m.AdminOverview })));
+/** Only the admin's home has the overview (built with antd, in its theme), so only the admin downloads it. */
+const AdminOverview = lazy(() =>
+  Promise.all([import('@/features/audit/components/admin-overview'), import('@/lib/antd-theme')]).then(([m, t]) => ({
+    default: t.withAntd(m.AdminOverview),
+  })),
+);
 
 /** The overview's open reports counted from the live list of reported items, which pushes keep current. */
 function AdminHome() {

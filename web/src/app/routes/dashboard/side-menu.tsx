@@ -1,4 +1,3 @@
-import { Menu } from 'antd';
 import type { User } from '@tv-shop/contracts';
 import { Link, useLocation } from 'react-router-dom';
 import { paths } from '@/config/paths';
@@ -29,23 +28,27 @@ function menuEntries(user: User) {
   return entries;
 }
 
+/** The dashboard's pages for this user's role, the current one marked (aria-current). */
 export function SideMenu({ user, onNavigate }: { user: User; onNavigate?: (to: string) => void }) {
   const { pathname } = useLocation();
+  // The timeline of a stream belongs to the event log.
+  const current = pathname.startsWith(`${auditPaths.events.path}/`) ? auditPaths.events.href() : pathname;
   return (
-    <nav aria-label="Dashboard">
-      <Menu
-        mode="inline"
-        // The timeline of a stream belongs to the event log.
-        selectedKeys={[pathname.startsWith(`${auditPaths.events.path}/`) ? auditPaths.events.href() : pathname]}
-        items={menuEntries(user).map((entry) => ({
-          key: entry.to,
-          label: (
-            <Link to={entry.to} onClick={() => onNavigate?.(entry.to)}>
+    <nav aria-label="Dashboard" className="side-menu">
+      <ul>
+        {menuEntries(user).map((entry) => (
+          <li key={entry.to}>
+            <Link
+              to={entry.to}
+              className="side-menu__link"
+              aria-current={entry.to === current ? 'page' : undefined}
+              onClick={() => onNavigate?.(entry.to)}
+            >
               {entry.label}
             </Link>
-          ),
-        }))}
-      />
+          </li>
+        ))}
+      </ul>
     </nav>
   );
 }

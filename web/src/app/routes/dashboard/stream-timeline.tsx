@@ -2,9 +2,10 @@ import { Link, useParams } from 'react-router-dom';
 import { StreamTimeline } from '@/features/audit/components/stream-timeline';
 import { auditPaths } from '@/features/audit/paths';
 import { usePageTitle } from '@/lib/use-page-title';
+import { withAntd } from '@/lib/antd-theme';
 
 /** One stream's events and its state at each of them. */
-export function StreamTimelinePage() {
+function StreamTimelinePageContent() {
   const streamId = useParams().streamId ?? '';
   usePageTitle(`${auditPaths.stream.title}: ${streamId}`);
   return (
@@ -17,3 +18,6 @@ export function StreamTimelinePage() {
     </section>
   );
 }
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const StreamTimelinePage = withAntd(StreamTimelinePageContent);

@@ -1,4 +1,5 @@
-import { Button, Form, Input, Select, Tag } from 'antd';
+import { Button, Form, Input, Tag } from 'antd';
+import { FormSelect } from '@/components/ui/form-select';
 import { eventTypes } from '../event-types';
 import type { TailFilter } from '../filter';
 
@@ -48,7 +49,7 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
       onFinish={apply}
     >
       <Form.Item name="type" label="Type" className="event-filters__field">
-        <Select allowClear showSearch placeholder="Any type" options={typeOptions} aria-label="Type" />
+        <FormSelect anyLabel="Any type" options={typeOptions} />
       </Form.Item>
       <Form.Item name="stream" label="Stream" className="event-filters__field">
         <Input placeholder="product-…" allowClear />

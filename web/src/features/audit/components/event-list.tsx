@@ -1,5 +1,5 @@
 import type { LogEvent } from '@tv-shop/contracts';
-import { Button, Descriptions } from 'antd';
+import { Button } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyText } from '@/components/ui/empty-text';
@@ -37,16 +37,33 @@ function EventRow({ event, live, onFilter }: { event: LogEvent; live: boolean; o
         <div id={detailsId} className="event-row__details">
           <CauseLinks event={event} />
           <EventData event={event} />
-          <Descriptions size="small" column={1} className="event-row__ids">
-            <Descriptions.Item label="Position">{event.position}</Descriptions.Item>
-            <Descriptions.Item label="Version">{event.version}</Descriptions.Item>
-            <Descriptions.Item label="Event id">{event.eventId}</Descriptions.Item>
-            <Descriptions.Item label="Correlation">
-              <Button type="link" size="small" className="event-row__id-link" onClick={() => onFilter('correlation', event.correlationId)}>
-                {event.correlationId}
-              </Button>
-            </Descriptions.Item>
-          </Descriptions>
+          <dl className="event-row__ids">
+            <div>
+              <dt>Position</dt>
+              <dd>{event.position}</dd>
+            </div>
+            <div>
+              <dt>Version</dt>
+              <dd>{event.version}</dd>
+            </div>
+            <div>
+              <dt>Event id</dt>
+              <dd>{event.eventId}</dd>
+            </div>
+            <div>
+              <dt>Correlation</dt>
+              <dd>
+                <Button
+                  type="link"
+                  size="small"
+                  className="event-row__id-link"
+                  onClick={() => onFilter('correlation', event.correlationId)}
+                >
+                  {event.correlationId}
+                </Button>
+              </dd>
+            </div>
+          </dl>
         </div>
       )}
     </li>

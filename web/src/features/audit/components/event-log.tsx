@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Space } from 'antd';
+import { Alert, Button, Space } from 'antd';
 import { DownloadOutlined, PauseOutlined, CaretRightOutlined } from '@ant-design/icons';
 import { useCallback, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -48,15 +48,14 @@ export function EventLog() {
     <>
       <EventFilters filter={filter} onChange={changeFilter} />
       <div className="event-log__toolbar">
-        <Badge count={tail.held} overflowCount={99} offset={[-4, 0]}>
-          <Button
-            icon={paused ? <CaretRightOutlined /> : <PauseOutlined />}
-            aria-pressed={paused}
-            onClick={() => setPausedAt(paused ? null : tail.newest)}
-          >
-            {paused ? `Resume${tail.held ? ` (${tail.held} new)` : ''}` : 'Pause'}
-          </Button>
-        </Badge>
+        {/* While paused the button counts what waits: "Resume (3 new)". */}
+        <Button
+          icon={paused ? <CaretRightOutlined /> : <PauseOutlined />}
+          aria-pressed={paused}
+          onClick={() => setPausedAt(paused ? null : tail.newest)}
+        >
+          {paused ? `Resume${tail.held ? ` (${tail.held} new)` : ''}` : 'Pause'}
+        </Button>
         <span className="event-log__status" role="status">
           {paused ? 'Paused: new events wait above.' : 'Live: new events appear on top.'}
         </span>

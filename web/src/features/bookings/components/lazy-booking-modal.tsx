@@ -1,7 +1,10 @@
 import type { Product } from '@tv-shop/contracts';
 import { lazy, Suspense } from 'react';
 
-const Modal = lazy(() => import('./booking-modal').then((m) => ({ default: m.BookingModal })));
+// With antd and its theme: the pages that list TVs do not load antd themselves (ADR 0043).
+const Modal = lazy(() =>
+  Promise.all([import('./booking-modal'), import('@/lib/antd-theme')]).then(([m, t]) => ({ default: t.withAntd(m.BookingModal) })),
+);
 
 /**
  * The booking dialog, downloaded when a buyer first presses "Book now" rather than with every

@@ -1,4 +1,3 @@
-import { Card, Typography } from 'antd';
 import type { Booking, PaymentIntentAnswer, WriteAnswer } from '@tv-shop/contracts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Spinner } from '@/components/ui/spinner';
@@ -72,10 +71,14 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
   const messages = [closedReason, closedReason ? null : intentError, error].filter((m): m is string => !!m);
 
   return (
-    <Card title="Payment With Stripe" className="payment-card">
+    // A card in antd's look (styles.css), without antd's Card and its tabs in the page's download.
+    <section className="payment-card" aria-labelledby="payment-card-title">
+      <h2 id="payment-card-title" className="payment-card__title">
+        Payment With Stripe
+      </h2>
       {transactionId ? (
         <div className="payment-success" role="status">
-          <Typography.Title level={4}>Payment success</Typography.Title>
+          <h3 className="payment-success__title">Payment success</h3>
           <p>
             Your transaction id: <code className="transaction-id">{transactionId}</code>
           </p>
@@ -92,6 +95,6 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
           {message}
         </p>
       ))}
-    </Card>
+    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
-import { AddProductBody, CONDITIONS, USE_DURATIONS, type Category } from '@tv-shop/contracts';
+import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category } from '@tv-shop/contracts';
 import { useState } from 'react';
 import { ApiError, errorMessage, fieldSentence } from '@/lib/api-client';
 import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
@@ -15,15 +15,19 @@ type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 
 };
 
 const required = (what: string) => ({ required: true, message: `Please enter the ${what}` });
-/** The fields of the server's own schema, so the form refuses exactly what the server would. */
-const fields = AddProductBody.shape;
+/**
+ * The fields of the server's own schema, so the form refuses exactly what the server would. The
+ * schema (and zod with it) is fetched with the first check, not with the page (ADR 0043).
+ */
+let schema: Promise<(typeof import('../add-product-schema'))['AddProductBody']['shape']> | null = null;
+const serverFields = () => (schema ??= import('../add-product-schema').then((m) => m.AddProductBody.shape));
 type Checked = 'resale_price' | 'orginal_price' | 'phone_number' | 'porduct_name' | 'location' | 'details';
 /** A rule that runs the server's check of one field and says its complaint as a sentence. */
 const serverRule = (name: Checked) => ({
   validator: async (_: unknown, value: unknown) => {
     // An empty field is the `required` rule's to name.
     if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return;
-    const result = fields[name].safeParse(value);
+    const result = (await serverFields())[name].safeParse(value);
     if (!result.success) throw new Error(fieldSentence(name, result.error.issues[0]?.message ?? 'is not valid'));
   },
 });
@@ -70,6 +74,7 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
       uploading = '';
       setProgress('Saving the listing…');
       const category = categories.find((c) => c._id === values.category_id);
+      const fields = await serverFields();
       await addProduct({
         ...values,
         resale_price: fields.resale_price.parse(values.resale_price),

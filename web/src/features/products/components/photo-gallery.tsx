@@ -1,6 +1,8 @@
-import { ExpandOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { ExpandIcon, LeftIcon, RightIcon } from '@/components/ui/icons';
 import { useRef, useState, type KeyboardEvent } from 'react';
-import type { ProductPhoto } from '../photos';
+import { galleryPhoto, type ProductPhoto } from '../photos';
+/** The 4:3 box a photo is shown in (styles.css), declared so the page keeps its place before it loads. */
+const PHOTO_BOX = { width: 1200, height: 900 } as const;
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -30,9 +32,16 @@ function Slide({
       tabIndex={current ? 0 : -1}
       aria-hidden={current ? undefined : true}
     >
-      <img src={photo.url} alt={count === 1 ? name : `${name}, photo ${index + 1} of ${count}`} loading={index === 0 ? 'eager' : 'lazy'} />
+      <img
+        {...galleryPhoto(photo)}
+        width={PHOTO_BOX.width}
+        height={PHOTO_BOX.height}
+        alt={count === 1 ? name : `${name}, photo ${index + 1} of ${count}`}
+        loading={index === 0 ? 'eager' : 'lazy'}
+        fetchPriority={index === 0 ? 'high' : 'auto'}
+      />
       <span className="product-page__zoom" aria-hidden="true">
-        <ExpandOutlined /> Full size
+        <ExpandIcon /> Full size
       </span>
     </a>
   );
@@ -102,7 +111,7 @@ export function PhotoGallery({ photos, name }: { photos: ProductPhoto[]; name: s
           disabled={current === 0}
           onClick={() => show(current - 1)}
         >
-          <LeftOutlined aria-hidden="true" />
+          <LeftIcon />
         </button>
         <button
           type="button"
@@ -111,7 +120,7 @@ export function PhotoGallery({ photos, name }: { photos: ProductPhoto[]; name: s
           disabled={current === count - 1}
           onClick={() => show(current + 1)}
         >
-          <RightOutlined aria-hidden="true" />
+          <RightIcon />
         </button>
       </div>
       <div className="photo-gallery__dots">

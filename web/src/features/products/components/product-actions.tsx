@@ -1,6 +1,7 @@
-import { Button, Tag } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Tag } from '@/components/ui/tag';
 import { paths } from '@/config/paths';
 import { hasRole, useSessionUser } from '@/lib/session';
 import { ReportButton } from './report-button';
@@ -30,7 +31,7 @@ export function ProductActions({ product, onBook, className = 'product-card__act
   return (
     <div className={className}>
       {!user || isBuyer ? (
-        <Button type="primary" onClick={book} disabled={product.sold}>
+        <Button variant="primary" onClick={book} disabled={product.sold}>
           Book Now
         </Button>
       ) : null}

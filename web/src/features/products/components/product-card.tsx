@@ -1,9 +1,9 @@
-import { CameraOutlined } from '@ant-design/icons';
 import type { Product } from '@tv-shop/contracts';
 import { Link } from 'react-router-dom';
+import { CameraIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
-import { CARD_PHOTO, PHOTO_WIDTH, THUMBNAIL_WIDTH, photosOf, type ProductPhoto } from '../photos';
+import { CARD_PHOTO, cardPhoto, photosOf, type ProductPhoto } from '../photos';
 import { ProductActions } from './product-actions';
 import { StatusBadge } from './status-badge';
 import { VerifiedMark } from './verified-mark';
@@ -32,7 +32,7 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
         <StatusBadge sold={product.sold} />
         {photoCount > 1 ? (
           <span className="product-card__photo-count">
-            <CameraOutlined aria-hidden="true" /> {photoCount} photos
+            <CameraIcon /> {photoCount} photos
           </span>
         ) : null}
       </div>
@@ -67,21 +67,18 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
   );
 }
 
-/** The card's width at each layout of the grid (styles.css: one column, two from 768 px, three from 992 px). */
-const CARD_SIZES = '(min-width: 992px) 360px, (min-width: 768px) 50vw, 100vw';
-
 /**
  * The cover in the card's 16:10 box (sized by CSS, so nothing moves when it arrives): the small
  * copy, or the photo itself where the screen needs more pixels than the copy has. Lazy below the
  * fold; the first card's is fetched at once, as it is what the page's first paint shows.
  */
 function CardPhoto({ photo, alt, priority }: { photo: ProductPhoto; alt: string; priority: boolean }) {
-  const srcSet = photo.thumbnail !== photo.url ? `${photo.thumbnail} ${THUMBNAIL_WIDTH}w, ${photo.url} ${PHOTO_WIDTH}w` : undefined;
+  const { src, srcSet, sizes } = cardPhoto(photo);
   return (
     <img
-      src={photo.thumbnail}
+      src={src}
       srcSet={srcSet}
-      sizes={srcSet ? CARD_SIZES : undefined}
+      sizes={sizes}
       alt={alt}
       width={CARD_PHOTO.width}
       height={CARD_PHOTO.height}

@@ -1,63 +1,25 @@
-import { Alert, Button, Input, Modal } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useCallback, useState } from 'react';
-import toast from 'react-hot-toast';
-import { useSubmit } from '@/lib/use-submit';
-import { reportProduct } from '../api/report-product';
-import { usePatchProduct } from '../use-patch-product';
+import { lazy, Suspense, useState } from 'react';
+import { Button } from '@/components/ui/button';
 
-export const REPORT_REASON_MAX = 500;
+// The dialog (antd's Modal, in the shop's theme) is downloaded when a buyer first presses Add Report.
+const ReportDialog = lazy(() =>
+  Promise.all([import('./report-dialog'), import('@/lib/antd-theme')]).then(([m, t]) => ({ default: t.withAntd(m.ReportDialog) })),
+);
 
 /** Add Report asks first, with room to say what is wrong; the admin reads it in Reported Items. */
 export function ReportButton({ product }: { product: Product }) {
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const patchProduct = usePatchProduct();
-  const send = useCallback(async () => {
-    const answer = await reportProduct(product._id, reason.trim());
-    patchProduct(product._id, answer, { reported: true });
-    toast.success('Add Report Successfully');
-    setOpen(false);
-    setReason('');
-  }, [product._id, reason, patchProduct]);
-  const { submit, busy, error, setError } = useSubmit(send);
-  const close = () => {
-    setOpen(false);
-    setError(null);
-  };
-  const fieldId = `report-reason-${product._id}`;
   return (
     <>
-      <Button danger onClick={() => setOpen(true)}>
+      <Button variant="danger" onClick={() => setOpen(true)}>
         Add Report
       </Button>
-      <Modal
-        open={open}
-        title={`Report ${product.porduct_name}?`}
-        okText="Report"
-        okButtonProps={{ danger: true, loading: busy }}
-        onOk={() => void submit()}
-        onCancel={close}
-        destroyOnHidden
-      >
-        <p>The admin reviews reported listings and removes those that break the rules.</p>
-        <label htmlFor={fieldId} className="report-reason__label">
-          What is wrong with this listing? (optional)
-        </label>
-        <Input.TextArea
-          id={fieldId}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setError(null);
-          }}
-          maxLength={REPORT_REASON_MAX}
-          showCount
-          autoSize={{ minRows: 3, maxRows: 6 }}
-          placeholder="e.g. the photo shows a different TV"
-        />
-        {error ? <Alert type="error" showIcon message={error} className="report-reason__error" /> : null}
-      </Modal>
+      {open ? (
+        <Suspense fallback={null}>
+          <ReportDialog product={product} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

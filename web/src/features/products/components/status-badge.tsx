@@ -1,4 +1,4 @@
-import { Tag } from 'antd';
+import { Tag } from '@/components/ui/tag';
 
 export function StatusBadge({ sold }: { sold: boolean }) {
   return sold ? (

@@ -1,5 +1,5 @@
-import { CheckCircleFilled } from '@ant-design/icons';
+import { CheckCircleIcon } from '@/components/ui/icons';
 
 export function VerifiedMark() {
-  return <CheckCircleFilled className="verified-mark" aria-label="verified seller" role="img" title="Verified seller" />;
+  return <CheckCircleIcon className="verified-mark" title="Verified seller" aria-label="verified seller" />;
 }

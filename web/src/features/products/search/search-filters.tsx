@@ -1,7 +1,7 @@
-import { FilterOutlined, SearchOutlined } from '@ant-design/icons';
-import { Button, Input, Select, Switch } from 'antd';
 import { CONDITIONS } from '@tv-shop/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { FilterIcon, SearchIcon } from '@/components/ui/icons';
 import { priceProblem } from './price-range';
 import { BROWSE, type ProductSearchState, type SearchSort } from './search-params';
 
@@ -44,6 +44,7 @@ interface SearchFiltersProps {
  * selects and the switch send at once. What the URL says (back, forward, a shared link) wins.
  * Prices the server would refuse are not sent: the message under them says what to fix.
  * On a phone only the search box shows, and a Filters button opens the rest (styles.css).
+ * Native controls in the shop's look (ui.css): the list pages paint without antd (ADR 0043).
  */
 export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
   const [draft, setDraft] = useState<Typed>(() => typedOf(value));
@@ -98,12 +99,19 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
   const condition = (
     <div className="search-filters__field">
       <label htmlFor="search-condition">Condition</label>
-      <Select
+      <select
         id="search-condition"
+        className="field-select"
         value={value.condition}
-        onChange={(condition: ProductSearchState['condition']) => onChange({ condition })}
-        options={[{ value: '', label: 'Any condition' }, ...CONDITIONS.map((c) => ({ value: c, label: c }))]}
-      />
+        onChange={(e) => onChange({ condition: e.target.value as ProductSearchState['condition'] })}
+      >
+        <option value="">Any condition</option>
+        {CONDITIONS.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
     </div>
   );
 
@@ -111,24 +119,27 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
     <div className={`search-filters${open ? ' search-filters--open' : ''}`} role="search" aria-label="Search TVs">
       <div className="search-filters__field search-filters__field--wide">
         <label htmlFor="search-q">Search</label>
-        <Input
-          id="search-q"
-          type="search"
-          value={draft.q}
-          onChange={type('q')}
-          onPressEnter={() => {
-            const next = sendable(draft);
-            if (!sameTyped(next, sent.current)) send(next);
-          }}
-          placeholder="Brand, model, size..."
-          prefix={<SearchOutlined aria-hidden />}
-          allowClear
-          maxLength={200}
-        />
+        <span className="field-affix">
+          <SearchIcon />
+          <input
+            id="search-q"
+            className="field-input"
+            type="search"
+            value={draft.q}
+            onChange={type('q')}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return;
+              const next = sendable(draft);
+              if (!sameTyped(next, sent.current)) send(next);
+            }}
+            placeholder="Brand, model, size..."
+            maxLength={200}
+          />
+        </span>
       </div>
       <Button
         className="search-filters__toggle"
-        icon={<FilterOutlined aria-hidden />}
+        icon={<FilterIcon />}
         aria-expanded={open}
         aria-controls={moreId}
         onClick={() => setOpen((o) => !o)}
@@ -139,12 +150,19 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
         {brands ? (
           <div className="search-filters__field">
             <label htmlFor="search-brand">Brand</label>
-            <Select
+            <select
               id="search-brand"
+              className="field-select"
               value={value.category}
-              onChange={(category: string) => onChange({ category })}
-              options={[{ value: '', label: 'All brands' }, ...brands.map((b) => ({ value: b.id, label: b.name }))]}
-            />
+              onChange={(e) => onChange({ category: e.target.value })}
+            >
+              <option value="">All brands</option>
+              {brands.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.name}
+                </option>
+              ))}
+            </select>
           </div>
         ) : null}
         {brands ? condition : null}
@@ -152,26 +170,26 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
           <div>
             <label htmlFor="search-min-price">Min price (TK)</label>
             {/* Text, not number: a number box empties itself on "25k", and the message could not say why. */}
-            <Input
+            <input
               id="search-min-price"
+              className="field-input"
               inputMode="decimal"
               autoComplete="off"
               value={draft.minPrice}
               onChange={type('minPrice')}
-              status={priceInvalid('minPrice') ? 'error' : undefined}
               aria-invalid={priceInvalid('minPrice')}
               aria-describedby={priceInvalid('minPrice') ? priceErrorId : undefined}
             />
           </div>
           <div>
             <label htmlFor="search-max-price">Max price (TK)</label>
-            <Input
+            <input
               id="search-max-price"
+              className="field-input"
               inputMode="decimal"
               autoComplete="off"
               value={draft.maxPrice}
               onChange={type('maxPrice')}
-              status={priceInvalid('maxPrice') ? 'error' : undefined}
               aria-invalid={priceInvalid('maxPrice')}
               aria-describedby={priceInvalid('maxPrice') ? priceErrorId : undefined}
             />
@@ -185,21 +203,40 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
         {brands ? null : condition}
         <div className="search-filters__field">
           <label htmlFor="search-location">Location</label>
-          <Input
+          <input
             id="search-location"
+            className="field-input"
+            type="search"
             value={draft.location}
             onChange={type('location')}
             placeholder="e.g. Dhaka"
-            allowClear
             maxLength={100}
           />
         </div>
         <div className="search-filters__field">
           <label htmlFor="search-sort">Sort by</label>
-          <Select id="search-sort" value={value.sort} onChange={(sort: SearchSort) => onChange({ sort })} options={SORT_OPTIONS} />
+          <select
+            id="search-sort"
+            className="field-select"
+            value={value.sort}
+            onChange={(e) => onChange({ sort: e.target.value as SearchSort })}
+          >
+            {SORT_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
         </div>
         <div className="search-filters__field search-filters__switch">
-          <Switch id="search-sold" checked={value.sold !== 'false'} onChange={(on) => onChange({ sold: on ? 'any' : 'false' })} />
+          <button
+            id="search-sold"
+            className="switch"
+            type="button"
+            role="switch"
+            aria-checked={value.sold !== 'false'}
+            onClick={() => onChange({ sold: value.sold !== 'false' ? 'false' : 'any' })}
+          />
           <label htmlFor="search-sold">Show sold</label>
         </div>
       </div>

@@ -1,8 +1,9 @@
-import { Alert, Button } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
 import { EmptyText } from '@/components/ui/empty-text';
 import { LoadError } from '@/components/ui/load-error';
+import { Notice } from '@/components/ui/notice';
 import { Spinner } from '@/components/ui/spinner';
 import { ProductGrid } from '../components/product-grid';
 import { priceProblem, priceRefusal } from './price-range';
@@ -45,12 +46,11 @@ export function ProductResults({ products, total, totalCapped, loading, error, r
  */
 function PriceToFix({ message }: { message: string }) {
   return (
-    <Alert
+    <Notice
       className="search-results__price"
       type="warning"
-      showIcon
       role="alert"
-      message={`${message}.`}
+      title={`${message}.`}
       description="Change the prices in the filters to see the TVs."
     />
   );
@@ -80,9 +80,7 @@ function LiveSearchResults({ search, onBook }: SearchResultsProps) {
       onBook={onBook}
       empty="No TVs match your search."
     >
-      {loadMoreError ? (
-        <Alert type="error" showIcon role="alert" message="Could not load more products." description={loadMoreError} />
-      ) : null}
+      {loadMoreError ? <Notice type="error" role="alert" title="Could not load more products." description={loadMoreError} /> : null}
       {hasMore ? (
         <div className="search-results__more">
           <Button onClick={() => void loadMore()} loading={loadingMore}>

@@ -1,23 +1,38 @@
-import { Avatar, Card, Descriptions } from 'antd';
-import { UserOutlined } from '@ant-design/icons';
 import type { User } from '@tv-shop/contracts';
+import { UserIcon } from '@/components/ui/icons';
 
-/** The dashboard's welcome: role, name, email and photo of whoever is signed in. */
+/**
+ * The dashboard's welcome: role, name, email and photo of whoever is signed in. Plain markup in
+ * antd's card look (styles.css): the dashboard's first page paints without antd (ADR 0043).
+ */
 export function ProfileCard({ user }: { user: User }) {
   return (
-    <Card className="profile-card">
+    <section className="profile-card" aria-labelledby="profile-card-name">
       <div className="profile-card__head">
-        <Avatar size={96} src={user.photoURL || undefined} icon={<UserOutlined />} alt={user.name} />
+        <span className="profile-card__avatar">
+          {user.photoURL ? <img src={user.photoURL} alt={user.name} width={96} height={96} /> : <UserIcon />}
+        </span>
         <div>
           <p className="profile-card__kicker">Welcome, {user.role}</p>
-          <h1 className="profile-card__name">{user.name}</h1>
+          <h1 id="profile-card-name" className="profile-card__name">
+            {user.name}
+          </h1>
         </div>
       </div>
-      <Descriptions column={1} size="small" bordered>
-        <Descriptions.Item label="Role">{user.role}</Descriptions.Item>
-        <Descriptions.Item label="Name">{user.name}</Descriptions.Item>
-        <Descriptions.Item label="Email">{user.email}</Descriptions.Item>
-      </Descriptions>
-    </Card>
+      <dl className="profile-card__facts">
+        <div>
+          <dt>Role</dt>
+          <dd>{user.role}</dd>
+        </div>
+        <div>
+          <dt>Name</dt>
+          <dd>{user.name}</dd>
+        </div>
+        <div>
+          <dt>Email</dt>
+          <dd>{user.email}</dd>
+        </div>
+      </dl>
+    </section>
   );
 }

@@ -1,0 +1,56 @@
+import { Alert, Input, Modal } from 'antd';
+import type { Product } from '@tv-shop/contracts';
+import { useCallback, useState } from 'react';
+import toast from 'react-hot-toast';
+import { useSubmit } from '@/lib/use-submit';
+import { reportProduct } from '../api/report-product';
+import { usePatchProduct } from '../use-patch-product';
+
+export const REPORT_REASON_MAX = 500;
+
+/** The Add Report dialog: room to say what is wrong; the admin reads it in Reported Items. */
+export function ReportDialog({ product, onClose }: { product: Product; onClose: () => void }) {
+  const [reason, setReason] = useState('');
+  const patchProduct = usePatchProduct();
+  const send = useCallback(async () => {
+    const answer = await reportProduct(product._id, reason.trim());
+    patchProduct(product._id, answer, { reported: true });
+    toast.success('Add Report Successfully');
+    onClose();
+  }, [product._id, reason, patchProduct, onClose]);
+  const { submit, busy, error, setError } = useSubmit(send);
+  const close = () => {
+    setError(null);
+    onClose();
+  };
+  const fieldId = `report-reason-${product._id}`;
+  return (
+    <Modal
+      open
+      title={`Report ${product.porduct_name}?`}
+      okText="Report"
+      okButtonProps={{ danger: true, loading: busy }}
+      onOk={() => void submit()}
+      onCancel={close}
+      destroyOnHidden
+    >
+      <p>The admin reviews reported listings and removes those that break the rules.</p>
+      <label htmlFor={fieldId} className="report-reason__label">
+        What is wrong with this listing? (optional)
+      </label>
+      <Input.TextArea
+        id={fieldId}
+        value={reason}
+        onChange={(e) => {
+          setReason(e.target.value);
+          setError(null);
+        }}
+        maxLength={REPORT_REASON_MAX}
+        showCount
+        autoSize={{ minRows: 3, maxRows: 6 }}
+        placeholder="e.g. the photo shows a different TV"
+      />
+      {error ? <Alert type="error" showIcon message={error} className="report-reason__error" /> : null}
+    </Modal>
+  );
+}
