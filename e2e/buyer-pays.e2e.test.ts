@@ -73,4 +73,7 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   expect(await error.textContent()).toBe('Your card was declined.');
   expect(await page.evaluate("getComputedStyle(document.querySelector('.card-error')).color")).toBe('rgb(207, 19, 34)');
   await snap(page, '3-payment-declined');
+  // The message was about the card as it was: it goes as soon as the buyer edits the card.
+  await page.getByLabel('Card number').fill('4242 4242 4242 424');
+  await error.waitFor({ state: 'detached' });
 });

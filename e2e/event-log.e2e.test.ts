@@ -159,3 +159,30 @@ test('when the admin opens the dashboard, then the overview shows figures and ch
   await admin.locator('.verify-results .ant-alert').first().waitFor({ timeout: 30_000 });
   await snapBoth(admin, '14-admin-overview');
 });
+
+test('when an event is written while the admin’s page is still connecting, then the log shows it once the connection is up', async () => {
+  const admin = await newPage();
+  await logInFromHome(admin, ADMIN.email, ADMIN.password);
+  // The live connection opens after the first screen (ADR 0043); here it is held back longer, as on
+  // a slow phone, while another visitor signs up.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await admin.route('**/socket.io/**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await admin.goto('/dashboard/events');
+  await admin.locator('li.event-row').first().waitFor();
+  const joiner = await api(baseUrl).signup('Late Joiner', uniqueEmail('late'), 'Buyer');
+  const row = admin
+    .locator('li.event-row')
+    .filter({ hasText: 'UserRegistered' })
+    .filter({ hasText: `user-${joiner.user._id}` });
+  await admin.waitForTimeout(500);
+  expect(await row.count()).toBe(0);
+
+  release();
+  await waitLive(admin);
+  // Not by push (the socket was not there): by the catch-up from the position the log was read at.
+  await row.first().waitFor({ timeout: 15_000 });
+});

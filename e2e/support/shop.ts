@@ -76,7 +76,7 @@ export async function sellerWithProduct(baseUrl: string, sellerName: string, pro
  */
 export async function choose(page: Page, label: string, option: string): Promise<void> {
   const field = page.getByLabel(label, { exact: true });
-  if ((await field.evaluate('(el) => el.tagName')) === 'SELECT') {
+  if ((await field.evaluate((el: { tagName: string }) => el.tagName)) === 'SELECT') {
     await field.selectOption({ label: option });
     return;
   }

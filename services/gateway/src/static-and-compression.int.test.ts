@@ -13,6 +13,7 @@ import { brotliCompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startAll, type Running } from '@tv-shop/shop';
+import { PAGE_PRELOADS as WEB_PAGE_PRELOADS } from '../../../web/src/config/page-preloads';
 
 const ADMIN = { email: 'admin@tvshop.test', password: 'admin-password-1' };
 const SCRIPT = `export const app = ${JSON.stringify('TV Shop '.repeat(400))};\n`;
@@ -134,7 +135,7 @@ describe('static files and compression', () => {
     const head = (body: Buffer) => body.toString().slice(0, body.toString().indexOf('</head>'));
     const product = head((await get(`${base}/products/3f1c-a9_b`)).body);
     expect(product).toContain('<link rel="modulepreload" href="/assets/product-Bb22.js">');
-    expect(product).toContain('<link rel="preload" as="style" href="/assets/product-Cc33.css">');
+    expect(product).toContain('<link rel="preload" as="style" crossorigin href="/assets/product-Cc33.css">');
     expect(product).toContain('<link rel="preload" as="fetch" crossorigin="anonymous" href="/api/product/3f1c-a9_b">');
     expect(product).not.toContain('home-Aa11');
 
@@ -200,6 +201,28 @@ describe('static files and compression', () => {
     const csv = await get(`${base}/api/admin/events/export?format=csv`, { ...auth, 'Accept-Encoding': 'gzip' });
     expect(csv.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(csv.body).toString().split('\r\n')[0]).toMatch(/^position,at,type/);
+  }, 120_000);
+
+  it("given the reads the web app's pages name as preloads, then each answers a visitor and a signed-in buyer alike", async () => {
+    // A preload carries no token, and the browser hands its answer to the page's own fetch,
+    // which would carry one: a read named there must not depend on who asks.
+    const seller = await signup('Seller');
+    await addProduct(seller.token, 'A listing for the public reads.');
+    const product = ((await (await fetch(`${base}/api/all_products`)).json()) as { _id: string; sellerId?: string }[])[0]!;
+    const buyer = await signup('Buyer');
+    const reads = new Set(WEB_PAGE_PRELOADS.flatMap((page) => page.reads));
+    expect(reads.size).toBeGreaterThan(3);
+    const page = (await (await fetch(`${base}/api/product/${product._id}`)).json()) as { seller: { _id: string } };
+    const idFor = (read: string) =>
+      read.startsWith('/api/sellers/') ? page.seller._id : read.includes('product') ? product._id : 'samsung';
+    for (const read of reads) {
+      const url = `${base}${read.replace(':id', idFor(read))}`;
+      const visitor = await fetch(url);
+      const signedIn = await fetch(url, { headers: { Authorization: `Bearer ${buyer.token}` } });
+      expect([read, visitor.status]).toEqual([read, 200]);
+      const strip = (body: string) => body.replace(/"position":\d+/g, '');
+      expect(strip(await signedIn.text())).toBe(strip(await visitor.text()));
+    }
   }, 120_000);
 
   async function json<T>(p: string, body: unknown, token?: string): Promise<T> {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { errorMessage } from './api-client';
 import { trackRead } from './first-screen';
 import { onLiveReconnect } from './live-socket';
@@ -102,7 +102,9 @@ export function useLoad(load: () => Promise<void>, refreshKey = 0, options: Load
         shown.current = true;
         failed.current = false;
         setStale(key, null);
-        setState({ loading: false, error: null, stale: null });
+        // Drawing what arrived (a page of cards, a product) as a transition: React renders it in
+        // slices, so a slow phone stays responsive meanwhile (ADR 0043).
+        startTransition(() => setState({ loading: false, error: null, stale: null }));
       },
       (error: unknown) => {
         console.error(error);

@@ -23,7 +23,8 @@ const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(
 
 /** The page's `:id` when `pattern` (e.g. /products/:id) matches `pathname`; `null` when it does not match. */
 export function matchPage(pattern: string, pathname: string): { id?: string } | null {
-  const want = pattern.split('/');
+  // Like the web app's router: a trailing slash and the case of the fixed parts do not matter.
+  const want = pattern.toLowerCase().split('/');
   const got = pathname.replace(/\/+$/, '').split('/');
   if (pattern === '/') return pathname === '/' ? {} : null;
   if (want.length !== got.length) return null;
@@ -38,7 +39,7 @@ export function matchPage(pattern: string, pathname: string): { id?: string } | 
       }
       if (!id) return null;
       params.id = id;
-    } else if (want[i] !== got[i]) return null;
+    } else if (want[i] !== got[i]!.toLowerCase()) return null;
   }
   return params;
 }
@@ -56,7 +57,8 @@ export function preloadLinks(pages: readonly PagePreload[], pathname: string, ha
     if (!params) continue;
     const links = [
       ...page.modules.filter((m) => ASSET.test(m)).map((m) => `<link rel="modulepreload" href="${escapeAttribute(m)}">`),
-      ...page.styles.filter((s) => ASSET.test(s)).map((s) => `<link rel="preload" as="style" href="${escapeAttribute(s)}">`),
+      // crossorigin as Vite loads a chunk's CSS, or the browser would not use the preload.
+      ...page.styles.filter((s) => ASSET.test(s)).map((s) => `<link rel="preload" as="style" crossorigin href="${escapeAttribute(s)}">`),
     ];
     const idOk = params.id === undefined || ID.test(params.id);
     if (!hasQuery && idOk) {
@@ -79,35 +81,66 @@ interface Loaded {
   pages: PagePreload[];
 }
 
+const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+
+/**
+ * The pages of a `page-preloads.json`, or none when it is missing, cut short or not of that
+ * shape (a build half written, a hand edit): the page then comes as built, never as an error.
+ */
+export function parsePreloads(text: string | null): PagePreload[] {
+  if (text === null) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const pages = (parsed as { pages?: unknown } | null)?.pages;
+  if (!Array.isArray(pages)) return [];
+  return pages.filter(
+    (p): p is PagePreload =>
+      typeof p === 'object' &&
+      p !== null &&
+      typeof (p as PagePreload).path === 'string' &&
+      strings((p as PagePreload).modules) &&
+      strings((p as PagePreload).styles) &&
+      strings((p as PagePreload).reads),
+  );
+}
+
+const stampOf = async (file: string) => {
+  const s = await stat(file).catch(() => null);
+  return s ? `${s.mtimeMs}:${s.size}` : 'none';
+};
+
 /**
  * Answers any page of the app with index.html, revalidated on every visit (it names the hashed
  * scripts of the build now being served), with that page's preloads in its head. The build is
- * read again when index.html changes on disk; without page-preloads.json (an older build) the
- * page comes as built.
+ * read again when index.html or page-preloads.json changes on disk (a build writes the second
+ * after the first); without a usable page-preloads.json the page comes as built.
  */
 export function appPage(webDist: string, notBuilt: string): RequestHandler {
   const index = path.join(webDist, 'index.html');
   const manifest = path.join(webDist, 'page-preloads.json');
   let loaded: Loaded | null = null;
   const load = async (): Promise<Loaded | null> => {
-    const s = await stat(index).catch(() => null);
-    if (!s) return null;
-    const stamp = `${s.mtimeMs}:${s.size}`;
+    const indexStamp = await stampOf(index);
+    if (indexStamp === 'none') return null;
+    const stamp = `${indexStamp}|${await stampOf(manifest)}`;
     if (loaded?.stamp === stamp) return loaded;
     const html = await readFile(index, 'utf8');
-    const pages = await readFile(manifest, 'utf8').then(
-      (text) => (JSON.parse(text) as { pages?: PagePreload[] }).pages ?? [],
-      () => [],
-    );
+    const pages = parsePreloads(await readFile(manifest, 'utf8').catch(() => null));
     loaded = { stamp, html, pages };
     return loaded;
   };
   return (req, res, next) => {
     res.setHeader('Cache-Control', REVALIDATE);
-    load().then((app) => {
-      if (!app) return void res.type('html').send(notBuilt);
-      const links = preloadLinks(app.pages, req.path, req.originalUrl.includes('?'));
-      res.type('html').send(links ? app.html.replace('</head>', `${links}</head>`) : app.html);
-    }, next);
+    load()
+      .then((app) => {
+        if (!app) return void res.type('html').send(notBuilt);
+        const links = preloadLinks(app.pages, req.path, req.originalUrl.includes('?'));
+        res.type('html').send(links ? app.html.replace('</head>', `${links}</head>`) : app.html);
+      })
+      .catch(next);
   };
 }

@@ -2,6 +2,7 @@ import type { LogEvent } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '@/lib/api-client';
+import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getEventsAfter, getEventsNewestFirst } from './api/get-events';
@@ -36,6 +37,8 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
     const page = await getEventsNewestFirst(filter);
     setLoaded({ events: page.events, next: page.next, head: page.head });
     setAsked({ events: [], upTo: page.head });
+    // Events after the head come by push, or by the socket's catch-up if it was not connected yet.
+    noteListRead(page.head);
   }, [filter]);
   const state = useLoad(load, reload);
 

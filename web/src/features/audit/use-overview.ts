@@ -1,6 +1,7 @@
 import type { AdminOverview } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useCallback, useMemo, useState } from 'react';
+import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getOverview } from './api/get-overview';
@@ -16,7 +17,10 @@ export function useOverview() {
   const load = useCallback(async () => {
     setRefreshing(true);
     try {
-      setOverview(await getOverview());
+      const overview = await getOverview();
+      setOverview(overview);
+      // What happens after its head comes by push, or by the socket's catch-up if it was not connected yet.
+      noteListRead(overview.head);
     } finally {
       setRefreshing(false);
     }

@@ -5,4 +5,6 @@ export interface CardFormProps {
   clientSecret: string | null;
   billing: { name: string; email: string };
   onOutcome: (outcome: CardOutcome) => Promise<void>;
+  /** The card was edited: a refusal of the card as it was (declined) no longer applies. */
+  onEdit?: () => void;
 }

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { CloseIcon, MenuIcon } from '@/components/ui/icons';
@@ -14,6 +14,15 @@ export function DashboardLayout() {
   const user = useSessionUser();
   const drawer = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  // Widened to where the side menu shows (992 px, styles.css): the drawer has no reason to stay.
+  useEffect(() => {
+    const wide = window.matchMedia('(min-width: 992px)');
+    const onChange = () => {
+      if (wide.matches) drawer.current?.close();
+    };
+    wide.addEventListener('change', onChange);
+    return () => wide.removeEventListener('change', onChange);
+  }, []);
   if (!user) return null;
   const show = () => {
     drawer.current?.showModal();

@@ -66,7 +66,13 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
     }
   };
 
-  const cardProps = { clientSecret: closedReason ? null : (intent?.clientSecret ?? null), billing: payer, onOutcome };
+  const cardProps = {
+    clientSecret: closedReason ? null : (intent?.clientSecret ?? null),
+    billing: payer,
+    onOutcome,
+    // A declined card's message goes once the card is edited (why the booking closed stays).
+    onEdit: () => setError(null),
+  };
   // Once the booking is closed, why it closed replaces the intent's own refusal.
   const messages = [closedReason, closedReason ? null : intentError, error].filter((m): m is string => !!m);
 

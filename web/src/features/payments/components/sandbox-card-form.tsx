@@ -23,12 +23,14 @@ const ruleOf = (problem: (value: string) => string | null) => ({
  * Our own card form for the server's payment sandbox (no card provider configured). The number
  * is grouped in fours and the expiry gets its slash as they are typed; phones show a keypad.
  */
-export function SandboxCardForm({ clientSecret, billing, onOutcome }: CardFormProps) {
+export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: CardFormProps) {
   const [busy, setBusy] = useState(false);
   const [form] = Form.useForm<CardValues>();
   // A field's complaint goes as soon as it is edited; it is checked again on leaving it.
-  const clearEdited = (changed: Partial<CardValues>) =>
+  const clearEdited = (changed: Partial<CardValues>) => {
     form.setFields(Object.keys(changed).map((name) => ({ name: name as keyof CardValues, errors: [] })));
+    onEdit?.();
+  };
 
   const pay = async (values: CardValues) => {
     if (!clientSecret) return;

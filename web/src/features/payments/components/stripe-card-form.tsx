@@ -14,7 +14,7 @@ export default function StripeCardForm({ publishableKey, ...props }: CardFormPro
   );
 }
 
-function StripeCard({ clientSecret, billing, onOutcome }: CardFormProps) {
+function StripeCard({ clientSecret, billing, onOutcome, onEdit }: CardFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -40,7 +40,7 @@ function StripeCard({ clientSecret, billing, onOutcome }: CardFormProps) {
   return (
     <form onSubmit={pay} className="card-form">
       <label className="stripe-card" aria-label="Card details">
-        <CardElement onReady={() => setReady(true)} options={{ hidePostalCode: true }} />
+        <CardElement onReady={() => setReady(true)} onChange={() => onEdit?.()} options={{ hidePostalCode: true }} />
       </label>
       <Button type="primary" htmlType="submit" disabled={!stripe || !ready || !clientSecret || busy} loading={busy}>
         Pay

@@ -128,7 +128,8 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
             value={draft.q}
             onChange={type('q')}
             onKeyDown={(e) => {
-              if (e.key !== 'Enter') return;
+              // Enter that ends an input method's composition (Bengali, say) is not a search.
+              if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
               const next = sendable(draft);
               if (!sameTyped(next, sent.current)) send(next);
             }}
