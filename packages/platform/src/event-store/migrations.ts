@@ -80,4 +80,107 @@ export const eventStoreMigrations: Migration[] = [
       end $$;
     `,
   },
+  {
+    id: '0003-group-commit',
+    // Group commit (ADR 0046): several appends in one transaction, so one commit (one WAL flush)
+    // carries them all. Each append keeps its own version check and its own outcome: a conflict
+    // or a duplicate writes nothing for that append and does not disturb the others. The steps
+    // keep es.append_events' order (stream rows first, sorted by stream id so two groups cannot
+    // deadlock; the ordering lock last, held to the commit), so ADR 0002's guarantee is unchanged.
+    sql: `
+      create or replace function es.append_groups(p_appends jsonb, p_lock bigint, p_channel text)
+      returns table (
+        idx integer, "position" bigint, event_id uuid, stream_id text, stream_version integer, type text, schema_version integer,
+        data jsonb, metadata jsonb, recorded_at timestamptz, conflict_version integer, duplicate_id uuid
+      )
+      language plpgsql as $$
+      #variable_conflict use_column
+      declare
+        a record;
+        n integer;
+        next_version integer;
+        actual integer;
+        matches boolean;
+        ok_idx integer[] := '{}';
+        ok_next integer[] := '{}';
+      begin
+        -- Stream rows are locked in stream-id order (then arrival order), whatever order the
+        -- appends came in: every group takes them in the same order, so groups never deadlock.
+        for a in
+          select x.i::integer as i, x.ap->>'stream' as s, x.ap->>'expected' as mode, jsonb_array_length(x.ap->'events') as cnt,
+                 (select (y.ev->>'eventId')::uuid
+                    from jsonb_array_elements(x.ap->'events') with ordinality as y(ev, j)
+                   where exists (select 1 from es.events e where e.event_id = (y.ev->>'eventId')::uuid)
+                   order by y.j limit 1) as dup
+            from jsonb_array_elements(p_appends) with ordinality as x(ap, i)
+           order by x.ap->>'stream' collate "C", x.i
+        loop
+          n := a.cnt;
+          next_version := null;
+          if a.dup is not null then
+            -- An event id is stored already: nothing is written for this append. Like a lone
+            -- append (whose insert would fail after its version check), a wrong expectation is
+            -- reported first, else the duplicate.
+            select s.version into actual from es.streams s where s.stream_id = a.s for update;
+            if a.mode = 'any' then
+              matches := true;
+            elsif a.mode = 'no_stream' then
+              matches := actual is null;
+            elsif a.mode = 'stream_exists' then
+              matches := actual is not null;
+            else
+              matches := actual is not null and actual = a.mode::integer;
+            end if;
+            if matches then
+              return query select a.i, null::bigint, null::uuid, null::text, null::integer, null::text, null::integer,
+                null::jsonb, null::jsonb, null::timestamptz, null::integer, a.dup;
+            else
+              return query select a.i, null::bigint, null::uuid, null::text, null::integer, null::text, null::integer,
+                null::jsonb, null::jsonb, null::timestamptz, coalesce(actual, -1), null::uuid;
+            end if;
+            continue;
+          end if;
+          if a.mode = 'no_stream' then
+            insert into es.streams as s (stream_id, version) values (a.s, n - 1)
+              on conflict (stream_id) do nothing returning s.version into next_version;
+          elsif a.mode = 'any' then
+            insert into es.streams as s (stream_id, version) values (a.s, n - 1)
+              on conflict (stream_id) do update set version = s.version + n returning s.version into next_version;
+          elsif a.mode = 'stream_exists' then
+            update es.streams s set version = s.version + n where s.stream_id = a.s returning s.version into next_version;
+          else
+            update es.streams s set version = s.version + n where s.stream_id = a.s and s.version = a.mode::integer
+              returning s.version into next_version;
+          end if;
+          if next_version is null then
+            -- This append's expectation was wrong: nothing is written for it; say where the stream is.
+            select s.version into actual from es.streams s where s.stream_id = a.s;
+            return query select a.i, null::bigint, null::uuid, null::text, null::integer, null::text, null::integer,
+              null::jsonb, null::jsonb, null::timestamptz, coalesce(actual, -1), null::uuid;
+            continue;
+          end if;
+          ok_idx := ok_idx || a.i;
+          ok_next := ok_next || next_version;
+        end loop;
+        if cardinality(ok_idx) = 0 then
+          return;
+        end if;
+        -- Positions are drawn under this lock, and it is released only at commit: readers by
+        -- position never see a gap fill in later (ADR 0002). Each append's events get
+        -- consecutive positions, appends in arrival order.
+        perform pg_advisory_xact_lock(p_lock);
+        return query
+          insert into es.events as e (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+          select (y.ev->>'eventId')::uuid, x.ap->>'stream', o.nv - jsonb_array_length(x.ap->'events') + y.j::integer,
+                 y.ev->>'type', coalesce((y.ev->>'schemaVersion')::integer, 1), y.ev->'data', y.ev->'metadata'
+            from unnest(ok_idx, ok_next) as o(i, nv)
+            cross join lateral (select p_appends->(o.i - 1) as ap) as x
+            cross join lateral jsonb_array_elements(x.ap->'events') with ordinality as y(ev, j)
+           order by o.i, y.j
+          returning null::integer, e.position, e.event_id, e.stream_id, e.stream_version, e.type, e.schema_version, e.data,
+                    e.metadata, e.recorded_at, null::integer, null::uuid;
+        perform pg_notify(p_channel, currval(pg_get_serial_sequence('es.events', 'position'))::text);
+      end $$;
+    `,
+  },
 ];

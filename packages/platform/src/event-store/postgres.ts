@@ -14,7 +14,7 @@ import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent
  * so positions become visible in increasing order: a reader that has seen position N can never
  * later find a committed event below N. See docs/adr/0002-global-order.md.
  */
-const APPEND_LOCK = 0x7ec5_0001;
+export const APPEND_LOCK = 0x7ec5_0001;
 const CHANNEL = 'es_events';
 
 interface Row {
@@ -44,7 +44,38 @@ const toEvent = (r: Row): RecordedEvent => ({
 export interface PostgresEventStoreOptions {
   /** How often a live subscription polls when no notification arrives (ms). */
   pollIntervalMs?: number;
+  /**
+   * At most this many appends share one transaction (group commit, ADR 0046); 1 commits every
+   * append on its own. Default 64.
+   */
+  maxGroupAppends?: number;
 }
+
+/** Caps on one group, so one statement's work stays bounded; an append larger than the events cap
+ * still goes, in a group of its own. */
+const MAX_GROUP_APPENDS = 64;
+const MAX_GROUP_EVENTS = 2000;
+
+interface PendingAppend {
+  streamId: string;
+  expected: ExpectedVersion;
+  /** The expectation as the SQL functions take it: 'no_stream', 'any', 'stream_exists' or a version. */
+  mode: string;
+  /** The events as the JSON array the SQL functions take. */
+  payload: string;
+  /** Event ids (one per event, in order), lower-case as PostgreSQL returns uuids. */
+  ids: string[];
+  resolve(result: AppendResult): void;
+  reject(err: unknown): void;
+}
+
+type GroupRow = Row & { idx: number | null; conflict_version: number | null; duplicate_id: string | null };
+
+const resultOf = (events: RecordedEvent[]): AppendResult => {
+  const recorded = events.sort((a, b) => a.position - b.position);
+  const last = recorded[recorded.length - 1]!;
+  return { nextVersion: last.version, position: last.position, events: recorded };
+};
 
 /** Rethrows a connection failure as the typed 503 (retry later); anything else unchanged. */
 const unavailable = (err: unknown): never => {
@@ -57,12 +88,18 @@ export class PostgresEventStore implements EventStore {
   private dropListener: (() => void) | null = null;
   private readonly live: LiveSubscriptions;
   private closed = false;
+  /** Appends waiting for the next group, oldest first. */
+  private readonly queue: PendingAppend[] = [];
+  /** A group is being committed: new appends wait for the next one. */
+  private committing = false;
+  private readonly maxGroupAppends: number;
 
   constructor(
     readonly pool: pg.Pool,
     private readonly opts: PostgresEventStoreOptions = {},
   ) {
     this.live = new LiveSubscriptions(this, opts.pollIntervalMs ?? 1000);
+    this.maxGroupAppends = Math.max(1, Math.floor(opts.maxGroupAppends ?? MAX_GROUP_APPENDS));
   }
 
   static async migrate(pool: pg.Pool): Promise<void> {
@@ -70,35 +107,136 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * One statement, one round trip (ADR 0039): `es.append_events` checks the stream's version,
-   * takes the global ordering lock, inserts and notifies server-side, and the statement's own
-   * transaction commits at once, so the lock is held from the insert to the commit only.
+   * Group commit (ADR 0046): an append that arrives while this store is committing a group waits
+   * and joins the next one, so under load one transaction (one WAL flush) carries many appends;
+   * a lone append goes at once. Each append keeps its own version check and gets exactly its own
+   * outcome, the same results and errors as an append on its own.
    */
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     validateAppend(streamId, events, expected);
-    const mode = expected === -1 ? 'no_stream' : String(expected);
-    const payload = JSON.stringify(
-      events.map((e) => ({ eventId: e.eventId, type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data, metadata: e.metadata })),
-    );
+    return new Promise<AppendResult>((resolve, reject) => {
+      // Serialized now, as the caller hands them over: a later change to the objects is not stored.
+      const payload = JSON.stringify(
+        events.map((e) => ({ eventId: e.eventId, type: e.type, schemaVersion: e.schemaVersion ?? 1, data: e.data, metadata: e.metadata })),
+      );
+      this.queue.push({
+        streamId,
+        expected,
+        mode: expected === -1 ? 'no_stream' : String(expected),
+        payload,
+        ids: events.map((e) => e.eventId.toLowerCase()),
+        resolve,
+        reject,
+      });
+      this.pump();
+    });
+  }
+
+  /** Starts the next group unless one is being committed (its end starts the next). */
+  private pump(): void {
+    if (this.committing || this.queue.length === 0) return;
+    this.committing = true;
+    const group = this.takeGroup();
+    void this.commitGroup(group)
+      // Not expected: every append has its outcome already. Should the answer be malformed, no
+      // caller is left waiting (settling a settled promise does nothing).
+      .catch((err: unknown) => group.forEach((p) => p.reject(err)))
+      .finally(() => {
+        this.committing = false;
+        this.pump();
+      });
+  }
+
+  /**
+   * The oldest waiting appends, in arrival order, up to the caps. An append that repeats an event
+   * id of one already in the group waits for the next group: across groups the database decides
+   * which one stored it first, exactly as for appends on their own.
+   */
+  private takeGroup(): PendingAppend[] {
+    const group = [this.queue.shift()!];
+    const ids = new Set(group[0]!.ids);
+    let events = group[0]!.ids.length;
+    while (group.length < this.maxGroupAppends && this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (events + next.ids.length > MAX_GROUP_EVENTS || next.ids.some((id) => ids.has(id))) break;
+      this.queue.shift();
+      group.push(next);
+      next.ids.forEach((id) => ids.add(id));
+      events += next.ids.length;
+    }
+    return group;
+  }
+
+  private async commitGroup(group: PendingAppend[]): Promise<void> {
+    if (group.length === 1) return this.appendAlone(group[0]!);
+    let rows: GroupRow[];
+    try {
+      ({ rows } = await this.pool.query<GroupRow>(
+        `select idx, ${COLUMNS}, conflict_version, duplicate_id from es.append_groups($1::jsonb, $2, $3)`,
+        [
+          `[${group.map((p) => `{"stream":${JSON.stringify(p.streamId)},"expected":${JSON.stringify(p.mode)},"events":${p.payload}}`).join(',')}]`,
+          APPEND_LOCK,
+          CHANNEL,
+        ],
+      ));
+    } catch (err) {
+      if (isUniqueViolation(err, 'events_event_id_key')) {
+        // Another writer stored one of these event ids after the group looked: the statement failed
+        // and nothing of the group was written. Each append goes again on its own, so each gets
+        // the outcome it would have had alone (one of them the duplicate).
+        for (const p of group) await this.appendAlone(p);
+        return;
+      }
+      // As for a lone append: a connection lost around the commit leaves the outcome unknown, and
+      // the 503 says "retry with the same command id".
+      const failure = asUnavailable(err);
+      for (const p of group) p.reject(failure);
+      return;
+    }
+    const outcomes: { recorded: RecordedEvent[]; conflict?: number; duplicate?: string }[] = group.map(() => ({ recorded: [] }));
+    const byEventId = new Map<string, number>();
+    group.forEach((p, i) => p.ids.forEach((id) => byEventId.set(id, i)));
+    for (const r of rows) {
+      if (r.idx !== null) {
+        const o = outcomes[r.idx - 1]!;
+        if (r.conflict_version !== null) o.conflict = r.conflict_version;
+        if (r.duplicate_id !== null) o.duplicate = r.duplicate_id;
+      } else {
+        outcomes[byEventId.get(r.event_id)!]!.recorded.push(toEvent(r));
+      }
+    }
+    group.forEach((p, i) => {
+      const o = outcomes[i]!;
+      if (o.conflict !== undefined) p.reject(new ConcurrencyError(p.streamId, String(p.expected), o.conflict));
+      else if (o.duplicate !== undefined) p.reject(new DuplicateEventError(o.duplicate));
+      else if (o.recorded.length !== p.ids.length) p.reject(new Error(`append to ${p.streamId}: the group's answer has no outcome for it`));
+      else p.resolve(resultOf(o.recorded));
+    });
+  }
+
+  /**
+   * One statement, one round trip (ADR 0040): `es.append_events` checks the stream's version,
+   * takes the global ordering lock, inserts and notifies server-side, and the statement's own
+   * transaction commits at once, so the lock is held from the insert to the commit only.
+   */
+  private async appendAlone(p: PendingAppend): Promise<void> {
     let rows: (Row & { conflict_version: number | null })[];
     try {
       ({ rows } = await this.pool.query<Row & { conflict_version: number | null }>(
         `select ${COLUMNS}, conflict_version from es.append_events($1, $2, $3::jsonb, $4, $5)`,
-        [streamId, mode, payload, APPEND_LOCK, CHANNEL],
+        [p.streamId, p.mode, p.payload, APPEND_LOCK, CHANNEL],
       ));
     } catch (err) {
       if (isUniqueViolation(err, 'events_event_id_key')) {
-        throw new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? ''));
+        return p.reject(new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? '')));
       }
       // A connection lost around the commit leaves the outcome unknown: the 503 says retry, and a
       // retry with the same command id (Idempotency-Key) finds the events if they were stored.
-      throw asUnavailable(err);
+      return p.reject(asUnavailable(err));
     }
     const conflict = rows[0]?.conflict_version;
-    if (conflict !== null && conflict !== undefined) throw new ConcurrencyError(streamId, String(expected), conflict);
-    const recorded = rows.map(toEvent).sort((a, b) => a.position - b.position);
-    const last = recorded[recorded.length - 1]!;
-    return { nextVersion: last.version, position: last.position, events: recorded };
+    if (conflict !== null && conflict !== undefined) return p.reject(new ConcurrencyError(p.streamId, String(p.expected), conflict));
+    p.resolve(resultOf(rows.map(toEvent)));
   }
 
   async readStream(streamId: string, opts: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
