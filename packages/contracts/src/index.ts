@@ -8,3 +8,4 @@ export * from './rooms';
 export * from './dates';
 export * from './audit';
 export * from './cards';
+export * from './views';

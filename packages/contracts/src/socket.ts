@@ -1,5 +1,6 @@
 import type { DailyActivity, LogEvent } from './audit';
 import type { Booking, Product, ReportedProduct, User } from './entities';
+import type { View, ViewsAnswer } from './views';
 
 /**
  * Socket.IO pushes. Every push carries the log position its read model reached, so a client
@@ -26,6 +27,13 @@ export interface ServerToClientEvents {
   change: (push: ChangePush) => void;
   /** Sent after a catch-up: the position the client is now current to. */
   synced: (info: { position: number }) => void;
+  /**
+   * To a socket that subscribed to views (`views`), instead of `change`: the changes of one
+   * moment that touch its views, in log order (ADR 0045).
+   */
+  changes: (pushes: ChangePush[]) => void;
+  /** The answer to `views` sent without an acknowledgement (the web app's): as the ack's. */
+  views: (answer: ViewsAnswer) => void;
 }
 export interface ClientToServerEvents {
   /**
@@ -34,6 +42,13 @@ export interface ClientToServerEvents {
    * `position` (the last position this page covers). Asking too often closes the socket.
    */
   catch_up: (since: number, ack: (info: CatchUpAnswer) => void) => void;
+  /**
+   * Narrows this socket to the views it shows (replacing the ones it named before); from then on
+   * it gets only their changes, and `catch_up` answers only theirs. See views.ts (ADR 0045).
+   * Without `ack`, the answer comes as a `views` event, so the only acknowledgements on the wire
+   * stay the `catch_up` answers.
+   */
+  views: (views: View[], ack?: (answer: ViewsAnswer) => void) => void;
 }
 export interface CatchUpAnswer {
   position: number;

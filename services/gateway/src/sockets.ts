@@ -1,9 +1,11 @@
 import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { SessionAwareAdapter, type PrivateSessionId, type Session } from 'socket.io-adapter';
-import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEvents, User } from '@tv-shop/contracts';
+import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEvents, User, View, ViewsAnswer } from '@tv-shop/contracts';
 import { createLogger, type ChangeFeed } from '@tv-shop/platform';
-import { rooms } from '@tv-shop/contracts';
+import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
+import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
+import { mayView, RecentChanges, route, viewCatchUpPage } from './views';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';
@@ -16,9 +18,13 @@ interface SocketData {
   user: User | null;
   /** When the handshake's token expires (ms since the epoch); the socket closes then. */
   tokenExpiresAt: number | null;
+  /** The views this socket narrowed itself to (ADR 0045); unset: the default rooms. Kept for a recovered session. */
+  views?: View[];
 }
 type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 const RECENT = 5000;
+/** `views` messages one socket may send in a minute. */
+const VIEWS_PER_MINUTE = 240;
 
 export interface SocketLimits {
   /** Changes in one `catch_up` answer at most; the client asks again from the answer's position. */
@@ -97,6 +103,8 @@ export interface SocketDeps {
   corsOrigins?: string[];
   /** TRUST_PROXY, as Express takes it: who may say which client a socket is. */
   trustProxy?: boolean | number | string;
+  /** How pushes go out (flush interval, sockets per slice, pending packets before a drop); defaults in fanout.ts. */
+  fanout?: Partial<FanoutOptions>;
 }
 
 /**
@@ -125,25 +133,35 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   });
   io.use(auth.middleware);
 
-  const recent: Kept[] = [];
+  const recent = new RecentChanges(RECENT);
+  const fanout = new Fanout(io, { ...DEFAULT_FANOUT, ...deps.fanout }, deps.position());
+  /** Sockets narrowed to views, by account: closed with it when it is deleted. */
+  const viewSocketsOf = new Map<string, Set<LiveSocket>>();
+  const views = viewService(fanout, viewSocketsOf);
   const catchUp = catchUpService(recent, deps);
-  io.on('connection', (socket: LiveSocket) => onConnection(socket, deps.position, catchUp));
+  io.on('connection', (socket: LiveSocket) => onConnection(socket, deps.position, catchUp, views));
 
   const off = deps.feed.subscribe((n) => {
     if (n.kind !== 'change') return;
-    // The projections (the services' read models) emit the contracts' change shapes.
-    const push = n.push as ChangePush;
-    recent.push({ push, rooms: n.rooms });
-    if (recent.length > RECENT) recent.splice(0, recent.length - RECENT);
-    io.to(n.rooms).emit('change', push);
+    // The projections (the services' read models) emit the contracts' change shapes, and a
+    // product's routing (what it was), which `route` takes off before anything is sent.
+    const r = route(n.push as ChangePush, n.rooms);
+    recent.add(r);
+    // Only queued here: the projector's publish (and the write waiting for it) never waits for sockets.
+    fanout.enqueue(r);
     // A deleted account's open sockets are closed along with its token.
-    if (push.entity === 'user' && push.op === 'remove') io.in(rooms.user(push.id)).disconnectSockets(true);
+    if (r.push.entity === 'user' && r.push.op === 'remove') {
+      io.in(rooms.user(r.push.id)).disconnectSockets(true);
+      for (const s of viewSocketsOf.get(r.push.id) ?? []) s.disconnect(true);
+    }
   });
 
   return {
     io,
+    fanout,
     async close() {
       off();
+      fanout.close();
       catchUp.stop();
       io.disconnectSockets(true);
       await new Promise<void>((resolve) => io.close(() => resolve()));
@@ -223,7 +241,7 @@ function checkedSessionAdapter(stillValid: (data: Partial<SocketData> | undefine
  * `catch_up`: a page of the kept changes the socket may see, within a per-minute budget per
  * socket and per client address (past either, the socket is closed).
  */
-function catchUpService(recent: readonly Kept[], deps: Pick<SocketDeps, 'limits' | 'trustProxy' | 'position'>) {
+function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' | 'trustProxy' | 'position'>) {
   const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
   const clientOf = clientAddress(deps.trustProxy ?? false);
   const perClient = new Map<string, Budget>();
@@ -258,13 +276,16 @@ function catchUpService(recent: readonly Kept[], deps: Pick<SocketDeps, 'limits'
         if (typeof ack !== 'function') return;
         const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : 0;
         const head = deps.position();
-        const oldest = recent[0]?.push.position ?? Infinity;
         // Older than what is kept: the client reloads its lists instead.
-        if (from > 0 && from < oldest - 1 && recent.length >= RECENT) {
+        if (from > 0 && from < recent.oldest - 1 && recent.full) {
           ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);
           return;
         }
-        const answer = catchUpPage(recent, from, (r) => r.some((room) => socket.rooms.has(room)), limits.catchUpPage, head);
+        // A socket with views reads only the changes under its views' keys (ADR 0045).
+        const views = socket.data.views;
+        const answer = views
+          ? viewCatchUpPage(recent, views, from, limits.catchUpPage, head)
+          : catchUpPage(recent.all, from, (r) => r.some((room) => socket.rooms.has(room)), limits.catchUpPage, head);
         window.changes += answer.changes.length;
         ours.changes += answer.changes.length;
         ack(answer satisfies CatchUpAnswer);
@@ -289,9 +310,84 @@ function clientAddress(trustSetting: boolean | number | string): (req: IncomingM
   return (req) => proxyaddr(req, trust);
 }
 
+/**
+ * `views`: narrows a socket to the views it shows (ADR 0045). Each view is checked against the
+ * socket's account like a room (another account's, or the admins', is refused); the socket leaves
+ * its default rooms and joins the fan-out's group for its set of views.
+ */
+function viewService(fanout: Fanout, viewSocketsOf: Map<string, Set<LiveSocket>>) {
+  const track = (socket: LiveSocket, on: boolean) => {
+    const id = socket.data.user?._id;
+    if (!id) return;
+    let set = viewSocketsOf.get(id);
+    if (on) {
+      if (!set) viewSocketsOf.set(id, (set = new Set()));
+      set.add(socket);
+    } else if (set) {
+      set.delete(socket);
+      if (set.size === 0) viewSocketsOf.delete(id);
+    }
+  };
+  /** Sets the socket's views from what it sent (or what its recovered session held); answers what was refused. */
+  const apply = (socket: LiveSocket, asked: unknown): ViewsAnswer => {
+    const refused: string[] = [];
+    const granted = new Map<string, View>();
+    const all = Array.isArray(asked) ? asked : [];
+    // Read no further than twice the views a socket may hold: a longer list is refused past there
+    // in one word, not echoed back item by item.
+    const list = all.slice(0, 2 * MAX_VIEWS_PER_SOCKET);
+    if (all.length > list.length) refused.push(`#${list.length}+`);
+    for (const [i, item] of list.entries()) {
+      const view = parseView(item);
+      const key = view ? viewKey(view) : `#${i}`;
+      if (!view || !mayView(socket.data.user, view) || (!granted.has(key) && granted.size >= MAX_VIEWS_PER_SOCKET)) refused.push(key);
+      else granted.set(key, view);
+    }
+    const views = [...granted.values()];
+    socket.data.views = views;
+    // The default rooms would send it everything: it hears its views only from now on.
+    for (const room of [...socket.rooms]) if (room !== socket.id) void socket.leave(room);
+    fanout.subscribe(socket, views);
+    track(socket, true);
+    return { position: fanout.coveredFrom, refused };
+  };
+  return {
+    apply,
+    serve(socket: LiveSocket) {
+      // A page changes its views when it opens a list: a few a minute. Past the budget the socket
+      // is closed (it reconnects and subscribes again), as for catch_up (ADR 0023).
+      let budget = { start: Date.now(), calls: 0, changes: 0 };
+      socket.on('views', (asked, ack) => {
+        const fresh = within(budget, Date.now(), VIEWS_PER_MINUTE, Infinity);
+        if (!fresh) {
+          log.warn('socket over its views budget: closed', { socket: socket.id });
+          socket.disconnect(true);
+          return;
+        }
+        budget = fresh;
+        const answer = apply(socket, asked);
+        if (typeof ack === 'function') ack(answer);
+        else socket.emit('views', answer);
+      });
+      socket.on('disconnect', () => {
+        fanout.unsubscribe(socket);
+        track(socket, false);
+      });
+    },
+  };
+}
+
 /** A socket that passed the middleware: its rooms, the end of its session, its starting position, `catch_up`. */
-function onConnection(socket: LiveSocket, position: () => number, catchUp: ReturnType<typeof catchUpService>) {
-  joinRooms(socket);
+function onConnection(
+  socket: LiveSocket,
+  position: () => number,
+  catchUp: ReturnType<typeof catchUpService>,
+  views: ReturnType<typeof viewService>,
+) {
+  // A recovered session that had views keeps them (checked again against its account).
+  if (socket.recovered && socket.data.views) views.apply(socket, socket.data.views);
+  else joinRooms(socket);
+  views.serve(socket);
   // The session ends with its token, whether or not the socket is ever asked anything.
   const expiresIn = socket.data.tokenExpiresAt == null ? null : socket.data.tokenExpiresAt - Date.now();
   const expiry = expiresIn == null ? null : setTimeout(() => socket.disconnect(true), Math.min(Math.max(expiresIn, 0), 2 ** 31 - 1));

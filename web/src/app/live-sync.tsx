@@ -1,6 +1,6 @@
 import type { ChangePush } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
 import { addPushedDayAtom, addPushedEventAtom, clearPushedAtom } from '@/features/audit/atoms';
 import { getProfile } from '@/features/auth/api/get-profile';
@@ -10,16 +10,24 @@ import { usersStore } from '@/features/users/atoms';
 import { ApiError } from '@/lib/api-client';
 import { connectLive } from '@/lib/live-socket';
 import { sessionAtom, sessionTokenAtom, sessionUserAtom } from '@/lib/session';
-import { listsReloadAtom } from '@/lib/use-live-list';
+import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 
 /**
  * Keeps one live connection (as visitor, or with the session's token) and routes each pushed
- * change into its entity store, where every open list sees it.
+ * change into its entity store, where every open list sees it. The socket subscribes to the views
+ * the open pages show (ADR 0045); besides them, a signed-in user always hears of their own account
+ * (their bookings as buyer and seller: the new-booking notice shows anywhere in the app), and the
+ * admin of what the admins hear.
  */
 export function LiveSync() {
   const session = useAtomValue(sessionAtom);
   const token = useAtomValue(sessionTokenAtom);
-  const email = useAtomValue(sessionUserAtom)?.email ?? null;
+  const user = useAtomValue(sessionUserAtom);
+  const email = user?.email ?? null;
+  const userId = user?._id ?? null;
+  const admin = user?.role.toLowerCase() === 'admin';
+  useWatchView(useMemo(() => (userId ? { kind: 'account' as const, userId } : null), [userId]));
+  useWatchView(useMemo(() => (admin ? { kind: 'admin' as const } : null), [admin]));
   const applyProduct = useSetAtom(productsStore.applyAtom);
   const applyReported = useSetAtom(reportedProductsStore.applyAtom);
   const jotai = useStore();

@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io-client';
-import type { ChangePush, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
+import type { ChangePush, ClientToServerEvents, ServerToClientEvents, View } from '@tv-shop/contracts';
+import { viewKey } from '@tv-shop/contracts';
 import { env } from '@/config/env';
 import { afterFirstScreen } from './first-screen';
 
@@ -24,15 +25,60 @@ export interface LiveHandlers {
 const log = { last: 0, gapFrom: Infinity };
 
 interface Stream {
-  /** Whether this socket is connected and has delivered every change after `position`. */
-  covers(position: number): boolean;
+  /** Whether this socket is connected and has delivered every change after `position` (of `view`, when named). */
+  covers(position: number, view?: string): boolean;
   catchUp(): void;
+  /** Tells the server the views now watched. */
+  sendViews(): void;
 }
 let stream: Stream | null = null;
 
-/** Each list read's `X-Position`: changes after it reach the list by push or by catch-up. */
-export function noteListRead(position: number): void {
-  if (stream?.covers(position)) return;
+/**
+ * The views the open pages show (ADR 0045): the socket subscribes to exactly these, and the
+ * server sends it only their changes. Counted, as two lists may show the same view.
+ */
+const watched = new Map<string, { view: View; count: number }>();
+let viewsDirty = false;
+/** Per view not yet covered by the socket: the lowest position a list of it was read at. */
+const viewReads = new Map<string, number>();
+
+/** Subscribes the tab's socket to `view` until the returned function is called. */
+export function watchView(view: View): () => void {
+  const key = viewKey(view);
+  const entry = watched.get(key);
+  if (entry) entry.count += 1;
+  else {
+    watched.set(key, { view, count: 1 });
+    viewsChanged();
+  }
+  return () => {
+    const e = watched.get(key);
+    if (!e) return;
+    e.count -= 1;
+    if (e.count > 0) return;
+    watched.delete(key);
+    viewsChanged();
+  };
+}
+
+/** Several lists mounting together send one `views`. */
+function viewsChanged(): void {
+  if (viewsDirty) return;
+  viewsDirty = true;
+  queueMicrotask(() => {
+    viewsDirty = false;
+    stream?.sendViews();
+  });
+}
+
+/** Each list read's `X-Position` (and the view it shows): changes after it reach the list by push or by catch-up. */
+export function noteListRead(position: number, view?: View): void {
+  const key = view ? viewKey(view) : undefined;
+  if (stream?.covers(position, key)) return;
+  // Read before the socket's subscription to its view was answered: once it is, what the view
+  // missed between this read and that answer is asked for (a catch-up asked now would be
+  // answered with the socket's older views).
+  if (key !== undefined) viewReads.set(key, Math.min(viewReads.get(key) ?? Infinity, position));
   log.gapFrom = Math.min(log.gapFrom, position);
   log.last = Math.max(log.last, position);
   stream?.catchUp();
@@ -104,6 +150,8 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   const socket: LiveSocket = io({ path: env.socketPath, auth: token ? { token } : {} });
   /** This connection has delivered every change after this position. */
   let coveredFrom = Infinity;
+  /** Per view: this connection has delivered every change of it after this position (from the answer to `views`). */
+  const viewCoveredFrom = new Map<string, number>();
   /** Counts connections, so the answer to a catch-up asked before a drop is ignored. */
   let connection = 0;
   let asking: number | null = null;
@@ -145,6 +193,8 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
         return catchUp(answer.position);
       }
       asking = null;
+      // A view that became covered while this was asked may have missed changes since its read.
+      if (viewGap < Infinity) return askViewGap();
       // A list read while this was asked may predate it; ask again from there.
       if (log.gapFrom < coveredFrom) catchUp();
       else log.gapFrom = Infinity;
@@ -158,12 +208,51 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
     retry = setTimeout(() => socket.connect(), delayMs);
   };
 
+  /** The views sent on this connection and not answered yet, in order (the server answers each with a `views` event). */
+  const sentViews: string[][] = [];
+  /** Subscribes this socket to the watched views; views new to it are covered from the answer's position. */
+  const sendViews = () => {
+    if (!socket.connected) return;
+    sentViews.push([...watched.keys()]);
+    socket.emit(
+      'views',
+      [...watched.values()].map((w) => w.view),
+    );
+  };
+  /** The lowest list read of a view that became covered after it: a catch-up from there is owed. */
+  let viewGap = Infinity;
+  socket.on('views', (answer) => {
+    const keys = sentViews.shift() ?? [];
+    for (const key of keys) {
+      if (viewCoveredFrom.has(key) || answer.refused.includes(key)) continue;
+      viewCoveredFrom.set(key, answer.position);
+      const read = viewReads.get(key);
+      viewReads.delete(key);
+      if (read !== undefined && read < answer.position) viewGap = Math.min(viewGap, read);
+    }
+    for (const key of viewCoveredFrom.keys()) if (!watched.has(key)) viewCoveredFrom.delete(key);
+    askViewGap();
+  });
+  /** Asks for what newly covered views missed since their lists were read (after any catch-up in flight). */
+  const askViewGap = () => {
+    if (viewGap === Infinity || asking !== null) return;
+    log.gapFrom = Math.min(log.gapFrom, viewGap);
+    viewGap = Infinity;
+    catchUp();
+  };
+
   socket.on('change', receive);
+  // A socket with views gets each moment's changes together.
+  socket.on('changes', (pushes) => pushes.forEach(receive));
   socket.on('connect', () => {
     document.documentElement.dataset.live = 'connected';
     connection += 1;
     asking = null;
     askedThisConnection = false;
+    viewCoveredFrom.clear();
+    sentViews.length = 0;
+    // Views first: the catch-up that follows answers for them (the server takes a socket's events in order).
+    sendViews();
     if (log.last > 0 || log.gapFrom < Infinity) catchUp();
     setStatus('connected');
     if (wasDown) {
@@ -203,7 +292,12 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   window.addEventListener('offline', offline);
   window.addEventListener('online', online);
 
-  const current: Stream = { covers: (position) => socket.connected && position >= coveredFrom, catchUp };
+  const current: Stream = {
+    covers: (position, view) =>
+      socket.connected && position >= coveredFrom && (view === undefined || position >= (viewCoveredFrom.get(view) ?? Infinity)),
+    catchUp,
+    sendViews,
+  };
   stream = current;
 
   return () => {

@@ -64,10 +64,20 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
   ...over,
 });
 /** A product's push at `position`: its listing's, unless `listedAt` says where it was listed (a later change). */
-const upsert = (id: string, position: number, over: Partial<Product> = {}) => ({
-  push: { entity: 'product' as const, op: 'upsert' as const, id, row: product(id, { listedAt: position, ...over }), position },
+const upsert = (id: string, position: number, over: Partial<Product> = {}, was?: Partial<Product>) => ({
+  push: {
+    entity: 'product' as const,
+    op: 'upsert' as const,
+    id,
+    row: product(id, { listedAt: position, ...over }),
+    position,
+    // What the event changed, as it was: the gateway's routing to views (ADR 0045).
+    ...(was ? { route: { was } } : {}),
+  },
   rooms: [rooms.everyone],
 });
+/** A removal's routing to views: the removed row (ADR 0045). */
+const routeOf = (was: Product) => ({ route: { was } });
 const FLAGS = 'select id, sold, paid_sale, reported, advertised, seller_name, seller_verified from products order by id';
 const flags = (id: string, over: Record<string, unknown> = {}) => ({
   id,
@@ -201,7 +211,10 @@ describe('catalog projection (rm_catalog)', () => {
   it('ProductMarkedSold without a booking: sold elsewhere, not a paid sale, no longer advertised', async () => {
     await given(listed('p1'), { type: 'ProductAdvertised', data: { productId: 'p1' } })
       .when({ type: 'ProductMarkedSold', data: { productId: 'p1' } })
-      .then({ rows: { [FLAGS]: [flags('p1', { sold: true })] }, pushes: [upsert('p1', 3, { sold: true, listedAt: 1 })] });
+      .then({
+        rows: { [FLAGS]: [flags('p1', { sold: true })] },
+        pushes: [upsert('p1', 3, { sold: true, listedAt: 1 }, { sold: false, advertised: true })],
+      });
   });
 
   it('ProductMarkedSold with a booking: a paid sale (paid_sale)', async () => {
@@ -209,14 +222,14 @@ describe('catalog projection (rm_catalog)', () => {
       .when({ type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'bk1', buyerName: 'Nusrat' } })
       .then({
         rows: { [FLAGS]: [flags('p1', { sold: true, paid_sale: true })] },
-        pushes: [upsert('p1', 2, { sold: true, paid_sale: true, listedAt: 1 })],
+        pushes: [upsert('p1', 2, { sold: true, paid_sale: true, listedAt: 1 }, { sold: false, advertised: false })],
       });
   });
 
   it('ProductMarkedAvailable: for sale again', async () => {
     await given(listed('p1'), { type: 'ProductMarkedSold', data: { productId: 'p1' } })
       .when({ type: 'ProductMarkedAvailable', data: { productId: 'p1' } })
-      .then({ rows: { [FLAGS]: [flags('p1')] }, pushes: [upsert('p1', 3, { listedAt: 1 })] });
+      .then({ rows: { [FLAGS]: [flags('p1')] }, pushes: [upsert('p1', 3, { listedAt: 1 }, { sold: true })] });
   });
 
   it('ProductAdvertised and ProductAdvertisingRemoved: the advertised flag, pushed each time', async () => {
@@ -224,7 +237,10 @@ describe('catalog projection (rm_catalog)', () => {
       .when({ type: 'ProductAdvertised', data: { productId: 'p1' } }, { type: 'ProductAdvertisingRemoved', data: { productId: 'p1' } })
       .then({
         rows: { [FLAGS]: [flags('p1')] },
-        pushes: [upsert('p1', 2, { advertised: true, listedAt: 1 }), upsert('p1', 3, { listedAt: 1 })],
+        pushes: [
+          upsert('p1', 2, { advertised: true, listedAt: 1 }, { advertised: false }),
+          upsert('p1', 3, { listedAt: 1 }, { advertised: true }),
+        ],
       });
   });
 
@@ -291,7 +307,11 @@ describe('catalog projection (rm_catalog)', () => {
       .then({
         rows: { 'select id from products': [{ id: 'p2' }], 'select * from reports': [] },
         pushes: [
-          { push: { entity: 'product', op: 'remove', id: 'p1', position: 4 }, rooms: [rooms.everyone] },
+          // The removed row goes along for the gateway's routing to views (never to a browser).
+          {
+            push: { entity: 'product', op: 'remove', id: 'p1', position: 4, ...routeOf(product('p1', { reported: true })) },
+            rooms: [rooms.everyone],
+          },
           { push: { entity: 'reported_product', op: 'remove', id: 'p1', position: 4 }, rooms: [rooms.admins] },
         ],
       });
@@ -302,7 +322,7 @@ describe('catalog projection (rm_catalog)', () => {
       .when({ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } })
       .then({
         rows: { 'select id from products': [] },
-        pushes: [{ push: { entity: 'product', op: 'remove', id: 'p1', position: 2 }, rooms: [rooms.everyone] }],
+        pushes: [{ push: { entity: 'product', op: 'remove', id: 'p1', position: 2, ...routeOf(product('p1')) }, rooms: [rooms.everyone] }],
       });
   });
 });

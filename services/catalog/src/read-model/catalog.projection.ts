@@ -1,11 +1,21 @@
-import { rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { rooms, type EventOf, type Product, type ProductListing, type ProductRoute } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
-import { toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { PRODUCT_COLUMNS, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
-const emitProducts = async (ctx: ProjectionContext, where: string, value: string) => {
+/**
+ * A product push, addressed to everyone; `was` (the fields the event changed, as they were) lets
+ * the gateway send a view a listing leaves a removal (ADR 0045). The gateway strips it.
+ */
+const productPush = (id: string, row: Product | null, was?: Partial<Product>) => {
+  const change = row
+    ? { entity: 'product' as const, op: 'upsert' as const, id, row }
+    : { entity: 'product' as const, op: 'remove' as const, id };
+  return was ? Object.assign(change, { route: { was } satisfies ProductRoute }) : change;
+};
+const emitProducts = async (ctx: ProjectionContext, where: string, value: string, was?: Partial<Product>) => {
   if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
   const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
-  for (const r of rows) ctx.emit({ entity: 'product', op: 'upsert', id: r.id, row: toProduct(r) }, [rooms.everyone]);
+  for (const r of rows) ctx.emit(productPush(r.id, toProduct(r), was), [rooms.everyone]);
 };
 /** A reported product with who reported it and why: for the admin only. */
 const emitReported = async (ctx: ProjectionContext, productId: string) => {
@@ -20,7 +30,7 @@ const emitReported = async (ctx: ProjectionContext, productId: string) => {
 const setFlag = (column: 'advertised', value: boolean) => async (e: { data: unknown }, ctx: ProjectionContext) => {
   const { productId } = e.data as { productId: string };
   await ctx.db.query(`update products set ${column} = $2 where id = $1`, [productId, value]);
-  await emitProducts(ctx, 'id', productId);
+  await emitProducts(ctx, 'id', productId, { [column]: !value });
 };
 
 /** Products (with their seller's name and verified mark), categories and blogs. */
@@ -145,13 +155,18 @@ export const catalogProjection: Projection = {
     },
     ProductMarkedSold: async (e, ctx) => {
       const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
-      await ctx.db.query('update products set sold = true, paid_sale = $2, advertised = false where id = $1', [productId, !!bookingId]);
-      await emitProducts(ctx, 'id', productId);
+      // The row as it was (the self-join reads the version before the update): advertised or not.
+      const { rows } = await ctx.db.query<{ sold: boolean; advertised: boolean }>(
+        `update products p set sold = true, paid_sale = $2, advertised = false from products o
+          where p.id = $1 and o.id = p.id returning o.sold, o.advertised`,
+        [productId, !!bookingId],
+      );
+      await emitProducts(ctx, 'id', productId, rows[0] ? { sold: rows[0].sold, advertised: rows[0].advertised } : undefined);
     },
     ProductMarkedAvailable: async (e, ctx) => {
       const { productId } = e.data as EventOf<'ProductMarkedAvailable'>['data'];
       await ctx.db.query('update products set sold = false, paid_sale = false where id = $1', [productId]);
-      await emitProducts(ctx, 'id', productId);
+      await emitProducts(ctx, 'id', productId, { sold: true });
     },
     ProductAdvertised: setFlag('advertised', true),
     ProductAdvertisingRemoved: setFlag('advertised', false),
@@ -169,9 +184,13 @@ export const catalogProjection: Projection = {
     },
     ProductRemoved: async (e, ctx) => {
       const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
-      const { rows } = await ctx.db.query<{ reported: boolean }>('delete from products where id = $1 returning reported', [productId]);
+      const { rows } = await ctx.db.query<ProductRow>(
+        `delete from products where id = $1 returning ${ctx.replaying ? 'reported' : PRODUCT_COLUMNS}`,
+        [productId],
+      );
       await ctx.db.query('delete from reports where product_id = $1', [productId]);
-      ctx.emit({ entity: 'product', op: 'remove', id: productId }, [rooms.everyone]);
+      // The removed row goes with the push (never to a browser): the views it was in hear of it.
+      ctx.emit(productPush(productId, null, rows[0] && !ctx.replaying ? toProduct(rows[0]) : undefined), [rooms.everyone]);
       if (rows[0]?.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id: productId }, [rooms.admins]);
     },
   },

@@ -3,7 +3,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useMemo, useState } from 'react';
 import { ApiError } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
-import { listsReloadAtom } from '@/lib/use-live-list';
+import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 import { useLoad } from '@/lib/use-load';
 import { getProductPage } from './api/get-product-page';
 import { getSellerPage } from './api/get-seller-page';
@@ -33,10 +33,12 @@ function usePageRead(load: () => Promise<void>) {
 export function useProductPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
   const [seller, setSeller] = useState<{ id: string; profile: SellerProfile | null } | null>(null);
+  const view = useMemo(() => ({ kind: 'product' as const, id }), [id]);
+  useWatchView(view);
   const load = useCallback(async () => {
     const { data, position } = await getProductPage(id);
     loadIntoStore({ rows: [data.product], position, inScope: (p) => p._id === id });
-    noteListRead(position);
+    noteListRead(position, view);
     setSeller({ id, profile: data.seller });
   }, [id, loadIntoStore]);
   const state = usePageRead(load);
@@ -49,15 +51,19 @@ const available = (p: Product) => !p.sold;
 /** A seller's profile and their listings still for sale (one sold drops out by push). */
 export function useSellerPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
-  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[] } | null>(null);
+  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[]; email: string | null } | null>(null);
   const load = useCallback(async () => {
     const { data, position } = await getSellerPage(id);
     loadIntoStore({ rows: data.listings, position, inScope: () => false });
-    noteListRead(position);
-    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id) });
+    // The seller's listings, by the email they carry: with none, there is nothing to keep live.
+    const email = data.listings[0]?.sellerEmail ?? null;
+    noteListRead(position, email ? { kind: 'seller', email } : undefined);
+    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), email });
   }, [id, loadIntoStore]);
   const state = usePageRead(load);
   const current = page?.id === id ? page : null;
+  const email = current?.email ?? null;
+  useWatchView(useMemo(() => (email ? { kind: 'seller' as const, email } : null), [email]));
   const ids = useMemo(() => current?.ids ?? [], [current]);
   const listings = useIdList(ids, available);
   return { ...state, seller: current?.seller ?? null, listings };

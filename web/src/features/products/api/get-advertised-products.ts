@@ -11,4 +11,6 @@ export const getAdvertisedProducts = () =>
     return answer;
   });
 
-export const useAdvertisedProducts = () => useProductList(getAdvertisedProducts, productScopes.advertised);
+const ADVERTISED = { kind: 'advertised' } as const;
+
+export const useAdvertisedProducts = () => useProductList(getAdvertisedProducts, productScopes.advertised, ADVERTISED);

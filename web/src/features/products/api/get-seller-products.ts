@@ -9,5 +9,6 @@ export const getSellerProducts = (email: string) => apiRead<Product[]>('/seller_
 export function useSellerProducts(email: string) {
   const fetchList = useCallback(() => getSellerProducts(email), [email]);
   const scope = useMemo(() => productScopes.ofSeller(email), [email]);
-  return useProductList(fetchList, scope);
+  const view = useMemo(() => ({ kind: 'seller' as const, email }), [email]);
+  return useProductList(fetchList, scope, view);
 }

@@ -1,9 +1,9 @@
-import type { Product, ProductSearchAnswer } from '@tv-shop/contracts';
+import type { Product, ProductSearchAnswer, View } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
-import { listsReloadAtom } from '@/lib/use-live-list';
+import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 import { searchProducts } from '../api/search-products';
 import { productsStore } from '../atoms';
 import { useIdList } from '../use-id-list';
@@ -41,14 +41,16 @@ export function useProductSearch(search: ProductSearchState) {
   const [attempt, setAttempt] = useState(0);
   const reload = useAtomValue(listsReloadAtom);
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
+  const view = useMemo(() => searchView(current), [current]);
+  useWatchView(view);
 
   const take = useCallback(
     (answer: ProductSearchAnswer) => {
       loadIntoStore({ rows: answer.items, position: answer.position, inScope: onlyItsRows });
-      noteListRead(answer.position);
+      noteListRead(answer.position, view);
       return answer.items.map((p) => p._id);
     },
-    [loadIntoStore],
+    [loadIntoStore, view],
   );
 
   useEffect(() => {
@@ -116,21 +118,56 @@ export function useProductSearch(search: ProductSearchState) {
 }
 
 /**
+ * What a search shows, for the server to send its changes (ADR 0045): its exact filters. Its
+ * words and place are matched loosely by the server, so they do not narrow the view; the page
+ * matches them itself (`stillMatches`, `newlyMatches`).
+ */
+function searchView(search: ProductSearchState): View {
+  const price = (text: string) => {
+    const n = Number(text);
+    return text.trim() && Number.isFinite(n) ? n : undefined;
+  };
+  const filter: Extract<View, { kind: 'products' }>['filter'] = { sold: search.sold };
+  if (search.category) filter.category = search.category;
+  if (search.condition) filter.condition = search.condition;
+  const min = price(search.minPrice);
+  const max = price(search.maxPrice);
+  if (min !== undefined) filter.minPrice = min;
+  if (max !== undefined) filter.maxPrice = max;
+  return { kind: 'products', filter };
+}
+
+/**
  * Listings made after the search was read (they reach the store by push) that match it. Only new
  * listings: an older one the page has not loaded (a report, an advert) stays where the server put it.
  */
 function useJoining(shown: Results | null, search: ProductSearchState): Product[] {
-  const { rows } = useAtomValue(productsStore.stateAtom);
+  const state = useAtomValue(productsStore.stateAtom);
+  const last = useRef<{ shown: Results | null; search: ProductSearchState; version: number; joined: Product[] } | null>(null);
+  const held = useMemo(() => new Set(shown?.ids), [shown]);
   return useMemo(() => {
     if (!shown) return [];
-    const held = new Set(shown.ids);
-    const joined: Product[] = [];
-    for (const [id, row] of rows) {
-      if (held.has(id) || row.listedAt <= shown.readAt) continue;
-      if (newlyMatches(row, search)) joined.push(row);
+    const joins = (id: string, row: Product | undefined): row is Product =>
+      row !== undefined && !held.has(id) && row.listedAt > shown.readAt && newlyMatches(row, search);
+    const prev = last.current;
+    let joined: Product[];
+    if (prev && prev.shown === shown && prev.search === search && state.changed !== null && state.version === prev.version + 1) {
+      // One pushed row: patch the list in O(its length) rather than look through the whole store.
+      const id = state.changed;
+      const row = state.rows.get(id);
+      joined = prev.joined.filter((p) => p._id !== id);
+      if (joins(id, row)) {
+        const at = joined.findIndex((p) => p.listedAt < row.listedAt);
+        joined.splice(at === -1 ? joined.length : at, 0, row);
+      } else if (joined.length === prev.joined.length) joined = prev.joined;
+    } else {
+      joined = [];
+      for (const [id, row] of state.rows) if (joins(id, row)) joined.push(row);
+      joined.sort((a, b) => b.listedAt - a.listedAt);
     }
-    return joined.sort((a, b) => b.listedAt - a.listedAt);
-  }, [shown, rows, search]);
+    last.current = { shown, search, version: state.version, joined };
+    return joined;
+  }, [shown, held, state, search]);
 }
 
 /**

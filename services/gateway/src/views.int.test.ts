@@ -1,0 +1,256 @@
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  rooms,
+  type CatchUpAnswer,
+  type ChangePush,
+  type ClientToServerEvents,
+  type Product,
+  type ServerToClientEvents,
+  type View,
+  type ViewsAnswer,
+} from '@tv-shop/contracts';
+import { startTestShop, type TestShop } from './testing/harness';
+import { decide, RecentChanges, route, viewCatchUpPage } from './views';
+
+type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const product = (id: string, over: Partial<Product> = {}): Product => ({
+  _id: id,
+  porduct_name: 'TV',
+  productImage: '',
+  productImages: [],
+  productThumbnails: [],
+  details: '',
+  location: 'Dhaka',
+  resale_price: 100,
+  orginal_price: 200,
+  use_duration: '1 year',
+  seller: 'S',
+  sellerEmail: 's@x.co',
+  sellerVerified: false,
+  post_date: '',
+  phone_number: '',
+  product_condition: 'Good',
+  category_id: 'sony',
+  category_name: 'Sony',
+  sold: false,
+  paid_sale: false,
+  reported: false,
+  advertised: false,
+  listedAt: 1,
+  ...over,
+});
+
+describe('routing a change to views (unit)', () => {
+  const all: View = { kind: 'products', filter: { sold: 'false' } };
+  const lg: View = { kind: 'products', filter: { category: 'lg', sold: 'false' } };
+  const sony: View = { kind: 'products', filter: { category: 'sony', sold: 'false' } };
+  const page: View = { kind: 'product', id: 'p1' };
+
+  it('given a listing in one category, then only views of that category (and All Products) get it', () => {
+    const r = route({ entity: 'product', op: 'upsert', id: 'p1', row: product('p1'), position: 5 }, ['all']);
+    expect(decide([sony], r)).toEqual(r.push);
+    expect(decide([all], r)).toEqual(r.push);
+    expect(decide([lg], r)).toBeNull();
+  });
+
+  it('given a sale, then a for-sale view gets a removal, the product page the row, and the routing never reaches a browser', () => {
+    const sold = product('p1', { sold: true });
+    const r = route({ entity: 'product', op: 'upsert', id: 'p1', row: sold, position: 6, route: { was: { sold: false } } }, ['all']);
+    expect(r.push).not.toHaveProperty('route');
+    expect(decide([sony], r)).toEqual({ entity: 'product', op: 'remove', id: 'p1', position: 6 });
+    expect(decide([page], r)).toEqual(r.push);
+    // A page showing both (the product and the category) keeps the row: it is still on one of them.
+    expect(decide([sony, page], r)).toEqual(r.push);
+    expect(decide([lg], r)).toBeNull();
+  });
+
+  it('given a report on a sold listing, then a for-sale view hears nothing (it never showed it)', () => {
+    const r = route({ entity: 'product', op: 'upsert', id: 'p1', row: product('p1', { sold: true, reported: true }), position: 7 }, [
+      'all',
+    ]);
+    expect(decide([sony], r)).toBeNull();
+  });
+
+  it('given changes kept for catch-up, then a view reads only the changes under its keys', () => {
+    const recent = new RecentChanges(100);
+    for (let i = 1; i <= 50; i++) {
+      const category = i % 10 === 0 ? 'lg' : 'sony';
+      recent.add(
+        route({ entity: 'product', op: 'upsert', id: `p${i}`, row: product(`p${i}`, { category_id: category }), position: i }, ['all']),
+      );
+    }
+    expect(recent.under(['category:lg'], 0).map((r) => r.push.position)).toEqual([10, 20, 30, 40, 50]);
+    const answer = viewCatchUpPage(recent, [lg], 15, 200, 50);
+    expect(answer.changes.map((c) => c.position)).toEqual([20, 30, 40, 50]);
+    expect(answer.position).toBe(50);
+  });
+
+  it('given changes that arrive out of position order (the projections publish apart), then a catch-up from between them still gets each', () => {
+    const recent = new RecentChanges(100);
+    const booking = (id: string, position: number) =>
+      route({ entity: 'booking', op: 'remove', id, position }, [rooms.admins, rooms.user(id)]);
+    // Catalog's 101 reaches the gateway after orders' 100 and before orders' 102: order by arrival is 101, 100, 102.
+    recent.add(route({ entity: 'reported_product', op: 'remove', id: 'r1', position: 101 }, [rooms.admins]));
+    recent.add(booking('b1', 100));
+    recent.add(booking('b2', 102));
+    const admin: View = { kind: 'admin' };
+    expect(viewCatchUpPage(recent, [admin], 100, 200, 102).changes.map((c) => c.position)).toEqual([101, 102]);
+    expect(recent.all.map((r) => r.push.position)).toEqual([100, 101, 102]);
+  });
+
+  it('given more kept changes than the store keeps, then the oldest go from every key', () => {
+    const recent = new RecentChanges(100);
+    for (let i = 1; i <= 300; i++)
+      recent.add(route({ entity: 'product', op: 'upsert', id: `p${i}`, row: product(`p${i}`), position: i }, ['all']));
+    expect(recent.all.length).toBeLessThanOrEqual(100 + 64);
+    const kept = recent.under(['category:sony'], 0);
+    expect(kept[0]!.push.position).toBe(recent.oldest);
+    expect(kept.at(-1)!.push.position).toBe(300);
+  });
+});
+
+describe('subscriptions by view, through real sockets', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await startTestShop({ CATCH_UP_PAGE: '500' });
+  });
+  afterAll(async () => {
+    await shop.stop();
+  });
+
+  /** A socket narrowed to `views`, collecting every push it gets (by view or by room). */
+  const viewer = async (views: View[], token?: string) => {
+    const { socket, pushes } = await shop.socket({ token });
+    socket.on('changes', (batch) => pushes.push(...batch));
+    const answer = await new Promise<ViewsAnswer>((resolve) => socket.emit('views', views, resolve));
+    return { socket, pushes, answer };
+  };
+  /** What a socket heard, a change once (a catch-up or a recovery may bring one again: the browser drops it by its position). */
+  const ops = (pushes: ChangePush[]) => [...new Map(pushes.map((x) => [`${x.id}@${x.position}`, x.op])).values()];
+  /** Pushes leave a flush after the write's answer; a loaded machine may take a while. */
+  const poll = <T>(fn: () => T) => expect.poll(fn, { timeout: 10_000 });
+  const ask = (s: Client, since: number) => new Promise<CatchUpAnswer>((resolve) => s.emit('catch_up', since, resolve));
+  const put = async (path: string, token: string) => {
+    const res = await shop.call('PUT', path, { token });
+    expect(res.status).toBe(200);
+  };
+
+  it('when listings are added in two categories, then a category page gets only its own, All Products both, and a legacy socket all', async () => {
+    const seller = await shop.signup('Seller');
+    const lg = await viewer([{ kind: 'products', filter: { category: 'lg' } }]);
+    const all = await viewer([{ kind: 'products', filter: {} }]);
+    const legacy = await shop.socket();
+    const a = await shop.addProduct(seller.token, { category_id: 'lg', porduct_name: 'LG OLED' });
+    const b = await shop.addProduct(seller.token, { category_id: 'sony', porduct_name: 'Sony Bravia' });
+    await poll(() => all.pushes.map((p) => p.id)).toEqual(expect.arrayContaining([a._id, b._id]));
+    await poll(() => legacy.pushes.map((p) => p.id)).toEqual(expect.arrayContaining([a._id, b._id]));
+    await poll(() => lg.pushes.map((p) => p.id)).toContain(a._id);
+    expect(lg.pushes.every((p) => p.entity === 'product' && p.id === a._id)).toBe(true);
+    expect(lg.pushes.map((p) => p.id)).not.toContain(b._id);
+  });
+
+  it('when a listing is sold, then the for-sale view gets a removal, the product page the sold row, and another category nothing', async () => {
+    const seller = await shop.signup('Seller');
+    const legacy = await shop.socket();
+    const p = await shop.addProduct(seller.token, { category_id: 'walton' });
+    // Its listing's push leaves a flush after the answer: the views below start after it went out.
+    await poll(() => legacy.pushes.some((x) => x.id === p._id)).toBe(true);
+    const walton = await viewer([{ kind: 'products', filter: { category: 'walton', sold: 'false' } }]);
+    const page = await viewer([{ kind: 'product', id: p._id }]);
+    const xiaomi = await viewer([{ kind: 'products', filter: { category: 'xiaomi' } }]);
+    const mine = await viewer([{ kind: 'seller', email: seller.user.email }]);
+    await put(`/product/sold_status/${p._id}`, seller.token);
+    await poll(() => walton.pushes).toEqual([expect.objectContaining({ entity: 'product', op: 'remove', id: p._id })]);
+    await expect
+      .poll(() => page.pushes)
+      .toEqual([expect.objectContaining({ op: 'upsert', id: p._id, row: expect.objectContaining({ sold: true }) })]);
+    await poll(() => ops(mine.pushes)).toEqual(['upsert']);
+    // Back for sale: the for-sale view gets the row again.
+    await put(`/product/unsold_status/${p._id}`, seller.token);
+    await poll(() => ops(walton.pushes)).toEqual(['remove', 'upsert']);
+    // Removed by the admin: every view that showed it hears it.
+    const admin = await shop.login('admin@tvshop.test', 'admin-password-1');
+    expect((await shop.call('DELETE', `/product/${p._id}`, { token: admin.token })).status).toBe(200);
+    await poll(() => ops(walton.pushes)).toEqual(['remove', 'upsert', 'remove']);
+    await poll(() => ops(page.pushes)).toEqual(['upsert', 'upsert', 'remove']);
+    expect(xiaomi.pushes).toEqual([]);
+  });
+
+  it('when advertising ends, then the advertised view gets a removal', async () => {
+    const seller = await shop.signup('Seller');
+    const p = await shop.addProduct(seller.token);
+    const ads = await viewer([{ kind: 'advertised' }]);
+    await put(`/product/get_advertise/${p._id}`, seller.token);
+    await poll(() => ops(ads.pushes)).toEqual(['upsert']);
+    await put(`/product/remove_advertise/${p._id}`, seller.token);
+    await poll(() => ops(ads.pushes)).toEqual(['upsert', 'remove']);
+  });
+
+  it('authorisation: a visitor never gets a booking or a user, and nobody subscribes to another account or the admins', async () => {
+    const seller = await shop.signup('Seller');
+    const other = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const visitor = await viewer([
+      { kind: 'products', filter: { sold: 'any' } },
+      { kind: 'account', userId: seller.user._id },
+      { kind: 'admin' },
+    ]);
+    expect(visitor.answer.refused).toEqual([`account:${seller.user._id}`, 'admin']);
+    const snoop = await viewer([{ kind: 'account', userId: seller.user._id }], other.token);
+    expect(snoop.answer.refused).toEqual([`account:${seller.user._id}`]);
+    const own = await viewer([{ kind: 'account', userId: seller.user._id }], seller.token);
+    expect(own.answer.refused).toEqual([]);
+    const buyerOwn = await viewer([{ kind: 'account', userId: buyer.user._id }], buyer.token);
+    const admin = await shop.login('admin@tvshop.test', 'admin-password-1');
+    const admins = await viewer([{ kind: 'admin' }], admin.token);
+    expect(admins.answer.refused).toEqual([]);
+
+    const p = await shop.addProduct(seller.token);
+    const bookingId = await shop.book(buyer.token, p._id);
+    await poll(() => own.pushes.filter((x) => x.entity === 'booking').map((x) => x.id)).toEqual([bookingId]);
+    await poll(() => buyerOwn.pushes.filter((x) => x.entity === 'booking').map((x) => x.id)).toEqual([bookingId]);
+    await poll(() => admins.pushes.some((x) => x.entity === 'booking' && x.id === bookingId)).toBe(true);
+    await poll(() => visitor.pushes.some((x) => x.entity === 'product' && x.id === p._id)).toBe(true);
+    expect(visitor.pushes.filter((x) => x.entity !== 'product')).toEqual([]);
+    expect(snoop.pushes).toEqual([]);
+    // The admin view hears the admins' entities only, never All Products' listings.
+    expect(admins.pushes.some((x) => x.entity === 'product')).toBe(false);
+    // A view socket's catch-up is its views' too.
+    const answer = await ask(visitor.socket, 0);
+    expect(answer.changes.length).toBeGreaterThan(0);
+    expect(answer.changes.every((c) => c.entity === 'product')).toBe(true);
+    expect((await ask(snoop.socket, 0)).changes).toEqual([]);
+  });
+
+  it("when a socket reconnects, then its catch-up holds only its view's changes, from where it left", async () => {
+    const seller = await shop.signup('Seller');
+    const since = Number((await shop.call('GET', '/all_products')).headers.get('X-Position'));
+    const ids = { lg: [] as string[], sony: [] as string[] };
+    for (let i = 0; i < 4; i++) {
+      ids.lg.push((await shop.addProduct(seller.token, { category_id: 'lg' }))._id);
+      ids.sony.push((await shop.addProduct(seller.token, { category_id: 'sony' }))._id);
+    }
+    const back = await viewer([{ kind: 'products', filter: { category: 'lg' } }]);
+    const answer = await ask(back.socket, since);
+    expect(answer.changes.map((c) => c.id)).toEqual(ids.lg);
+    expect(answer.more).toBeUndefined();
+    const visitor = await viewer([{ kind: 'products', filter: {} }]);
+    const everything = await ask(visitor.socket, since);
+    expect(everything.changes.map((c) => c.id)).toEqual(ids.lg.flatMap((id, i) => [id, ids.sony[i]!]));
+  });
+
+  it('when a socket changes its views, then it gets the new views only, and the answer says from where it is current', async () => {
+    const seller = await shop.signup('Seller');
+    const s = await viewer([{ kind: 'products', filter: { category: 'lg' } }]);
+    const moved = await new Promise<ViewsAnswer>((resolve) =>
+      s.socket.emit('views', [{ kind: 'products', filter: { category: 'sony' } }], resolve),
+    );
+    expect(moved.position).toBeGreaterThanOrEqual(s.answer.position);
+    const lgTv = await shop.addProduct(seller.token, { category_id: 'lg' });
+    const sonyTv = await shop.addProduct(seller.token, { category_id: 'sony' });
+    await poll(() => s.pushes.map((p) => p.id)).toEqual([sonyTv._id]);
+    expect(s.pushes.map((p) => p.id)).not.toContain(lgTv._id);
+  });
+});

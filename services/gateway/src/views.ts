@@ -1,0 +1,202 @@
+import { productInView, rooms, type ChangePush, type Product, type ProductRoute, type User, type View } from '@tv-shop/contracts';
+
+/**
+ * Subscriptions by view (ADR 0045), the part that needs no socket: where a change goes (its
+ * dispatch keys), what a socket's views make of it (the change, a removal, or nothing), and the
+ * recent changes indexed by key, so that a view's catch-up reads only the changes that may touch it.
+ */
+
+/** A change as the gateway keeps it: what browsers get, who may hear it, and which views it may touch. */
+export interface Routed {
+  /** As browsers get it (the projection's routing stripped). */
+  push: ChangePush;
+  /** The rooms allowed to hear it (authorisation, and the default delivery). */
+  rooms: string[];
+  /** The dispatch keys of the views it may touch. */
+  keys: string[];
+  /** A product as it was before the change and as it is after (null: not there); unused for other entities. */
+  before: Product | null;
+  after: Product | null;
+}
+
+/** A removal without the removed row (an older projector): every view of products hears it. */
+export const ANY_PRODUCT_KEY = '*product';
+
+const productKeys = (p: Product, into: Set<string>) => {
+  into.add('products');
+  into.add(`category:${p.category_id}`);
+  into.add(`seller:${p.sellerEmail.toLowerCase()}`);
+  if (p.advertised && !p.sold) into.add('advertised');
+};
+
+/** Turns a change notice's push and rooms into what the fan-out and the catch-up use. */
+export function route(pushed: ChangePush & { route?: ProductRoute }, to: string[]): Routed {
+  const { route: routing, ...push } = pushed;
+  const keys = new Set<string>();
+  let before: Product | null = null;
+  let after: Product | null = null;
+  if (push.entity === 'product') {
+    keys.add(`product:${push.id}`);
+    if (push.op === 'upsert') {
+      after = push.row;
+      before = routing?.was ? { ...push.row, ...routing.was } : push.row;
+    } else if (routing?.was && typeof routing.was._id === 'string') {
+      before = routing.was as Product;
+    } else {
+      keys.add(ANY_PRODUCT_KEY);
+    }
+    if (before) productKeys(before, keys);
+    if (after) productKeys(after, keys);
+  } else {
+    for (const room of to) {
+      if (room === rooms.admins) keys.add('admin');
+      else if (room.startsWith('user:')) keys.add(`account:${room.slice('user:'.length)}`);
+    }
+  }
+  return { push: push, rooms: to, keys: [...keys], before, after };
+}
+
+const isProductView = (v: View) => v.kind === 'products' || v.kind === 'product' || v.kind === 'seller' || v.kind === 'advertised';
+
+/** The keys under which a view listens. */
+export function viewKeys(view: View): string[] {
+  switch (view.kind) {
+    case 'products':
+      return [view.filter.category !== undefined ? `category:${view.filter.category}` : 'products', ANY_PRODUCT_KEY];
+    case 'product':
+      return [`product:${view.id}`, ANY_PRODUCT_KEY];
+    case 'seller':
+      return [`seller:${view.email.toLowerCase()}`, ANY_PRODUCT_KEY];
+    case 'advertised':
+      return ['advertised', ANY_PRODUCT_KEY];
+    case 'account':
+      return [`account:${view.userId}`];
+    case 'admin':
+      return ['admin'];
+  }
+}
+
+/**
+ * What a socket with these views gets of a change: the change itself when one of its views holds
+ * the row after it; a removal when none does any more but one held it before; otherwise nothing.
+ * Bookings, users and the admin's entities go only to the account they belong to and the admins.
+ */
+export function decide(views: readonly View[], r: Routed): ChangePush | null {
+  const push = r.push;
+  if (push.entity === 'product') {
+    if (r.after && views.some((v) => productInView(v, r.after!))) return push;
+    const held = r.before ? views.some((v) => productInView(v, r.before!)) : push.op === 'remove' && views.some(isProductView);
+    return held ? { entity: 'product', op: 'remove', id: push.id, position: push.position } : null;
+  }
+  for (const v of views) {
+    if (v.kind === 'admin' && r.rooms.includes(rooms.admins)) return push;
+    if (v.kind === 'account' && r.rooms.includes(rooms.user(v.userId))) return push;
+  }
+  return null;
+}
+
+/** Whether `user` may subscribe to `view`: products are public; an account is its own (or the admin's); the admin view is the admins'. */
+export function mayView(user: User | null, view: View): boolean {
+  if (view.kind === 'account') return !!user && (user._id === view.userId || user.role === 'Admin');
+  if (view.kind === 'admin') return user?.role === 'Admin';
+  return true;
+}
+
+/** First index in `xs` (sorted by position) whose position is above `from`. */
+const after = (xs: readonly Routed[], from: number, lo = 0) => {
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]!.push.position > from) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+};
+
+/**
+ * Puts `r` in `xs` in position order. The projections publish independently, so a change may
+ * arrive after one with a higher position; the catch-up's binary search needs the order (almost
+ * always an append; otherwise a short step back from the end).
+ */
+function insertByPosition(xs: Routed[], r: Routed): void {
+  let i = xs.length;
+  while (i > 0 && xs[i - 1]!.push.position > r.push.position) i--;
+  if (i === xs.length) xs.push(r);
+  else xs.splice(i, 0, r);
+}
+
+/**
+ * The recent changes, at most `keep` of them (older ones are dropped a slice at a time), each
+ * also listed under its dispatch keys: a view's catch-up reads its keys' lists only.
+ */
+export class RecentChanges {
+  /** In arrival order (the log order of each projection). */
+  readonly all: Routed[] = [];
+  private readonly byKey = new Map<string, Routed[]>();
+  constructor(private readonly keep: number) {}
+
+  add(r: Routed): void {
+    insertByPosition(this.all, r);
+    for (const key of r.keys) {
+      let list = this.byKey.get(key);
+      if (!list) this.byKey.set(key, (list = []));
+      insertByPosition(list, r);
+    }
+    if (this.all.length > this.keep + Math.max(64, this.keep >> 3)) this.trim();
+  }
+
+  /** Whether changes were dropped (the log before `oldest` is no longer kept). */
+  get full(): boolean {
+    return this.all.length >= this.keep;
+  }
+  get oldest(): number {
+    return this.all[0]?.push.position ?? Infinity;
+  }
+
+  private trim(): void {
+    const dropped = new Set(this.all.splice(0, this.all.length - this.keep));
+    for (const [key, list] of this.byKey) {
+      let cut = 0;
+      while (cut < list.length && dropped.has(list[cut]!)) cut++;
+      if (cut === list.length) this.byKey.delete(key);
+      else if (cut > 0) list.splice(0, cut);
+    }
+  }
+
+  /** The kept changes after `from` listed under any of `keys`, each once, by position. */
+  under(keys: readonly string[], from: number): Routed[] {
+    const lists = keys.map((k) => this.byKey.get(k)).filter((l): l is Routed[] => !!l);
+    if (lists.length === 1) return lists[0]!.slice(after(lists[0]!, from));
+    const seen = new Set<Routed>();
+    const out: Routed[] = [];
+    for (const list of lists)
+      for (let i = after(list, from); i < list.length; i++) {
+        const r = list[i]!;
+        if (seen.has(r)) continue;
+        seen.add(r);
+        out.push(r);
+      }
+    return out.sort((a, b) => a.push.position - b.push.position);
+  }
+}
+
+/**
+ * One page of a view socket's catch-up: what its views make of the kept changes after `from`
+ * under their keys, at most `page` changes; `more` and `position` as in the rooms' catch-up.
+ */
+export function viewCatchUpPage(recent: RecentChanges, views: readonly View[], from: number, page: number, head: number) {
+  const keys = [...new Set(views.flatMap(viewKeys))];
+  const candidates = recent.under(keys, from);
+  const changes: ChangePush[] = [];
+  let i = 0;
+  for (; i < candidates.length && changes.length < page; i++) {
+    const push = decide(views, candidates[i]!);
+    if (push) changes.push(push);
+  }
+  const more = i < candidates.length;
+  return {
+    position: more ? candidates[i - 1]!.push.position : Math.max(head, from),
+    changes,
+    ...(more ? { more: true as const } : {}),
+  };
+}

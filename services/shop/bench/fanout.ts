@@ -1,0 +1,402 @@
+// Live pushes to many browsers (issue 17, ADR 0045). TV Shop runs in its own process (serve.ts,
+// the whole shop in one process) on a fresh database; a load process, separate from it and from
+// the writer, opens N Socket.IO sockets that subscribe as the web app does: about half on All
+// Products, half on one category page (sony), a few on one product's page, and a few signed-in
+// sellers (their account and their listings) and buyers (their account and All Products). This
+// process writes new listings open-loop (and a booking now and then) at each rate and prints, for
+// each N and rate: push p50/p99 (from the write's send to its arrival, every delivery counted),
+// write p50/p99, what was delivered of what each socket's views should get, messages and pushes
+// per second, pushes outside a socket's views (must be 0), and the server process's CPU and RSS.
+//   npm run bench:fanout          (PLAN=100:10,100:50,1000:10,1000:50,5000:10, sockets:writes/s;
+//                                  SECONDS=20; VIEWS=0 for sockets that never subscribe to views,
+//                                  as the spec's client)
+// Time is wall-clock (performance.timeOrigin + now) on both sides: one machine, one clock.
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { io as connect, type Socket } from 'socket.io-client';
+import {
+  productInView,
+  type ChangePush,
+  type ClientToServerEvents,
+  type Product,
+  type ServerToClientEvents,
+  type View,
+} from '@tv-shop/contracts';
+import { percentile, scratchDatabase, startTvShop } from './processes';
+
+const now = () => performance.timeOrigin + performance.now();
+const CATEGORIES = ['sony', 'samsung', 'lg', 'walton', 'xiaomi'];
+/** The category page half the visitors are on. */
+const WATCHED = 'sony';
+
+interface Account {
+  id: string;
+  email: string;
+  token: string;
+  role: 'Seller' | 'Buyer';
+}
+/** What the load process is told about each write, to tell what each socket should have had. */
+interface Sent {
+  id: string;
+  at: number;
+  category: string;
+  sellerEmail: string;
+}
+interface LoadReport {
+  sockets: number;
+  deliveries: number;
+  expected: number;
+  delivered: number;
+  messages: number;
+  irrelevant: number;
+  forbidden: number;
+  latencies: number[];
+  disconnects: number;
+}
+type FromLoad = { type: 'ready'; connected: number; ms: number } | { type: 'report'; report: LoadReport };
+type ToLoad = { type: 'start' } | { type: 'stop'; sent: Sent[] } | { type: 'exit' };
+
+/** The visitors: N sockets subscribing like the web app, counting what they get. */
+async function loadProcess() {
+  const url = process.env.BENCH_URL!;
+  const n = Number(process.env.BENCH_SOCKETS);
+  const useViews = process.env.VIEWS !== '0';
+  const accounts = JSON.parse(process.env.BENCH_ACCOUNTS!) as Account[];
+  const productPage = process.env.BENCH_PRODUCT!;
+  const send = (m: FromLoad) => process.send!(m);
+
+  interface Visitor {
+    socket: Socket<ServerToClientEvents, ClientToServerEvents>;
+    views: View[];
+    account: Account | null;
+    /** Product id → when it first arrived. */
+    arrived: Map<string, number>;
+    irrelevant: number;
+    forbidden: number;
+    messages: number;
+    pushes: number;
+    disconnects: number;
+  }
+  const visitors: Visitor[] = [];
+  const plan = (i: number): { views: View[]; account: Account | null } => {
+    if (i < accounts.length) {
+      const a = accounts[i]!;
+      return a.role === 'Seller'
+        ? {
+            account: a,
+            views: [
+              { kind: 'account', userId: a.id },
+              { kind: 'seller', email: a.email },
+            ],
+          }
+        : {
+            account: a,
+            views: [
+              { kind: 'account', userId: a.id },
+              { kind: 'products', filter: { sold: 'false' } },
+            ],
+          };
+    }
+    if (i % 50 === 7) return { account: null, views: [{ kind: 'product', id: productPage }] };
+    return i % 2 === 0
+      ? { account: null, views: [{ kind: 'products', filter: { sold: 'false' } }] }
+      : { account: null, views: [{ kind: 'products', filter: { category: WATCHED, sold: 'false' } }] };
+  };
+  /** Whether a push belongs to one of the views the visitor's page shows. */
+  const relevant = (v: Visitor, p: ChangePush): boolean => {
+    if (p.entity === 'product') {
+      // Judged against the page's views also for a socket that never told the server (VIEWS=0): what it throws away.
+      if (p.op === 'remove') return v.views.some((x) => x.kind !== 'account');
+      return v.views.some((x) => productInView(x, p.row));
+    }
+    if (p.entity === 'booking') {
+      const email = v.account?.email.toLowerCase();
+      return p.op === 'upsert' && !!email && (p.row.email.toLowerCase() === email || p.row.seller_email.toLowerCase() === email);
+    }
+    if (p.entity === 'user') return !!v.account && p.id === v.account.id;
+    return false;
+  };
+  const take = (v: Visitor, p: ChangePush) => {
+    v.pushes += 1;
+    if (!relevant(v, p)) v.irrelevant += 1;
+    // A visitor's socket must never hear of a booking or an account.
+    if (!v.account && (p.entity === 'booking' || p.entity === 'user')) v.forbidden += 1;
+    if (p.entity === 'product' && p.op === 'upsert' && !v.arrived.has(p.id)) v.arrived.set(p.id, now());
+  };
+
+  const t0 = now();
+  for (let i = 0; i < n; i += 100) {
+    await Promise.all(
+      Array.from({ length: Math.min(100, n - i) }, async (_, j) => {
+        const { views, account } = plan(i + j);
+        const socket: Visitor['socket'] = connect(url, {
+          path: '/socket.io',
+          transports: ['websocket'],
+          auth: account ? { token: account.token } : {},
+          reconnection: false,
+        });
+        const v: Visitor = {
+          socket,
+          views,
+          account,
+          arrived: new Map(),
+          irrelevant: 0,
+          forbidden: 0,
+          messages: 0,
+          pushes: 0,
+          disconnects: 0,
+        };
+        socket.on('change', (p) => {
+          v.messages += 1;
+          take(v, p);
+        });
+        socket.on('changes', (batch) => {
+          v.messages += 1;
+          for (const p of batch) take(v, p);
+        });
+        socket.on('disconnect', () => (v.disconnects += 1));
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', () => resolve());
+          socket.once('connect_error', reject);
+        });
+        if (useViews) await new Promise((resolve) => socket.emit('views', views, resolve));
+        visitors.push(v);
+      }),
+    );
+  }
+  send({ type: 'ready', connected: visitors.filter((v) => v.socket.connected).length, ms: now() - t0 });
+
+  process.on('message', (m: ToLoad) => {
+    if (m.type === 'start') {
+      for (const v of visitors) {
+        v.arrived.clear();
+        v.irrelevant = v.forbidden = v.messages = v.pushes = v.disconnects = 0;
+      }
+      return;
+    }
+    if (m.type === 'exit') {
+      for (const v of visitors) v.socket.disconnect();
+      process.exit(0);
+    }
+    const report: LoadReport = {
+      sockets: visitors.length,
+      deliveries: 0,
+      expected: 0,
+      delivered: 0,
+      messages: 0,
+      irrelevant: 0,
+      forbidden: 0,
+      latencies: [],
+      disconnects: 0,
+    };
+    for (const v of visitors) {
+      report.deliveries += v.pushes;
+      report.messages += v.messages;
+      report.irrelevant += v.irrelevant;
+      report.forbidden += v.forbidden;
+      report.disconnects += v.disconnects;
+      for (const s of m.sent) {
+        const shape = {
+          _id: s.id,
+          category_id: s.category,
+          sellerEmail: s.sellerEmail,
+          sold: false,
+          advertised: false,
+          resale_price: 1000,
+        };
+        const shouldGet = !useViews || v.views.some((x) => productInView(x, shape as Product));
+        if (!shouldGet) continue;
+        report.expected += 1;
+        const at = v.arrived.get(s.id);
+        if (at === undefined) continue;
+        report.delivered += 1;
+        report.latencies.push(at - s.at);
+      }
+    }
+    send({ type: 'report', report });
+  });
+}
+
+/** CPU seconds and RSS of a process, from /proc. */
+const usage = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { cpu, rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+};
+
+async function main() {
+  const PLAN = (process.env.PLAN ?? '100:10,100:50,1000:10,1000:50,5000:10').split(',').map((step) => step.split(':').map(Number));
+  const SOCKETS = [...new Set(PLAN.map(([n]) => n!))];
+  const ratesFor = (n: number) => PLAN.filter(([m]) => m === n).map(([, rate]) => rate!);
+  const SECONDS = Number(process.env.SECONDS ?? 20);
+  const useViews = process.env.VIEWS !== '0';
+  const db = await scratchDatabase('tvshop_fanout');
+  let server: Awaited<ReturnType<typeof startTvShop>> | undefined;
+  let load: ChildProcess | undefined;
+  const cleanUp = async () => {
+    if (load && load.exitCode === null) load.kill('SIGKILL');
+    await server?.stop().catch(() => {});
+    await db.drop().catch((err: unknown) => console.error(`could not drop ${db.name}:`, err));
+  };
+  process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+
+  try {
+    server = await startTvShop(db.url, 'fanout');
+    const { url } = server;
+    const signup = async (role: 'Seller' | 'Buyer', i: number): Promise<Account> => {
+      const email = `fanout-${role.toLowerCase()}${i}-${Date.now()}@x.co`;
+      const res = await fetch(`${url}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Bench ${role} ${i}`, email, password: 'secret-pass', role }),
+      });
+      if (!res.ok) throw new Error(`signup answered ${res.status}`);
+      const body = (await res.json()) as { token: string; user: { _id: string } };
+      return { id: body.user._id, email, token: body.token, role };
+    };
+    const sellers = await Promise.all([0, 1, 2, 3].map((i) => signup('Seller', i)));
+    const buyers = await Promise.all([0, 1, 2, 3].map((i) => signup('Buyer', i)));
+    const accounts = [...sellers, ...buyers];
+
+    let serial = 0;
+    const listing = (i: number) => ({
+      porduct_name: `Fanout TV ${i}`,
+      productImage: 'https://example.com/tv.png',
+      details: 'A TV for the fan-out benchmark',
+      location: 'Dhaka',
+      resale_price: 1000,
+      orginal_price: 5000,
+      use_duration: '2 years',
+      phone_number: '01700000000',
+      product_condition: 'Good',
+      category_id: CATEGORIES[i % CATEGORIES.length],
+    });
+    interface Write {
+      scheduled: number;
+      sentAt: number;
+      answered?: number;
+      ok?: boolean;
+      sent?: Sent;
+    }
+    const write = async (w: Write, i: number) => {
+      const seller = sellers[i % sellers.length]!;
+      const body = listing(i);
+      try {
+        w.sentAt = now();
+        const res = await fetch(`${url}/api/products`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${seller.token}` },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
+        const answer = (await res.json().catch(() => ({}))) as { insertedId?: string };
+        w.answered = now();
+        w.ok = res.status === 201 && !!answer.insertedId;
+        if (w.ok) w.sent = { id: answer.insertedId!, at: w.sentAt, category: body.category_id!, sellerEmail: seller.email.toLowerCase() };
+        // Now and then a buyer books it: the buyer's and the seller's accounts hear of it, nobody else.
+        if (w.ok && i % 25 === 3) {
+          const buyer = buyers[i % buyers.length]!;
+          await fetch(`${url}/api/bookings`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}` },
+            body: JSON.stringify({ product_id: answer.insertedId, phone_number: '01800000000', meeting_location: 'Mirpur 10' }),
+          });
+        }
+      } catch {
+        w.answered = now();
+        w.ok = false;
+      }
+    };
+    const hold = async (rate: number, seconds: number) => {
+      const count = Math.round(rate * seconds);
+      const interval = 1000 / rate;
+      const t0 = now() + 20;
+      const writes: Write[] = [];
+      const pending: Promise<void>[] = [];
+      for (let i = 0; i < count;) {
+        const t = now();
+        while (i < count && t0 + i * interval <= t) {
+          const w: Write = { scheduled: t0 + i * interval, sentAt: t };
+          writes.push(w);
+          pending.push(write(w, serial++));
+          i++;
+        }
+        if (i < count) await sleep(Math.max(0, t0 + i * interval - now()));
+      }
+      await Promise.all(pending);
+      return writes;
+    };
+
+    // One listing for the product page's visitors, and a warm-up.
+    await hold(10, 1);
+    const first = await fetch(`${url}/api/all_products`).then((r) => r.json() as Promise<Product[]>);
+
+    const f = (ms: number) => (Number.isNaN(ms) ? '-' : ms.toFixed(0));
+    console.log(
+      `bench:fanout: ${new Date().toISOString()}, ${useViews ? 'sockets subscribe to views' : 'sockets never subscribe (the default rooms)'}, ` +
+        `${SECONDS} s a rate, open-loop new listings over ${CATEGORIES.length} categories; half on All Products, half on the ${WATCHED} page`,
+    );
+    for (const n of SOCKETS) {
+      load = fork(import.meta.filename, ['--load'], {
+        execArgv: ['--import', 'tsx'],
+        env: {
+          ...process.env,
+          BENCH_URL: url,
+          BENCH_SOCKETS: String(n),
+          BENCH_ACCOUNTS: JSON.stringify(accounts),
+          BENCH_PRODUCT: first[0]!._id,
+        },
+      });
+      const child = load;
+      const next = () => new Promise<FromLoad>((resolve) => child.once('message', (m: FromLoad) => resolve(m)));
+      const ready = await next();
+      if (ready.type !== 'ready') throw new Error('load process did not get ready');
+      console.log(`${n} sockets: ${ready.connected} connected in ${(ready.ms / 1000).toFixed(1)} s`);
+      await sleep(1000);
+      for (const rate of ratesFor(n)) {
+        child.send({ type: 'start' } satisfies ToLoad);
+        await sleep(200);
+        const before = usage(server.pid);
+        const loadBefore = usage(child.pid!);
+        const started = now();
+        const writes = await hold(rate, SECONDS);
+        await sleep(2000);
+        const elapsed = (now() - started) / 1000;
+        const after = usage(server.pid);
+        const loadAfter = usage(child.pid!);
+        const reported = next();
+        child.send({ type: 'stop', sent: writes.flatMap((w) => (w.sent ? [w.sent] : [])) } satisfies ToLoad);
+        const m = await reported;
+        if (m.type !== 'report') throw new Error('load process did not report');
+        const r = m.report;
+        const answers = writes.filter((w) => w.ok).map((w) => w.answered! - w.scheduled);
+        const ok = writes.filter((w) => w.ok).length;
+        console.log(
+          `  ${String(n).padStart(5)} sockets ${String(rate).padStart(3)} writes/s: ` +
+            `push p50 ${f(percentile(r.latencies, 50))} p99 ${f(percentile(r.latencies, 99))} ms | ` +
+            `write p50 ${f(percentile(answers, 50))} p99 ${f(percentile(answers, 99))} ms (${ok}/${writes.length} ok) | ` +
+            `delivered ${r.delivered}/${r.expected} | ${(r.messages / elapsed).toFixed(0)} messages/s, ${(r.deliveries / elapsed).toFixed(0)} pushes/s | ` +
+            `outside views ${(r.irrelevant / r.sockets).toFixed(2)}/socket, visitor got booking/user ${r.forbidden} | ` +
+            `server CPU ${(((after.cpu - before.cpu) / elapsed) * 100).toFixed(0)}%, RSS ${after.rssMb.toFixed(0)} MB (peak ${after.peakMb.toFixed(0)}) | ` +
+            `${r.disconnects} dropped | load process CPU ${(((loadAfter.cpu - loadBefore.cpu) / elapsed) * 100).toFixed(0)}%, ` +
+            `machine load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+        );
+        await sleep(1000);
+      }
+      child.send({ type: 'exit' } satisfies ToLoad);
+      await new Promise((resolve) => child.once('exit', resolve));
+      load = undefined;
+      await sleep(2000);
+    }
+  } finally {
+    await cleanUp();
+  }
+}
+
+if (process.argv.includes('--load')) await loadProcess();
+else await main();
