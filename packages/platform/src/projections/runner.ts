@@ -15,6 +15,16 @@ export interface RunnerOptions {
   /** Where the live events come from: the store's subscription (default), or Kafka. */
   source?: LogSource;
   batchSize?: number;
+  /**
+   * Events read and applied per transaction when replaying the log (a rebuild, a verify) or
+   * catching up a long way behind (default 5,000): with the projection's batch form, each
+   * touched row is then written once per batch (ADR 0044).
+   */
+  bulkSize?: number;
+  /** Whether those use the projection's batch form when it has one (default true; false: one event at a time, as live batches). */
+  bulk?: boolean;
+  /** How far behind the log (in positions) a starting projection catches up in bulk batches first (default 1,000). */
+  catchUpInBulk?: number;
   standbyRetryMs?: number;
   log?: (msg: string, extra?: unknown) => void;
 }
@@ -33,6 +43,9 @@ const ident = (s: string) => {
   if (!/^[a-z_][a-z0-9_]*$/.test(s)) throw new Error(`bad identifier ${s}`);
   return `"${s}"`;
 };
+
+/** A projection at least this far behind the log when it starts catches up in bulk batches first. */
+const CATCH_UP_IN_BULK = 1000;
 
 /** Rolls a batch back: its checkpoint was moved by someone else meanwhile. */
 class CheckpointMoved extends Error {}
@@ -98,6 +111,8 @@ export class ProjectionRunner extends LeaderElected {
       .publish([...unannounced, { kind: 'checkpoint', projection: name, position: this.current }])
       .catch((err: unknown) => this.opts.log?.(`projection ${name} could not announce its checkpoint`, { error: err }));
     if (!this.isCurrent(attempt)) return;
+    await this.catchUp(attempt);
+    if (!this.isCurrent(attempt)) return;
     this.sub = (this.opts.source ?? this.store).subscribe({
       name: `projection.${name}`,
       from: this.current,
@@ -140,7 +155,54 @@ export class ProjectionRunner extends LeaderElected {
     return run;
   }
 
-  private async applyLive(all: RecordedEvent[]): Promise<void> {
+  /**
+   * A long way behind the log (a first start, after downtime): applies it in bulk batches, each
+   * with its checkpoint and announcements as a live batch, until the live subscription can take
+   * over. Only over the store: a Kafka source delivers from its own consumer group's offsets.
+   */
+  private async catchUp(attempt: number): Promise<void> {
+    if (this.opts.source || !this.bulkForm) return;
+    const head = await this.store.headPosition();
+    if (head - this.current < (this.opts.catchUpInBulk ?? CATCH_UP_IN_BULK)) return;
+    const from = this.current;
+    let shown = Date.now();
+    for await (const events of this.chunks(this.current, head)) {
+      if (!this.isCurrent(attempt)) return;
+      await this.exclusive(() => this.applyLive(events, true));
+      if (Date.now() - shown > 5000) {
+        shown = Date.now();
+        this.opts.log?.(`projection ${this.name} catching up: ${this.current - from} of ${head - from} positions applied`);
+      }
+    }
+  }
+
+  /** The projection's batch form, unless switched off. */
+  private get bulkForm() {
+    return this.opts.bulk === false ? undefined : this.projection.applyBatch;
+  }
+
+  /**
+   * The log after `from` up to `until`, in chunks of `bulkSize` events; the next chunk is read
+   * while the caller applies this one.
+   */
+  private async *chunks(from: number, until: number): AsyncGenerator<RecordedEvent[]> {
+    const size = this.opts.bulkSize ?? 5000;
+    const read = (after: number) => {
+      const reading = this.store.readAll(after, size);
+      reading.catch(() => {}); // awaited below; an abandoned read must not go unhandled
+      return reading;
+    };
+    let next = read(from);
+    for (;;) {
+      const events = (await next).filter((e) => e.position <= until);
+      if (events.length === 0) return;
+      const last = events[events.length - 1]!.position;
+      next = last < until ? read(last) : Promise.resolve([]);
+      yield events;
+    }
+  }
+
+  private async applyLive(all: RecordedEvent[], bulk = false): Promise<void> {
     // After a rebuild the checkpoint may be ahead of what the subscription re-reads.
     const events = all.filter((e) => e.position > this.current);
     if (events.length === 0) return;
@@ -148,7 +210,7 @@ export class ProjectionRunner extends LeaderElected {
     const notices: ChangeNotice[] = [];
     try {
       await withTransaction(this.pool, async (client) => {
-        await this.applyBatch(client, this.projection.schema, events, notices);
+        await this.applyBatch(client, this.projection.schema, events, notices, bulk);
         // Guarded by the old position: if someone else moved it (an offline rebuild, say), roll back.
         const changes = notices.filter((n) => n.kind === 'change');
         if (!(await advanceCheckpoint(client, this.name, this.current, to, changes))) throw new CheckpointMoved();
@@ -164,8 +226,29 @@ export class ProjectionRunner extends LeaderElected {
     await this.feed.publish(notices);
   }
 
-  private async applyBatch(client: pg.PoolClient, schema: string, events: RecordedEvent[], notices: ChangeNotice[] | null): Promise<void> {
+  /**
+   * Applies events in the caller's transaction: with the projection's batch form when `bulk`
+   * (and it has one), else one event at a time. `notices` null: a replay, nobody is told.
+   */
+  private async applyBatch(
+    client: pg.PoolClient,
+    schema: string,
+    events: RecordedEvent[],
+    notices: ChangeNotice[] | null,
+    bulk: boolean,
+  ): Promise<void> {
     await client.query(`set local search_path to ${ident(schema)}, public`);
+    const batchForm = bulk ? this.bulkForm : undefined;
+    if (batchForm) {
+      await batchForm(events, {
+        db: client,
+        replaying: notices === null,
+        emit: (change, rooms, position) => {
+          notices?.push({ kind: 'change', projection: this.name, push: { ...change, position }, rooms });
+        },
+      });
+      return;
+    }
     for (const event of events) {
       const handler = this.projection.handlers[event.type];
       const { everyEvent } = this.projection;
@@ -205,7 +288,7 @@ export class ProjectionRunner extends LeaderElected {
     const { schema } = this.projection;
     const fresh = `${schema}__rebuild`;
     await this.createTables(fresh);
-    let pos = await this.replayInto(fresh, 0, { onProgress: opts.onProgress });
+    let pos = await this.withIndexesBuiltAfter(fresh, () => this.replayInto(fresh, 0, { onProgress: opts.onProgress }));
     return this.exclusive(async () => {
       pos = await this.replayInto(fresh, pos);
       await withTransaction(this.pool, async (client) => {
@@ -218,6 +301,32 @@ export class ProjectionRunner extends LeaderElected {
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
       return { position: pos };
     });
+  }
+
+  /**
+   * Runs `fill` on the fresh tables in `schema` without their secondary indexes, then builds them:
+   * one sort per index instead of an index entry per row written (GIN indexes above all). The
+   * indexes behind keys (primary, unique) stay: the writes need them.
+   */
+  private async withIndexesBuiltAfter<T>(schema: string, fill: () => Promise<T>): Promise<T> {
+    const { rows: indexes } = await this.pool.query<{ name: string; definition: string }>(
+      `select i.relname as name, pg_get_indexdef(x.indexrelid) as definition
+         from pg_index x join pg_class i on i.oid = x.indexrelid join pg_namespace n on n.oid = i.relnamespace
+        where n.nspname = $1 and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)`,
+      [schema],
+    );
+    for (const index of indexes) await this.pool.query(`drop index ${ident(schema)}.${ident(index.name)}`);
+    const filled = await fill();
+    await withClient(this.pool, async (client) => {
+      // Room to sort each index in memory; the session's own setting, for these statements only.
+      await client.query(`set maintenance_work_mem = '256MB'`);
+      try {
+        for (const index of indexes) await client.query(index.definition);
+      } finally {
+        await client.query('reset maintenance_work_mem');
+      }
+    });
+    return filled;
   }
 
   /**
@@ -318,8 +427,9 @@ export class ProjectionRunner extends LeaderElected {
   }
 
   /**
-   * Applies the log after `from` to the tables in `schema`, batch by batch in transactions of
-   * their own (or all on `client`, inside the caller's transaction), up to `until` when given.
+   * Applies the log after `from` to the tables in `schema`, a chunk (`bulkSize` events) per
+   * transaction of its own (or all on `client`, inside the caller's transaction), up to `until`
+   * when given; with the projection's batch form when it has one.
    */
   private async replayInto(
     schema: string,
@@ -331,15 +441,13 @@ export class ProjectionRunner extends LeaderElected {
       onProgress?: ((p: VerifyProgress) => void) | undefined;
     } = {},
   ): Promise<number> {
-    const size = this.opts.batchSize ?? 500;
     const until = opts.until ?? Infinity;
+    const bulk = this.bulkForm !== undefined;
     let pos = from;
     let replayed = 0;
-    while (pos < until) {
-      const events = (await this.store.readAll(pos, size)).filter((e) => e.position <= until);
-      if (events.length === 0) return pos;
-      if (opts.client) await this.applyBatch(opts.client, schema, events, null);
-      else await withTransaction(this.pool, (client) => this.applyBatch(client, schema, events, null));
+    for await (const events of this.chunks(from, until)) {
+      if (opts.client) await this.applyBatch(opts.client, schema, events, null, bulk);
+      else await withTransaction(this.pool, (client) => this.applyBatch(client, schema, events, null, bulk));
       pos = events[events.length - 1]!.position;
       replayed += events.length;
       opts.onBatch?.(pos, events.length);

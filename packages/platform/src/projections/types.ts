@@ -18,6 +18,24 @@ export interface ProjectionContext {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ProjectionHandler = (event: RecordedEvent<string, any>, ctx: ProjectionContext) => Promise<void>;
 
+/** What a batch form works with: `ProjectionContext`, with the position of the event a change comes from. */
+export interface BatchContext {
+  /** The batch's transaction; its search_path is the projection's schema. */
+  db: pg.PoolClient;
+  /** Announces a read-model change, caused by the event at `position`, once the batch commits. */
+  emit(change: Change, rooms: string[], position: number): void;
+  /** As in `ProjectionContext`: nobody hears these changes, so nothing needs announcing. */
+  replaying: boolean;
+}
+
+/**
+ * Applies many events at once, in order, ending with exactly the rows that `handlers` and
+ * `everyEvent` run on each event in turn would leave (ADR 0044): typically it reads the rows the
+ * events touch once, folds the events into them in memory, and writes each changed row once.
+ * When not replaying it announces each changed row once, as of the last event that changed it.
+ */
+export type BatchHandler = (events: RecordedEvent[], ctx: BatchContext) => Promise<void>;
+
 export interface Projection {
   name: string;
   /** PostgreSQL schema holding this projection's tables; rebuilt and swapped as a whole. */
@@ -27,6 +45,12 @@ export interface Projection {
   handlers: Record<string, ProjectionHandler>;
   /** Runs for every event, after its own handler if it has one (a copy of the whole log, say). */
   everyEvent?: ProjectionHandler;
+  /**
+   * The same as `handlers` and `everyEvent`, for a whole batch at once: the runner uses it to
+   * replay the log (a rebuild, a verify, a first start) and to catch up a long way behind, in
+   * batches of thousands. Without it, those apply one event at a time as live batches do.
+   */
+  applyBatch?: BatchHandler;
   /**
    * Whether a write's answer waits until this read model has it (read-your-writes); yes unless
    * false. A read model only the admin reads, and one that may replay the whole log on its first

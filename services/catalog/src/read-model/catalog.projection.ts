@@ -1,6 +1,7 @@
 import { rooms, type EventOf, type Product, type ProductListing, type ProductRoute } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
 import { PRODUCT_COLUMNS, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { applyCatalogBatch } from './catalog.batch';
 
 /**
  * A product push, addressed to everyone; `was` (the fields the event changed, as they were) lets
@@ -194,4 +195,6 @@ export const catalogProjection: Projection = {
       if (rows[0]?.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id: productId }, [rooms.admins]);
     },
   },
+  // A replay or a long catch-up: the same rows, written once per batch (ADR 0044).
+  applyBatch: applyCatalogBatch,
 };

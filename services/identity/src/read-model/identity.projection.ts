@@ -1,5 +1,5 @@
 import { rooms, type EventOf } from '@tv-shop/contracts';
-import type { Projection, ProjectionContext } from '@tv-shop/platform';
+import { RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
 import { toUser, type UserRow } from './rows';
 
 const emitUser = async (ctx: ProjectionContext, id: string) => {
@@ -55,4 +55,63 @@ export const identityProjection: Projection = {
       ctx.emit({ entity: 'user', op: 'remove', id: d.userId }, [rooms.admins, rooms.user(d.userId)]);
     },
   },
+  // A replay or a long catch-up: the same rows, written once per batch (ADR 0044).
+  applyBatch: (events, ctx) => applyBatch(events, ctx),
 };
+
+/**
+ * The handlers above for a batch of events at once (a replay, a long catch-up; ADR 0044): the
+ * users the batch names are read once, each event changes them in memory exactly as its
+ * handler's SQL does, and each changed row is written once. When anyone listens, each changed
+ * user is announced once, as of the last event that changed it (a deleted one as removed).
+ */
+async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
+  const users = new RowSet<UserRow & { registered_at: string }>('users', ['id']);
+  const ids = events.filter((e) => e.type in identityProjection.handlers).map((e) => (e.data as { userId: string }).userId);
+  await users.load(ctx.db, 't.id = any($1)', [ids]);
+  const touched = new Map<string, number>();
+  const touch = (id: string, position: number) => {
+    touched.delete(id); // kept in the order of their last change
+    touched.set(id, position);
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'UserRegistered': {
+        const d = e.data as EventOf<'UserRegistered'>['data'];
+        const user = { id: d.userId, name: d.name, email: d.email, photo_url: d.photoURL, role: d.role, verified: false, deleted: false };
+        users.insert({ ...user, password_hash: d.passwordHash, registered_at: e.metadata.at });
+        touch(d.userId, e.position);
+        break;
+      }
+      case 'UserProfileUpdated': {
+        const d = e.data as EventOf<'UserProfileUpdated'>['data'];
+        if (users.update(d.userId, { name: d.name, photo_url: d.photoURL })) touch(d.userId, e.position);
+        break;
+      }
+      case 'PasswordChanged': {
+        const d = e.data as EventOf<'PasswordChanged'>['data'];
+        users.update(d.userId, { password_hash: d.passwordHash }); // announced by nobody: the hash never leaves the server
+        break;
+      }
+      case 'SellerVerified': {
+        const d = e.data as EventOf<'SellerVerified'>['data'];
+        if (users.update(d.userId, { verified: true })) touch(d.userId, e.position);
+        break;
+      }
+      case 'UserDeleted': {
+        const d = e.data as EventOf<'UserDeleted'>['data'];
+        users.update(d.userId, { deleted: true, password_hash: null });
+        touch(d.userId, e.position);
+        break;
+      }
+    }
+  }
+  await users.save(ctx.db);
+  if (ctx.replaying) return;
+  for (const [id, position] of touched) {
+    const row = users.get(id);
+    const to = [rooms.admins, rooms.user(id)];
+    if (!row || row.deleted) ctx.emit({ entity: 'user', op: 'remove', id }, to, position);
+    else ctx.emit({ entity: 'user', op: 'upsert', id, row: toUser(row) }, to, position);
+  }
+}

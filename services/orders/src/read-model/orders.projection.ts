@@ -1,5 +1,5 @@
 import { rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
-import type { Projection, ProjectionContext } from '@tv-shop/platform';
+import { RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
 import { toBooking, type BookingRow } from './rows';
 
 /** A booking is seen by its buyer, the seller of the booked TV, and the admin; nobody else. */
@@ -93,4 +93,92 @@ export const ordersProjection: Projection = {
       await emitBooking(ctx, d.bookingId);
     },
   },
+  // A replay or a long catch-up: the same rows, written once per batch (ADR 0044).
+  applyBatch: (events, ctx) => applyBatch(events, ctx),
 };
+
+/** A booking row as `to_json` shows it (bigints as numbers, times as ISO strings): the form a batch works in. */
+type BookingRecord = Omit<BookingRow, 'price_poisha' | 'booked_at'> & { price_poisha: number; placed_at: number; booked_at: string };
+
+/**
+ * The handlers above for a batch of events at once (a replay, a long catch-up; ADR 0044): the
+ * bookings and product sellers the batch names are read once, each event changes them in memory
+ * exactly as its handler's SQL does, and each changed row is written once. When anyone listens,
+ * each changed booking is announced once, as of the last event that changed it.
+ */
+async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
+  const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string }>('product_sellers', ['product_id']);
+  const bookings = new RowSet<BookingRecord>('bookings', ['id']);
+  const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]);
+  await sellers.load(ctx.db, 't.product_id = any($1)', [[...named('ProductListed', 'productId'), ...named('BookingPlaced', 'productId')]]);
+  await bookings.load(ctx.db, 't.id = any($1)', [
+    [...named('BookingPlaced', 'bookingId'), ...named('BookingPaid', 'bookingId'), ...named('BookingCancelled', 'bookingId')],
+  ]);
+  const touched = new Map<string, number>();
+  const touch = (id: string, position: number) => {
+    touched.delete(id); // kept in the order of their last change
+    touched.set(id, position);
+  };
+  for (const e of events) {
+    switch (e.type) {
+      case 'ProductListed': {
+        const l = e.data as ProductListing;
+        // on conflict do nothing: the first listing of a product names its seller
+        if (!sellers.get(l.productId)) sellers.insert({ product_id: l.productId, seller_id: l.sellerId, seller_email: l.sellerEmail });
+        break;
+      }
+      case 'BookingPlaced': {
+        const d = e.data as EventOf<'BookingPlaced'>['data'];
+        const again = {
+          cancelled: false,
+          cancel_reason: null,
+          paid: false,
+          transaction_id: null,
+          phone: d.phone,
+          meeting_location: d.meetingLocation,
+          price_poisha: d.pricePoisha,
+          placed_at: e.position,
+          booked_at: e.metadata.at,
+        };
+        if (!bookings.update(d.bookingId, again)) {
+          const seller = sellers.get(d.productId);
+          bookings.insert({
+            id: d.bookingId,
+            product_id: d.productId,
+            product_name: d.productName,
+            product_image: d.productImage,
+            buyer_id: d.buyerId,
+            buyer_name: d.buyerName,
+            buyer_email: d.buyerEmail,
+            seller_id: seller?.seller_id ?? null,
+            seller_email: seller?.seller_email ?? '',
+            ...again,
+          });
+        }
+        touch(d.bookingId, e.position);
+        break;
+      }
+      case 'BookingPaid': {
+        const d = e.data as EventOf<'BookingPaid'>['data'];
+        if (bookings.update(d.bookingId, { paid: true, transaction_id: d.paymentIntentId })) touch(d.bookingId, e.position);
+        break;
+      }
+      case 'BookingCancelled': {
+        const d = e.data as EventOf<'BookingCancelled'>['data'];
+        if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: CANCEL_REASONS[d.reason] ?? d.reason }))
+          touch(d.bookingId, e.position);
+        break;
+      }
+    }
+  }
+  await sellers.save(ctx.db);
+  await bookings.save(ctx.db);
+  if (ctx.replaying) return;
+  for (const [id, position] of touched) {
+    const r = bookings.get(id)!;
+    const to = [rooms.user(r.buyer_id), rooms.admins];
+    if (r.seller_id) to.push(rooms.user(r.seller_id));
+    const row = toBooking({ ...r, price_poisha: String(r.price_poisha), booked_at: new Date(r.booked_at) });
+    ctx.emit({ entity: 'booking', op: 'upsert', id, row }, to, position);
+  }
+}

@@ -1,0 +1,129 @@
+import type pg from 'pg';
+
+type Row = Record<string, unknown>;
+
+const ident = (s: string) => {
+  if (!/^[a-z_][a-z0-9_]*$/.test(s)) throw new Error(`bad identifier ${s}`);
+  return `"${s}"`;
+};
+
+/**
+ * The columns rows are written with: those the first row names, in the table's order, leaving
+ * out generated ones (a search vector). A column no row names gets its default.
+ */
+async function columnsFor(db: pg.ClientBase, table: string, row: Row): Promise<string[]> {
+  const { rows } = await db.query<{ attname: string }>(
+    `select attname from pg_attribute
+      where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated = '' order by attnum`,
+    [table],
+  );
+  return rows.map((r) => r.attname).filter((c) => c in row);
+}
+
+/**
+ * Inserts rows in one statement, each given as its column values by name (as `to_json` of a row
+ * would show it: text, numbers, booleans, arrays, ISO times, JSON). The rows must all name the same
+ * columns. Like a plain insert it fails on a taken key; nothing is inserted then.
+ */
+export async function insertRows(db: pg.ClientBase, table: string, rows: Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const t = ident(table);
+  const columns = (await columnsFor(db, table, rows[0]!)).map(ident).join(', ');
+  await db.query(`insert into ${t} (${columns}) select ${columns} from json_populate_recordset(null::${t}, $1)`, [JSON.stringify(rows)]);
+}
+
+/**
+ * One table's rows for one batch of events, in memory: the rows the batch will touch are read
+ * once (`load`), the events change them here with the meaning of the SQL a handler would run
+ * (`insert`, `update`, `delete`, by key), and `save` writes what changed in two statements: the
+ * stored versions of changed and removed rows deleted by key, the changed rows inserted. Rows are
+ * kept as `to_json` shows them (bigints as numbers, times as ISO strings), and written back with
+ * `json_populate_recordset`, so a value read and written back is the value it was.
+ *
+ * Every row a batch touches must be loaded before the first change: a row the table holds and
+ * this set does not know would be missed by `update` and `delete`, or make `save` fail as a
+ * duplicate.
+ */
+export class RowSet<R extends object> {
+  private readonly rows = new Map<string, R>();
+  /** The keys (as column values) of the rows the table holds now, by key. */
+  private readonly stored = new Map<string, Row>();
+  private readonly changed = new Set<string>();
+
+  constructor(
+    readonly table: string,
+    private readonly keyColumns: (keyof R & string)[],
+  ) {}
+
+  /** The key of a row, or of the key columns' values in order. */
+  keyOf(row: Partial<R>): string {
+    return this.keyColumns.length === 1 ? String(row[this.keyColumns[0]!]) : JSON.stringify(this.keyColumns.map((c) => row[c]));
+  }
+
+  private keyColumnsOf(row: R): Row {
+    return Object.fromEntries(this.keyColumns.map((c) => [c, row[c]]));
+  }
+
+  /** Reads the rows `where` matches (a condition on the table, aliased `t`; `$1`… are `params`). */
+  async load(db: pg.ClientBase, where: string, params: unknown[]): Promise<void> {
+    const { rows } = await db.query<{ row: R }>(`select to_json(t) as row from ${ident(this.table)} t where ${where}`, params);
+    for (const { row } of rows) {
+      const key = this.keyOf(row);
+      if (this.rows.has(key)) continue;
+      this.rows.set(key, row);
+      this.stored.set(key, this.keyColumnsOf(row));
+    }
+  }
+
+  get(key: string): R | undefined {
+    return this.rows.get(key);
+  }
+
+  values(): IterableIterator<R> {
+    return this.rows.values();
+  }
+
+  /** Adds a row with every column given; like an insert it fails when its key is taken. */
+  insert(row: R): void {
+    const key = this.keyOf(row);
+    if (this.rows.has(key)) throw new Error(`duplicate key value violates the primary key of ${this.table}: ${key}`);
+    this.rows.set(key, row);
+    this.changed.add(key);
+  }
+
+  /** Sets columns of the row with this key, like an update by key: false when there is none. */
+  update(key: string, set: Partial<R>): boolean {
+    const row = this.rows.get(key);
+    if (!row) return false;
+    Object.assign(row, set);
+    this.changed.add(key);
+    return true;
+  }
+
+  /** Removes the row with this key, like a delete by key; answers the row removed, if any. */
+  delete(key: string): R | undefined {
+    const row = this.rows.get(key);
+    if (!row) return undefined;
+    this.rows.delete(key);
+    this.changed.add(key);
+    return row;
+  }
+
+  /** Writes every change made since the load; the set then reflects the table again. */
+  async save(db: pg.ClientBase): Promise<void> {
+    const gone = [...this.changed].filter((k) => this.stored.has(k)).map((k) => this.stored.get(k)!);
+    if (gone.length > 0) {
+      const t = ident(this.table);
+      const on = this.keyColumns.map((c) => `t.${ident(c)} = k.${ident(c)}`).join(' and ');
+      await db.query(`delete from ${t} t using json_populate_recordset(null::${t}, $1) k where ${on}`, [JSON.stringify(gone)]);
+    }
+    const rows = [...this.changed].flatMap((k) => this.rows.get(k) ?? []);
+    await insertRows(db, this.table, rows as Row[]);
+    for (const k of this.changed) {
+      const row = this.rows.get(k);
+      if (row) this.stored.set(k, this.keyColumnsOf(row));
+      else this.stored.delete(k);
+    }
+    this.changed.clear();
+  }
+}

@@ -1,0 +1,236 @@
+import { rooms, type EventOf, type Product, type ProductListing } from '@tv-shop/contracts';
+import { insertRows, RowSet, type BatchContext, type RecordedEvent } from '@tv-shop/platform';
+import { toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+
+/** A row as `to_json` shows it (bigints as numbers): the form a batch works in. */
+type Stored<R, Big extends keyof R> = Omit<R, Big> & Record<Big, number>;
+type ProductRecord = Stored<ProductRow, 'resale_poisha' | 'original_poisha' | 'listed_at'> & { search?: string };
+type ReportRecord = Omit<ReportRow, 'at'> & { reporter_id: string; at: string };
+interface SellerRecord {
+  id: string;
+  name: string;
+  verified: boolean;
+}
+
+const PRODUCT_EVENTS = new Set([
+  'ProductListed',
+  'ProductMarkedSold',
+  'ProductMarkedAvailable',
+  'ProductAdvertised',
+  'ProductAdvertisingRemoved',
+  'ProductReported',
+  'ProductRemoved',
+]);
+
+const productOf = ({ search: _, ...p }: ProductRecord): Product =>
+  toProduct({ ...p, resale_poisha: String(p.resale_poisha), original_poisha: String(p.original_poisha), listed_at: String(p.listed_at) });
+
+/**
+ * The catalog projection's handlers for a batch of events at once (a replay, a long catch-up;
+ * ADR 0044). The rows the batch touches are read once: its products, with every product of a
+ * seller it renames or verifies; the sellers it names; the reports of the products it reports or
+ * removes. Each event then changes them in memory exactly as its handler's SQL does, and each
+ * changed row is written once. When anyone listens, each changed product is announced once, as
+ * of the last event that changed it, with the fields it changed as they were before the batch.
+ */
+/** A listing's row in `products` as its ProductListed leaves it (the handler's insert). */
+export const listedProductRow = (l: ProductListing, sellerVerified: boolean, position: number) => ({
+  id: l.productId,
+  name: l.name,
+  image: l.imageUrl,
+  images: l.imageUrls ?? [l.imageUrl],
+  thumbnails: l.thumbnailUrls ?? [],
+  details: l.details,
+  location: l.location,
+  resale_poisha: l.resalePricePoisha,
+  original_poisha: l.originalPricePoisha,
+  use_duration: l.useDuration,
+  condition: l.condition,
+  phone: l.phone,
+  category_id: l.categoryId,
+  category_name: l.categoryName,
+  seller_id: l.sellerId,
+  seller_name: l.sellerName,
+  seller_email: l.sellerEmail,
+  seller_verified: sellerVerified,
+  post_date: l.postedOn,
+  sold: false,
+  paid_sale: false,
+  reported: false,
+  advertised: false,
+  listed_at: position,
+});
+
+export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
+  const productIds = new Set<string>();
+  const sellerIds = new Set<string>();
+  const renamedOrVerified = new Set<string>();
+  const reportedOrRemoved = new Set<string>();
+  for (const e of events) {
+    const d = e.data as { productId?: string; userId?: string; sellerId?: string };
+    if (PRODUCT_EVENTS.has(e.type)) productIds.add(d.productId!);
+    if (e.type === 'ProductListed') sellerIds.add(d.sellerId!);
+    if (e.type === 'ProductReported' || e.type === 'ProductRemoved') reportedOrRemoved.add(d.productId!);
+    if (e.type === 'UserRegistered') sellerIds.add(d.userId!);
+    if (e.type === 'UserProfileUpdated' || e.type === 'SellerVerified') {
+      sellerIds.add(d.userId!);
+      renamedOrVerified.add(d.userId!);
+    }
+  }
+  const { db } = ctx;
+  const products = new RowSet<ProductRecord>('products', ['id']);
+  const sellers = new RowSet<SellerRecord>('sellers', ['id']);
+  const reports = new RowSet<ReportRecord>('reports', ['product_id', 'reporter_id']);
+  await products.load(db, 't.id = any($1) or t.seller_id = any($2)', [[...productIds], [...renamedOrVerified]]);
+  await sellers.load(db, 't.id = any($1)', [[...sellerIds]]);
+  await reports.load(db, 't.product_id = any($1)', [[...reportedOrRemoved]]);
+  // What was announced before the batch, for the pushes' `was`.
+  const before = ctx.replaying ? new Map<string, Product>() : new Map([...products.values()].map((p) => [p.id, productOf(p)]));
+
+  const categories: Record<string, unknown>[] = [];
+  const blogs: Record<string, unknown>[] = [];
+  const words: string[] = [];
+  /** Each product changed, with the position of the last event that changed it, in that order. */
+  const touched = new Map<string, number>();
+  const touch = (id: string, position: number) => {
+    touched.delete(id);
+    touched.set(id, position);
+  };
+  const reported = new Set<string>();
+  const ofSeller = (sellerId: string) => [...products.values()].filter((p) => p.seller_id === sellerId);
+
+  for (const e of events) {
+    switch (e.type) {
+      case 'CategoryAdded': {
+        const d = e.data as EventOf<'CategoryAdded'>['data'];
+        categories.push({
+          id: d.categoryId,
+          category_name: d.category_name,
+          name: d.name,
+          bg_color: d.bgColor,
+          color: d.color,
+          added_at: e.position,
+        });
+        break;
+      }
+      case 'BlogPublished': {
+        const d = e.data as EventOf<'BlogPublished'>['data'];
+        blogs.push({ id: d.blogId, ques: d.ques, paragraphs: d.paragraphs, published_at: e.position });
+        break;
+      }
+      case 'UserRegistered': {
+        const d = e.data as EventOf<'UserRegistered'>['data'];
+        if (d.role === 'Seller') sellers.insert({ id: d.userId, name: d.name, verified: false });
+        break;
+      }
+      case 'UserProfileUpdated': {
+        const d = e.data as EventOf<'UserProfileUpdated'>['data'];
+        if (!sellers.update(d.userId, { name: d.name })) break;
+        for (const p of ofSeller(d.userId)) {
+          products.update(p.id, { seller_name: d.name });
+          touch(p.id, e.position);
+        }
+        break;
+      }
+      case 'SellerVerified': {
+        const { userId } = e.data as EventOf<'SellerVerified'>['data'];
+        sellers.update(userId, { verified: true });
+        for (const p of ofSeller(userId)) {
+          products.update(p.id, { seller_verified: true });
+          touch(p.id, e.position);
+        }
+        break;
+      }
+      case 'ProductListed': {
+        const l = e.data as ProductListing;
+        products.insert(listedProductRow(l, sellers.get(l.sellerId)?.verified ?? false, e.position));
+        words.push(`${l.name} ${l.details} ${l.location} ${l.categoryName}`);
+        touch(l.productId, e.position);
+        break;
+      }
+      case 'ProductMarkedSold': {
+        const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
+        if (products.update(productId, { sold: true, paid_sale: !!bookingId, advertised: false })) touch(productId, e.position);
+        break;
+      }
+      case 'ProductMarkedAvailable': {
+        const { productId } = e.data as EventOf<'ProductMarkedAvailable'>['data'];
+        if (products.update(productId, { sold: false, paid_sale: false })) touch(productId, e.position);
+        break;
+      }
+      case 'ProductAdvertised':
+      case 'ProductAdvertisingRemoved': {
+        const { productId } = e.data as EventOf<'ProductAdvertised'>['data'];
+        if (products.update(productId, { advertised: e.type === 'ProductAdvertised' })) touch(productId, e.position);
+        break;
+      }
+      case 'ProductReported': {
+        const d = e.data as EventOf<'ProductReported'>['data'];
+        if (products.update(d.productId, { reported: true })) touch(d.productId, e.position);
+        const report = {
+          product_id: d.productId,
+          reporter_id: d.reporterId,
+          by_name: d.reporterName ?? '',
+          reason: d.reason ?? '',
+          at: e.metadata.at,
+        };
+        if (!reports.get(reports.keyOf(report))) reports.insert(report); // on conflict do nothing: the first report stays
+        reported.add(d.productId);
+        break;
+      }
+      case 'ProductRemoved': {
+        const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
+        products.delete(productId);
+        for (const r of [...reports.values()].filter((x) => x.product_id === productId)) reports.delete(reports.keyOf(r));
+        touch(productId, e.position);
+        break;
+      }
+    }
+  }
+
+  await insertRows(db, 'categories', categories);
+  await insertRows(db, 'blogs', blogs);
+  await sellers.save(db);
+  await products.save(db);
+  await reports.save(db);
+  if (words.length > 0)
+    await db.query(
+      `insert into search_words (word)
+       select distinct w.lexeme from unnest($1::text[]) as doc(text), unnest(to_tsvector('simple', doc.text)) w
+        where w.lexeme ~ '^[[:alnum:]]{1,40}$' and w.lexeme !~ '^[0-9]{5,}$'
+       on conflict do nothing`,
+      [words],
+    );
+  if (!ctx.replaying) announce(ctx, touched, before, products, reports, reported);
+}
+
+/** Each product the batch changed, once, with what it changed as it was; to the admins, the reported ones with their reports. */
+function announce(
+  ctx: BatchContext,
+  touched: Map<string, number>,
+  before: Map<string, Product>,
+  products: RowSet<ProductRecord>,
+  reports: RowSet<ReportRecord>,
+  reported: Set<string>,
+): void {
+  for (const [id, position] of touched) {
+    const stored = products.get(id);
+    const was = before.get(id);
+    if (!stored) {
+      // Removed (or listed and removed within the batch: then nobody had it to remove).
+      const change = { entity: 'product' as const, op: 'remove' as const, id };
+      ctx.emit(was ? Object.assign(change, { route: { was } }) : change, [rooms.everyone], position);
+      if (was?.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id }, [rooms.admins], position);
+      continue;
+    }
+    const row = productOf(stored);
+    const change = { entity: 'product' as const, op: 'upsert' as const, id, row };
+    const changed =
+      was && Object.fromEntries(Object.entries(was).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(row[k as keyof Product])));
+    ctx.emit(changed ? Object.assign(change, { route: { was: changed } }) : change, [rooms.everyone], position);
+    if (!reported.has(id)) continue;
+    const its = [...reports.values()].filter((r) => r.product_id === id).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+    const withReports = { ...row, reports: its.map((r) => toReport({ ...r, at: new Date(r.at) })) };
+    ctx.emit({ entity: 'reported_product', op: 'upsert', id, row: withReports }, [rooms.admins], position);
+  }
+}
