@@ -12,7 +12,7 @@ export * from './db/database';
 export * from './retry';
 export { startEmbeddedPostgres, stopOrphanedPostmaster, freePort, type EmbeddedServer, type EmbeddedOptions } from './db/embedded';
 export * from './projections/types';
-export { RowSet, insertRows } from './projections/row-set';
+export { LastChanges, RowSet, insertRows } from './projections/row-set';
 export * from './projections/runner';
 export * from './projections/checkpoints';
 export * from './commands/decider';

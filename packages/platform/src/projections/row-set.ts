@@ -127,3 +127,14 @@ export class RowSet<R extends object> {
     this.changed.clear();
   }
 }
+
+/**
+ * The rows a batch changed, each with the position of the last event that changed it, in the
+ * order of those last changes: what a batch announces, once a row (ADR 0044).
+ */
+export class LastChanges extends Map<string, number> {
+  touch(id: string, position: number): void {
+    this.delete(id);
+    this.set(id, position);
+  }
+}

@@ -1,5 +1,5 @@
 import { rooms, type EventOf, type Product, type ProductListing } from '@tv-shop/contracts';
-import { insertRows, RowSet, type BatchContext, type RecordedEvent } from '@tv-shop/platform';
+import { insertRows, LastChanges, RowSet, type BatchContext, type RecordedEvent } from '@tv-shop/platform';
 import { toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
 /** A row as `to_json` shows it (bigints as numbers): the form a batch works in. */
@@ -90,12 +90,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   const categories: Record<string, unknown>[] = [];
   const blogs: Record<string, unknown>[] = [];
   const words: string[] = [];
-  /** Each product changed, with the position of the last event that changed it, in that order. */
-  const touched = new Map<string, number>();
-  const touch = (id: string, position: number) => {
-    touched.delete(id);
-    touched.set(id, position);
-  };
+  const touched = new LastChanges();
   const reported = new Set<string>();
   const ofSeller = (sellerId: string) => [...products.values()].filter((p) => p.seller_id === sellerId);
 
@@ -128,7 +123,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         if (!sellers.update(d.userId, { name: d.name })) break;
         for (const p of ofSeller(d.userId)) {
           products.update(p.id, { seller_name: d.name });
-          touch(p.id, e.position);
+          touched.touch(p.id, e.position);
         }
         break;
       }
@@ -137,7 +132,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         sellers.update(userId, { verified: true });
         for (const p of ofSeller(userId)) {
           products.update(p.id, { seller_verified: true });
-          touch(p.id, e.position);
+          touched.touch(p.id, e.position);
         }
         break;
       }
@@ -145,28 +140,28 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         const l = e.data as ProductListing;
         products.insert(listedProductRow(l, sellers.get(l.sellerId)?.verified ?? false, e.position));
         words.push(`${l.name} ${l.details} ${l.location} ${l.categoryName}`);
-        touch(l.productId, e.position);
+        touched.touch(l.productId, e.position);
         break;
       }
       case 'ProductMarkedSold': {
         const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
-        if (products.update(productId, { sold: true, paid_sale: !!bookingId, advertised: false })) touch(productId, e.position);
+        if (products.update(productId, { sold: true, paid_sale: !!bookingId, advertised: false })) touched.touch(productId, e.position);
         break;
       }
       case 'ProductMarkedAvailable': {
         const { productId } = e.data as EventOf<'ProductMarkedAvailable'>['data'];
-        if (products.update(productId, { sold: false, paid_sale: false })) touch(productId, e.position);
+        if (products.update(productId, { sold: false, paid_sale: false })) touched.touch(productId, e.position);
         break;
       }
       case 'ProductAdvertised':
       case 'ProductAdvertisingRemoved': {
         const { productId } = e.data as EventOf<'ProductAdvertised'>['data'];
-        if (products.update(productId, { advertised: e.type === 'ProductAdvertised' })) touch(productId, e.position);
+        if (products.update(productId, { advertised: e.type === 'ProductAdvertised' })) touched.touch(productId, e.position);
         break;
       }
       case 'ProductReported': {
         const d = e.data as EventOf<'ProductReported'>['data'];
-        if (products.update(d.productId, { reported: true })) touch(d.productId, e.position);
+        if (products.update(d.productId, { reported: true })) touched.touch(d.productId, e.position);
         const report = {
           product_id: d.productId,
           reporter_id: d.reporterId,
@@ -182,7 +177,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
         products.delete(productId);
         for (const r of [...reports.values()].filter((x) => x.product_id === productId)) reports.delete(reports.keyOf(r));
-        touch(productId, e.position);
+        touched.touch(productId, e.position);
         break;
       }
     }

@@ -1,5 +1,5 @@
 import { rooms, type EventOf } from '@tv-shop/contracts';
-import { RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
+import { LastChanges, RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
 import { toUser, type UserRow } from './rows';
 
 const emitUser = async (ctx: ProjectionContext, id: string) => {
@@ -69,23 +69,19 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   const users = new RowSet<UserRow & { registered_at: string }>('users', ['id']);
   const ids = events.filter((e) => e.type in identityProjection.handlers).map((e) => (e.data as { userId: string }).userId);
   await users.load(ctx.db, 't.id = any($1)', [ids]);
-  const touched = new Map<string, number>();
-  const touch = (id: string, position: number) => {
-    touched.delete(id); // kept in the order of their last change
-    touched.set(id, position);
-  };
+  const touched = new LastChanges();
   for (const e of events) {
     switch (e.type) {
       case 'UserRegistered': {
         const d = e.data as EventOf<'UserRegistered'>['data'];
         const user = { id: d.userId, name: d.name, email: d.email, photo_url: d.photoURL, role: d.role, verified: false, deleted: false };
         users.insert({ ...user, password_hash: d.passwordHash, registered_at: e.metadata.at });
-        touch(d.userId, e.position);
+        touched.touch(d.userId, e.position);
         break;
       }
       case 'UserProfileUpdated': {
         const d = e.data as EventOf<'UserProfileUpdated'>['data'];
-        if (users.update(d.userId, { name: d.name, photo_url: d.photoURL })) touch(d.userId, e.position);
+        if (users.update(d.userId, { name: d.name, photo_url: d.photoURL })) touched.touch(d.userId, e.position);
         break;
       }
       case 'PasswordChanged': {
@@ -95,13 +91,13 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
       case 'SellerVerified': {
         const d = e.data as EventOf<'SellerVerified'>['data'];
-        if (users.update(d.userId, { verified: true })) touch(d.userId, e.position);
+        if (users.update(d.userId, { verified: true })) touched.touch(d.userId, e.position);
         break;
       }
       case 'UserDeleted': {
         const d = e.data as EventOf<'UserDeleted'>['data'];
         users.update(d.userId, { deleted: true, password_hash: null });
-        touch(d.userId, e.position);
+        touched.touch(d.userId, e.position);
         break;
       }
     }

@@ -1,5 +1,5 @@
 import { rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
-import { RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
+import { LastChanges, RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
 import { toBooking, type BookingRow } from './rows';
 
 /** A booking is seen by its buyer, the seller of the booked TV, and the admin; nobody else. */
@@ -114,11 +114,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   await bookings.load(ctx.db, 't.id = any($1)', [
     [...named('BookingPlaced', 'bookingId'), ...named('BookingPaid', 'bookingId'), ...named('BookingCancelled', 'bookingId')],
   ]);
-  const touched = new Map<string, number>();
-  const touch = (id: string, position: number) => {
-    touched.delete(id); // kept in the order of their last change
-    touched.set(id, position);
-  };
+  const touched = new LastChanges();
   for (const e of events) {
     switch (e.type) {
       case 'ProductListed': {
@@ -155,18 +151,18 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
             ...again,
           });
         }
-        touch(d.bookingId, e.position);
+        touched.touch(d.bookingId, e.position);
         break;
       }
       case 'BookingPaid': {
         const d = e.data as EventOf<'BookingPaid'>['data'];
-        if (bookings.update(d.bookingId, { paid: true, transaction_id: d.paymentIntentId })) touch(d.bookingId, e.position);
+        if (bookings.update(d.bookingId, { paid: true, transaction_id: d.paymentIntentId })) touched.touch(d.bookingId, e.position);
         break;
       }
       case 'BookingCancelled': {
         const d = e.data as EventOf<'BookingCancelled'>['data'];
         if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: CANCEL_REASONS[d.reason] ?? d.reason }))
-          touch(d.bookingId, e.position);
+          touched.touch(d.bookingId, e.position);
         break;
       }
     }
