@@ -130,6 +130,7 @@ export function instrumentEventStore(store: EventStore, metrics: Metrics): Event
     readStream: (streamId, opts) => store.readStream(streamId, opts),
     readAll: (from, limit) => store.readAll(from, limit),
     findEvent: (eventId) => store.findEvent(eventId),
+    readStreamAndEvent: (streamId, eventId) => store.readStreamAndEvent(streamId, eventId),
     headPosition: () => store.headPosition(),
     subscribe: (opts) => store.subscribe(opts),
     close: () => store.close(),

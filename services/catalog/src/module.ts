@@ -45,18 +45,39 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
 
   // A product command, then the seller's slot back if it sold or removed the TV.
   const run = async (productId: string, command: ProductCommand, meta: Omit<CommandContext, 'now'>) => {
-    const out = await handleCommand(store, productDecider, streams.product(productId), command, { ...meta, now });
+    // A listing starts its product's stream: appended without reading it first (ADR 0047).
+    const out = await handleCommand(
+      store,
+      productDecider,
+      streams.product(productId),
+      command,
+      { ...meta, now },
+      {
+        expectNew: command.type === 'ListProduct',
+      },
+    );
     await slots.afterProductCommand(productId, out, meta);
     return out;
+  };
+
+  // A category's name, from its stream: a category is only ever added (its one event), so a name
+  // once found stays true and is kept.
+  const categoryNames = new Map<string, string>();
+  const categoryName = async (categoryId: string): Promise<string> => {
+    const known = categoryNames.get(categoryId);
+    if (known !== undefined) return known;
+    const category = await store.readStream(streams.category(categoryId));
+    const added = category[0] as RecordedEvent<'CategoryAdded', EventOf<'CategoryAdded'>['data']> | undefined;
+    if (!added) throw notFound('Category', 'category_id');
+    categoryNames.set(categoryId, added.data.category_name);
+    return added.data.category_name;
   };
 
   bus.register('catalog', async (env) => {
     let command = parseCommand('catalog', env, validation);
     if (command.type === 'ListProduct') {
-      const category = await store.readStream(streams.category(command.data.categoryId));
-      const added = category[0] as RecordedEvent<'CategoryAdded', EventOf<'CategoryAdded'>['data']> | undefined;
-      if (!added) throw notFound('Category', 'category_id');
-      command = { ...command, data: { ...command.data, productId: env.aggregateId, categoryName: added.data.category_name } };
+      const name = await categoryName(command.data.categoryId);
+      command = { ...command, data: { ...command.data, productId: env.aggregateId, categoryName: name } };
       // The seller's listing limits, decided on the seller's own stream before anything is listed.
       await slots.beforeListing(command, env);
     } else if (command.type === 'MarkProductAvailable') await slots.beforeAvailable(command, env.aggregateId, env);

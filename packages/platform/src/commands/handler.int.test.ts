@@ -86,4 +86,47 @@ describe('command handler', () => {
     });
     expect(await store.readStream(stream)).toEqual([]);
   });
+
+  describe('a command that starts its stream (expectNew)', () => {
+    it('when the stream is new, then it is appended without reading first, and a retry answers the first outcome', async () => {
+      const stream = `account-${randomUUID()}`;
+      const c = ctx();
+      const reads = { stream: 0, both: 0 };
+      const counting = Object.assign(Object.create(store) as PostgresEventStore, {
+        readStream: (...a: Parameters<PostgresEventStore['readStream']>) => (reads.stream++, store.readStream(...a)),
+        readStreamAndEvent: (...a: Parameters<PostgresEventStore['readStreamAndEvent']>) => (reads.both++, store.readStreamAndEvent(...a)),
+        append: (...a: Parameters<PostgresEventStore['append']>) => store.append(...a),
+        findEvent: (...a: Parameters<PostgresEventStore['findEvent']>) => store.findEvent(...a),
+      });
+      const first = await handleCommand(counting, account, stream, { type: 'Deposit', amount: 10 }, c, { expectNew: true });
+      expect(reads).toEqual({ stream: 0, both: 0 });
+      expect(first.alreadyDone).toBe(false);
+      const again = await handleCommand(counting, account, stream, { type: 'Deposit', amount: 10 }, c, { expectNew: true });
+      expect(again).toMatchObject({ alreadyDone: true, position: first.position });
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
+
+    it('when the stream already exists, then it is decided on its history as usual', async () => {
+      const stream = `account-${randomUUID()}`;
+      await handleCommand(store, account, stream, { type: 'Deposit', amount: 5 }, ctx());
+      const out = await handleCommand(store, account, stream, { type: 'Withdraw', amount: 5 }, ctx(), { expectNew: true });
+      expect(out.events.map((e) => e.type)).toEqual(['Withdrawn']);
+      await expect(
+        handleCommand(store, account, stream, { type: 'Withdraw', amount: 1 }, ctx(), { expectNew: true }),
+      ).rejects.toMatchObject({
+        kind: 'illegal_state',
+      });
+      expect((await store.readStream(stream)).map((e) => e.version)).toEqual([0, 1]);
+    });
+
+    it('when the same new command races itself, then it lands once', async () => {
+      const stream = `account-${randomUUID()}`;
+      const c = ctx();
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => handleCommand(store, account, stream, { type: 'Deposit', amount: 1 }, c, { expectNew: true })),
+      );
+      expect(new Set(answers.map((a) => a.position)).size).toBe(1);
+      expect(await store.readStream(stream)).toHaveLength(1);
+    });
+  });
 });

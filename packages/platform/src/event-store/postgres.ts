@@ -93,6 +93,8 @@ export class PostgresEventStore implements EventStore {
   /** A group is being committed: new appends wait for the next one. */
   private committing = false;
   private readonly maxGroupAppends: number;
+  /** A notification heard while a group was being committed (`notified`). */
+  private heard: { position: number | undefined } | null = null;
 
   constructor(
     readonly pool: pg.Pool,
@@ -143,8 +145,30 @@ export class PostgresEventStore implements EventStore {
       .catch((err: unknown) => group.forEach((p) => p.reject(err)))
       .finally(() => {
         this.committing = false;
+        const heard = this.heard;
+        this.heard = null;
+        if (heard) this.live.wakeAll(heard.position);
         this.pump();
       });
+  }
+
+  /**
+   * A notification: something was appended, up to `position` (the payload es.append_events and
+   * es.append_groups send). While this process's own group is being committed it is held until
+   * that group's answer is in: it is most likely that group's own, and the subscriptions then get
+   * its events from the shared tail without reading them back (ADR 0047).
+   */
+  private notified(position: number | undefined): void {
+    if (!this.committing) return this.live.wakeAll(position);
+    // Several heard meanwhile: the furthest; one that named no position makes it unknown.
+    const before = this.heard;
+    this.heard = {
+      position: !before
+        ? position
+        : before.position === undefined || position === undefined
+          ? undefined
+          : Math.max(before.position, position),
+    };
   }
 
   /**
@@ -205,6 +229,7 @@ export class PostgresEventStore implements EventStore {
         outcomes[byEventId.get(r.event_id)!]!.recorded.push(toEvent(r));
       }
     }
+    this.live.appended(rows.filter((r) => r.idx === null).map(toEvent));
     group.forEach((p, i) => {
       const o = outcomes[i]!;
       if (o.conflict !== undefined) p.reject(new ConcurrencyError(p.streamId, String(p.expected), o.conflict));
@@ -236,7 +261,9 @@ export class PostgresEventStore implements EventStore {
     }
     const conflict = rows[0]?.conflict_version;
     if (conflict !== null && conflict !== undefined) return p.reject(new ConcurrencyError(p.streamId, String(p.expected), conflict));
-    p.resolve(resultOf(rows.map(toEvent)));
+    const recorded = resultOf(rows.map(toEvent));
+    this.live.appended(recorded.events);
+    p.resolve(recorded);
   }
 
   async readStream(streamId: string, opts: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
@@ -260,6 +287,20 @@ export class PostgresEventStore implements EventStore {
     if (!/^[0-9a-f-]{36}$/i.test(eventId)) return null;
     const { rows } = await this.pool.query<Row>(`select ${COLUMNS} from es.events where event_id = $1`, [eventId]).catch(unavailable);
     return rows[0] ? toEvent(rows[0]) : null;
+  }
+
+  /** One statement: the stream's rows and the event's row (when it is in another stream, or in none). */
+  async readStreamAndEvent(streamId: string, eventId: string): Promise<{ stream: RecordedEvent[]; event: RecordedEvent | null }> {
+    if (!/^[0-9a-f-]{36}$/i.test(eventId)) return { stream: await this.readStream(streamId), event: null };
+    const { rows } = await this.pool
+      .query<Row>(`select ${COLUMNS} from es.events where stream_id = $1 or event_id = $2 order by stream_id = $1, stream_version`, [
+        streamId,
+        eventId,
+      ])
+      .catch(unavailable);
+    const all = rows.map(toEvent);
+    const id = eventId.toLowerCase();
+    return { stream: all.filter((e) => e.streamId === streamId), event: all.find((e) => e.eventId === id) ?? null };
   }
 
   async headPosition(): Promise<number> {
@@ -292,7 +333,7 @@ export class PostgresEventStore implements EventStore {
       this.dropListener = drop;
       const client = dedicatedClient(this.pool, () => drop());
       client.on('end', () => drop());
-      client.on('notification', () => this.live.wakeAll());
+      client.on('notification', (n) => this.notified(Number(n.payload) || undefined));
       try {
         await client.connect();
         await client.query(`listen ${CHANNEL}`);

@@ -81,6 +81,11 @@ export interface EventStore extends LogSource {
   /** Events after `from` (exclusive) in global order, at most `limit`. */
   readAll(from: number, limit: number): Promise<RecordedEvent[]>;
   findEvent(eventId: string): Promise<RecordedEvent | null>;
+  /**
+   * `readStream(streamId)` and `findEvent(eventId)` at once, in one read where the store can:
+   * what a command needs first (its stream's history, and whether this command already ran).
+   */
+  readStreamAndEvent(streamId: string, eventId: string): Promise<{ stream: RecordedEvent[]; event: RecordedEvent | null }>;
   headPosition(): Promise<number>;
   subscribe(opts: SubscribeOptions): Subscription;
   close(): Promise<void>;

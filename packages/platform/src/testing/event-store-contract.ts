@@ -96,6 +96,22 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       expect(await store.findEvent('not-a-uuid')).toBeNull();
     });
 
+    it('when a stream and an event are read at once, then the stream comes in order and the event is found in any stream, or not at all', async () => {
+      const s = `order-${randomUUID()}`;
+      const other = `order-${randomUUID()}`;
+      const [a, b, c] = [ev(), ev(), ev()];
+      await store.append(s, [a, b], 'no_stream');
+      await store.append(other, [c], 'no_stream');
+      const own = await store.readStreamAndEvent(s, b.eventId);
+      expect(own.stream.map((e) => e.eventId)).toEqual([a.eventId, b.eventId]);
+      expect(own.event).toMatchObject({ eventId: b.eventId, streamId: s, version: 1 });
+      const elsewhere = await store.readStreamAndEvent(s, c.eventId);
+      expect(elsewhere.stream.map((e) => e.version)).toEqual([0, 1]);
+      expect(elsewhere.event).toMatchObject({ eventId: c.eventId, streamId: other });
+      expect(await store.readStreamAndEvent(`order-${randomUUID()}`, randomUUID())).toEqual({ stream: [], event: null });
+      expect((await store.readStreamAndEvent(s, 'not-a-uuid')).event).toBeNull();
+    });
+
     it('when reading all, then events come in global order in batches from an exclusive position', async () => {
       const head = await store.headPosition();
       const s = `batch-${randomUUID()}`;
