@@ -121,12 +121,12 @@ export function createApp(deps: GatewayDeps): express.Express {
   // than let every write wait out its timeout.
   api.use(shedWrites(deps.config.maxWritesInFlight));
   // JSON (and the log's NDJSON and CSV export, still streamed: zlib passes on backpressure)
-  // compressed for a browser that accepts it; Socket.IO does not come through here.
-  api.use(
-    compression({
-      filter: (req, res) => /^application\/x-ndjson/.test(String(res.getHeader('Content-Type'))) || compression.filter(req, res),
-    }),
-  );
+  // compressed for a browser that accepts it; Socket.IO does not come through here. Reads only:
+  // a write's answer is a few hundred bytes, and wrapping it costs more than it could save.
+  const compress = compression({
+    filter: (req, res) => /^application\/x-ndjson/.test(String(res.getHeader('Content-Type'))) || compression.filter(req, res),
+  });
+  api.use((req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? compress(req, res, next) : next()));
   api.use(stripeWebhook(deps));
   api.use(express.json({ limit: '100kb', strict: true }));
   api.use((req, _res, next) => {

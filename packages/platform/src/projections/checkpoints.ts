@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import { withClient } from '../db/database';
 import type { Migration } from '../db/migrate';
+import { quote } from '../db/sql-text';
 
 /**
  * The one place that reads and writes checkpoints: how far each projection and each policy has
@@ -21,6 +23,35 @@ export const projectionMigrations: Migration[] = [
     // commit and its announcement announces it again when it starts (at least once).
     id: '0002-checkpoint-last-changes',
     sql: `alter table public.projection_checkpoints add column last_changes jsonb;`,
+  },
+  {
+    // A batch form's multi-row insert (row-set.ts, ADR 0047) as one statement that needs no
+    // answer: the columns the first row names, in the table's order, without generated ones,
+    // looked up server-side in the schema the search_path names (a live schema, a rebuild's, a
+    // verify's).
+    id: '0003-batch-functions',
+    sql: `create function public.insert_rows(target regclass, rows json) returns void language plpgsql as $fn$
+      declare
+        columns text;
+      begin
+        select string_agg(quote_ident(a.attname), ', ' order by a.attnum) into columns
+          from pg_attribute a
+         where a.attrelid = target and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+           and exists (select 1 from json_object_keys(rows -> 0) k where k = a.attname);
+        execute format('insert into %s (%s) select %s from json_populate_recordset(null::%s, $1)', target, columns, columns, target)
+          using rows;
+      end $fn$;
+      -- A live batch's guarded checkpoint move (runner.ts), sent in one round trip with the
+      -- statements after it: when someone else moved the checkpoint it fails (SQLSTATE TV001), so
+      -- that nothing after it in the transaction is applied.
+      create function public.move_checkpoint(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
+      begin
+        update public.projection_checkpoints set position = to_position, updated_at = now()
+         where name = checkpoint and position = from_position;
+        if not found then
+          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
+        end if;
+      end $fn$;`,
   },
 ];
 
@@ -59,6 +90,29 @@ export async function setCheckpoint(db: Db, name: string, position: number): Pro
 }
 
 /**
+ * Sets the checkpoint, in one round trip and without waiting for the WAL to reach the disk: for a
+ * consumer whose effects are durable elsewhere (a policy's commands are appends), so that a
+ * checkpoint lost in a crash of the database server only makes it see some events again, which
+ * its idempotent reactions absorb (ADR 0047).
+ */
+export async function storeCheckpoint(pool: pg.Pool, name: string, position: number): Promise<void> {
+  if (!Number.isSafeInteger(position)) throw new Error(`not a position: ${position}`);
+  await withClient(pool, async (client) => {
+    try {
+      await client.query(
+        `begin; set local synchronous_commit to off;
+         insert into ${TABLE} (name, position) values (${quote(name)}, ${position})
+           on conflict (name) do update set position = excluded.position, last_changes = null, updated_at = now();
+         commit`,
+      );
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    }
+  });
+}
+
+/**
  * Moves the checkpoint from `from` to `to` only if it still is at `from`: two runners (or a
  * rebuild) can then never both apply the same events. False when someone else moved it.
  */
@@ -75,6 +129,9 @@ export async function lastChanges<T>(db: Db, name: string): Promise<T[]> {
   const { rows } = await db.query<{ last_changes: T[] | null }>(`select last_changes from ${TABLE} where name = $1`, [name]);
   return rows[0]?.last_changes ?? [];
 }
+
+/** The error `public.move_checkpoint` raises when the checkpoint is no longer where the batch began. */
+export const CHECKPOINT_MOVED = 'TV001';
 
 /** Every read-model projection's position (the policies' are left out). */
 export async function projectionPositions(db: Db): Promise<Record<string, number>> {

@@ -1,4 +1,9 @@
 import type pg from 'pg';
+import { inlineParams } from '../db/sql-text';
+import type { BatchContext } from './types';
+
+/** Where a batch's writes go: run with its commit (`BatchContext.later`). */
+type Writes = Pick<BatchContext, 'later'>;
 
 type Row = Record<string, unknown>;
 
@@ -8,28 +13,17 @@ const ident = (s: string) => {
 };
 
 /**
- * The columns rows are written with: those the first row names, in the table's order, leaving
- * out generated ones (a search vector). A column no row names gets its default.
- */
-async function columnsFor(db: pg.ClientBase, table: string, row: Row): Promise<string[]> {
-  const { rows } = await db.query<{ attname: string }>(
-    `select attname from pg_attribute
-      where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated = '' order by attnum`,
-    [table],
-  );
-  return rows.map((r) => r.attname).filter((c) => c in row);
-}
-
-/**
  * Inserts rows in one statement, each given as its column values by name (as `to_json` of a row
  * would show it: text, numbers, booleans, arrays, ISO times, JSON). The rows must all name the same
- * columns. Like a plain insert it fails on a taken key; nothing is inserted then.
+ * columns: those the first row names are written (in the table's order, leaving out generated
+ * ones such as a search vector); a column no row names gets its default. Like a plain insert it
+ * fails on a taken key; nothing is inserted then. Written with the batch's commit
+ * (`later`); `public.insert_rows` (the projections' migration 0003) finds the columns in the
+ * table the search_path names, server-side.
  */
-export async function insertRows(db: pg.ClientBase, table: string, rows: Row[]): Promise<void> {
+export function insertRows(writes: Writes, table: string, rows: Row[]): void {
   if (rows.length === 0) return;
-  const t = ident(table);
-  const columns = (await columnsFor(db, table, rows[0]!)).map(ident).join(', ');
-  await db.query(`insert into ${t} (${columns}) select ${columns} from json_populate_recordset(null::${t}, $1)`, [JSON.stringify(rows)]);
+  writes.later('select public.insert_rows($1::regclass, $2::json)', [ident(table), JSON.stringify(rows)]);
 }
 
 /**
@@ -64,15 +58,40 @@ export class RowSet<R extends object> {
     return Object.fromEntries(this.keyColumns.map((c) => [c, row[c]]));
   }
 
-  /** Reads the rows `where` matches (a condition on the table, aliased `t`; `$1`… are `params`). */
+  /**
+   * Reads the rows `where` matches (a condition on the table, aliased `t`; `$1`… are `params`).
+   * The condition must be one of keys (`t.id = any($1)`, or several such): when every parameter
+   * is an empty list it matches nothing, and nothing is read.
+   */
   async load(db: pg.ClientBase, where: string, params: unknown[]): Promise<void> {
-    const { rows } = await db.query<{ row: R }>(`select to_json(t) as row from ${ident(this.table)} t where ${where}`, params);
+    await RowSet.loadTogether(db, [[this, where, params]]);
+  }
+
+  private selecting(where: string, params: unknown[]): string | null {
+    if (params.every((p) => Array.isArray(p) && p.length === 0)) return null;
+    return `select to_json(t) as row from ${ident(this.table)} t where ${inlineParams(where, params)}`;
+  }
+
+  private take(rows: { row: R }[]): void {
     for (const { row } of rows) {
       const key = this.keyOf(row);
       if (this.rows.has(key)) continue;
       this.rows.set(key, row);
       this.stored.set(key, this.keyColumnsOf(row));
     }
+  }
+
+  /** `load` of several sets in one round trip (their parameters written into one query's text). */
+  static async loadTogether(db: pg.ClientBase, loads: Load[]): Promise<void> {
+    const wanted = loads.flatMap(([set, where, params]) => {
+      const sql = set.selecting(where, params);
+      return sql === null ? [] : [{ set, sql }];
+    });
+    if (wanted.length === 0) return;
+    const answer = (await db.query(wanted.map((w) => w.sql).join(';\n'))) as unknown as
+      pg.QueryResult<{ row: object }> | pg.QueryResult<{ row: object }>[];
+    const results = Array.isArray(answer) ? answer : [answer];
+    wanted.forEach((w, i) => w.set.take(results[i]!.rows));
   }
 
   get(key: string): R | undefined {
@@ -109,16 +128,20 @@ export class RowSet<R extends object> {
     return row;
   }
 
-  /** Writes every change made since the load; the set then reflects the table again. */
-  async save(db: pg.ClientBase): Promise<void> {
+  /**
+   * Writes every change made since the load, with the batch's commit (`later`): the stored
+   * versions of changed and removed rows deleted by key, the changed rows inserted. The set then
+   * reflects the table as it will be.
+   */
+  save(writes: Writes): void {
     const gone = [...this.changed].filter((k) => this.stored.has(k)).map((k) => this.stored.get(k)!);
     if (gone.length > 0) {
       const t = ident(this.table);
       const on = this.keyColumns.map((c) => `t.${ident(c)} = k.${ident(c)}`).join(' and ');
-      await db.query(`delete from ${t} t using json_populate_recordset(null::${t}, $1) k where ${on}`, [JSON.stringify(gone)]);
+      writes.later(`delete from ${t} t using json_populate_recordset(null::${t}, $1) k where ${on}`, [JSON.stringify(gone)]);
     }
     const rows = [...this.changed].flatMap((k) => this.rows.get(k) ?? []);
-    await insertRows(db, this.table, rows as Row[]);
+    insertRows(writes, this.table, rows as Row[]);
     for (const k of this.changed) {
       const row = this.rows.get(k);
       if (row) this.stored.set(k, this.keyColumnsOf(row));
@@ -127,6 +150,10 @@ export class RowSet<R extends object> {
     this.changed.clear();
   }
 }
+
+/** A set to load, the condition on its table and the condition's parameters (as `RowSet.load` takes them). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Load = [RowSet<any>, string, unknown[]];
 
 /**
  * The rows a batch changed, each with the position of the last event that changed it, in the

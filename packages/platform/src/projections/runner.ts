@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 import { withClient, withTransaction } from '../db/database';
+import { inlineParams, quote } from '../db/sql-text';
 import { AppError, describeError } from '../errors';
 import { LeaderElected, type LeaderRole } from '../leadership';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
-import { advanceCheckpoint, lastChanges, openCheckpoint, readCheckpoint, setCheckpoint, waitForCheckpoint } from './checkpoints';
+import { CHECKPOINT_MOVED, lastChanges, openCheckpoint, readCheckpoint, setCheckpoint, waitForCheckpoint } from './checkpoints';
 import type { Projection, ProjectionContext } from './types';
 import { compareSchemas, type VerifyOptions, type VerifyProgress, type VerifyResult } from './verify';
 
@@ -47,8 +48,30 @@ const ident = (s: string) => {
 /** A projection at least this far behind the log when it starts catches up in bulk batches first. */
 const CATCH_UP_IN_BULK = 1000;
 
-/** Rolls a batch back: its checkpoint was moved by someone else meanwhile. */
-class CheckpointMoved extends Error {}
+/** A whole number to write into SQL text. */
+const int = (n: number) => {
+  if (!Number.isSafeInteger(n)) throw new Error(`not a position: ${n}`);
+  return String(n);
+};
+
+/** Statements `open` sends before a batch's own (begin, search_path, synchronous_commit, the checkpoint's move). */
+const OPENING_STATEMENTS = 4;
+
+/**
+ * The client, but its first query goes in one round trip with what `open` answers (then null):
+ * the statement's parameters are written into its text (`inlineParams`), and the answer is its
+ * own (the results of the opening statements left out).
+ */
+function openingWithFirstQuery(client: pg.PoolClient, open: () => string | null): pg.PoolClient {
+  const query = async (text: string, params?: unknown[]) => {
+    const opening = open();
+    if (opening === null) return client.query(text, params);
+    const results = (await client.query(`${opening};\n${inlineParams(text, params)}`)) as unknown as pg.QueryResult[];
+    const own = results.slice(OPENING_STATEMENTS);
+    return own.length === 1 ? own[0] : own;
+  };
+  return new Proxy(client, { get: (target, key): unknown => (key === 'query' ? query : Reflect.get(target, key, target)) });
+}
 
 /**
  * Keeps one projection's tables in step with the log. Each batch's row changes and the new
@@ -117,7 +140,7 @@ export class ProjectionRunner extends LeaderElected {
       name: `projection.${name}`,
       from: this.current,
       batchSize: this.opts.batchSize ?? 500,
-      onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events)),
+      onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events, batch.events.length > 1)),
       onError: (err) => {
         this.lastError = describeError(err);
         this.opts.log?.(`projection ${name} failed a batch; retrying`, { error: this.lastError });
@@ -202,33 +225,71 @@ export class ProjectionRunner extends LeaderElected {
     }
   }
 
+  /**
+   * One live (or catch-up) batch: its row changes and the checkpoint in one transaction, then its
+   * announcements. Live batches of more than one event use the batch form, so a busy log costs a
+   * few statements per batch rather than per event; a lone event runs its handler. A batch with
+   * nothing for this projection only moves its checkpoint. Two round trips at most (ADR 0047).
+   */
   private async applyLive(all: RecordedEvent[], bulk = false): Promise<void> {
     // After a rebuild the checkpoint may be ahead of what the subscription re-reads.
     const events = all.filter((e) => e.position > this.current);
     if (events.length === 0) return;
     const to = events[events.length - 1]!.position;
     const notices: ChangeNotice[] = [];
-    try {
-      await withTransaction(this.pool, async (client) => {
-        await this.applyBatch(client, this.projection.schema, events, notices, bulk);
-        // Guarded by the old position: if someone else moved it (an offline rebuild, say), roll back.
+    const { schema } = this.projection;
+    await withClient(this.pool, async (client) => {
+      // The transaction is opened, pointed at the tables and its checkpoint moved (guarded by its
+      // old value: if someone else moved it, an offline rebuild say, it fails and nothing is
+      // applied) in the round trip of the batch's first statement. Its commit need not wait for
+      // the WAL to reach the disk: a batch lost in a crash of the database server goes with its
+      // checkpoint (one transaction) and is applied again from the log, which every append
+      // commits durably.
+      let opening: string | null = `begin; set local search_path to ${ident(schema)}, public; set local synchronous_commit to off;
+        select public.move_checkpoint(${quote(this.name)}, ${int(this.current)}, ${int(to)})`;
+      const open = () => {
+        const sql = opening;
+        opening = null;
+        return sql;
+      };
+      try {
+        const writes: string[] = [];
+        if (this.handlesAny(events)) {
+          await this.applyBatch(openingWithFirstQuery(client, open), schema, events, notices, bulk, true, writes);
+        }
         const changes = notices.filter((n) => n.kind === 'change');
-        if (!(await advanceCheckpoint(client, this.name, this.current, to, changes))) throw new CheckpointMoved();
-      });
-    } catch (err) {
-      if (!(err instanceof CheckpointMoved)) throw err;
-      this.current = await readCheckpoint(this.pool, this.name);
-      throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`, { cause: err });
-    }
+        // What the batch announces is kept with it, to be announced again after a crash. The batch
+        // form's writes, that and the commit: one round trip.
+        if (changes.length > 0) {
+          writes.push(
+            `update public.projection_checkpoints set last_changes = ${quote(JSON.stringify(changes))}::jsonb where name = ${quote(this.name)}`,
+          );
+        }
+        const first = open();
+        await client.query([...(first ? [first] : []), ...writes, 'commit'].join(';\n'));
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
+        this.current = await readCheckpoint(this.pool, this.name);
+        throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`, { cause: err });
+      }
+    });
     this.current = to;
     this.lastError = null;
     notices.push({ kind: 'checkpoint', projection: this.name, position: to });
     await this.feed.publish(notices);
   }
 
+  /** Whether any of these events is one this projection handles. */
+  private handlesAny(events: RecordedEvent[]): boolean {
+    return this.projection.everyEvent !== undefined || events.some((e) => this.projection.handlers[e.type] !== undefined);
+  }
+
   /**
    * Applies events in the caller's transaction: with the projection's batch form when `bulk`
-   * (and it has one), else one event at a time. `notices` null: a replay, nobody is told.
+   * (and it has one), else one event at a time. `notices` null: a replay, nobody is told. The
+   * batch form's deferred writes (`later`) go into `writes` when given (the caller sends them
+   * with its commit), else they are run here before it returns.
    */
   private async applyBatch(
     client: pg.PoolClient,
@@ -236,17 +297,24 @@ export class ProjectionRunner extends LeaderElected {
     events: RecordedEvent[],
     notices: ChangeNotice[] | null,
     bulk: boolean,
+    searchPathSet = false,
+    writes?: string[],
   ): Promise<void> {
-    await client.query(`set local search_path to ${ident(schema)}, public`);
+    if (!searchPathSet) await client.query(`set local search_path to ${ident(schema)}, public`);
     const batchForm = bulk ? this.bulkForm : undefined;
     if (batchForm) {
+      const later: string[] = writes ?? [];
       await batchForm(events, {
         db: client,
         replaying: notices === null,
         emit: (change, rooms, position) => {
           notices?.push({ kind: 'change', projection: this.name, push: { ...change, position }, rooms });
         },
+        later: (text, params) => {
+          later.push(inlineParams(text, params));
+        },
       });
+      if (!writes && later.length > 0) await client.query(later.join(';\n'));
       return;
     }
     for (const event of events) {

@@ -26,6 +26,12 @@ export interface BatchContext {
   emit(change: Change, rooms: string[], position: number): void;
   /** As in `ProjectionContext`: nobody hears these changes, so nothing needs announcing. */
   replaying: boolean;
+  /**
+   * A write whose result the batch does not need, run after the batch form returns, in order,
+   * in the same transaction; live, in the one round trip that commits the batch (ADR 0047). Its
+   * parameters are written into its text as literals (`inlineParams`).
+   */
+  later(text: string, params?: readonly unknown[]): void;
 }
 
 /**

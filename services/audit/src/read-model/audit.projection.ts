@@ -123,12 +123,11 @@ function counted(e: RecordedEvent): { what: Counted; paidPoisha: number } | null
 }
 
 /**
- * The handlers above for a batch of events at once (a replay, a long catch-up; ADR 0044): every
- * event's row in one insert, the actors the batch names read once and written once, and each
- * day's figures added up in memory and added to their rows in one statement (the figures are
- * sums, so adding a batch's at once ends where adding them one by one does). Pushes, as for
- * single events, only for events stored in the last two minutes: each such event, and each day
- * they counted in, once.
+ * The handlers above for a batch of events at once (a replay, a long catch-up, a busy live log;
+ * ADRs 0044, 0047): every event's row in one insert, the actors the batch names read once and
+ * written once, and the days it counts in read once, added to in memory and written once.
+ * Pushes, as for single events, only for events stored in the last two minutes: each such event,
+ * and each day they counted in, once.
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
   const pushed = ctx.replaying ? [] : events.filter(live);
@@ -136,11 +135,13 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     .filter((e) => e.type === 'UserRegistered' || e.type === 'UserProfileUpdated')
     .map((e) => (e.data as { userId: string }).userId);
   const actors = new RowSet<{ id: string; name: string; email: string }>('actors', ['id']);
-  await actors.load(ctx.db, 't.id = any($1)', [[...named, ...pushed.map((e) => e.metadata.actorId)]]);
-  const days = new Map<
-    string,
-    { day: string; listings: number; bookings: number; payments: number; paid_poisha: number; reports: number }
-  >();
+  const daily = new RowSet<DayRecord>('daily', ['day']);
+  // The UTC day of an event, as `at time zone 'UTC'` makes it.
+  const dayOf = (e: RecordedEvent) => new Date(e.recordedAt).toISOString().slice(0, 10);
+  await RowSet.loadTogether(ctx.db, [
+    [actors, 't.id = any($1)', [[...named, ...pushed.map((e) => e.metadata.actorId)]]],
+    [daily, 't.day = any($1::date[])', [[...new Set(events.filter((e) => counted(e)).map(dayOf))]]],
+  ]);
   const lastLive = new Map<string, number>();
   for (const e of events) {
     if (e.type === 'UserRegistered') {
@@ -153,34 +154,37 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     }
     const count = counted(e);
     if (count) {
-      const day = new Date(e.recordedAt).toISOString().slice(0, 10); // the UTC day, as \`at time zone 'UTC'\`
-      const figures = days.get(day) ?? { day, listings: 0, bookings: 0, payments: 0, paid_poisha: 0, reports: 0 };
-      if (count.what) figures[count.what] += 1;
-      figures.paid_poisha += count.paidPoisha;
-      days.set(day, figures);
+      const day = dayOf(e);
+      let figures = daily.get(day);
+      if (!figures) daily.insert((figures = { day, listings: 0, bookings: 0, payments: 0, paid_poisha: 0, reports: 0 }));
+      daily.update(day, {
+        ...(count.what ? { [count.what]: figures[count.what] + 1 } : {}),
+        paid_poisha: figures.paid_poisha + count.paidPoisha,
+      });
       if (!ctx.replaying && live(e)) lastLive.set(day, e.position);
     }
-    // As \`record\`: the actor's name as of this event (after its own handler).
+    // As `record`: the actor's name as of this event (after its own handler).
     if (!ctx.replaying && live(e)) {
       const row = logEventOf(e, actors.get(e.metadata.actorId)?.name ?? null);
       ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins], e.position);
     }
   }
-  await insertRows(ctx.db, 'events', events.map(eventRow));
-  await actors.save(ctx.db);
-  if (days.size === 0) return;
-  const { rows } = await ctx.db.query<DailyRow>(
-    `insert into daily as d (day, listings, bookings, payments, paid_poisha, reports)
-     select day, listings, bookings, payments, paid_poisha, reports from json_populate_recordset(null::daily, $1)
-     on conflict (day) do update set listings = d.listings + excluded.listings, bookings = d.bookings + excluded.bookings,
-       payments = d.payments + excluded.payments, paid_poisha = d.paid_poisha + excluded.paid_poisha, reports = d.reports + excluded.reports
-     returning to_char(day, 'YYYY-MM-DD') as day, listings, bookings, payments, paid_poisha, reports`,
-    [JSON.stringify([...days.values()])],
-  );
-  for (const r of rows) {
-    const position = lastLive.get(r.day);
-    if (position !== undefined) ctx.emit({ entity: 'daily_activity', op: 'upsert', id: r.day, row: toDaily(r) }, [rooms.admins], position);
+  insertRows(ctx, 'events', events.map(eventRow));
+  actors.save(ctx);
+  daily.save(ctx);
+  for (const [day, position] of lastLive) {
+    ctx.emit({ entity: 'daily_activity', op: 'upsert', id: day, row: toDaily(daily.get(day)!) }, [rooms.admins], position);
   }
+}
+
+/** A day's figures as `to_json` shows them (its day as YYYY-MM-DD). */
+interface DayRecord {
+  day: string;
+  listings: number;
+  bookings: number;
+  payments: number;
+  paid_poisha: number;
+  reports: number;
 }
 
 /** Copies the event into the log table (its data's secrets hidden) and pushes it to the admins' live tail. */

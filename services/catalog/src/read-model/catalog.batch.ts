@@ -81,9 +81,11 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   const products = new RowSet<ProductRecord>('products', ['id']);
   const sellers = new RowSet<SellerRecord>('sellers', ['id']);
   const reports = new RowSet<ReportRecord>('reports', ['product_id', 'reporter_id']);
-  await products.load(db, 't.id = any($1) or t.seller_id = any($2)', [[...productIds], [...renamedOrVerified]]);
-  await sellers.load(db, 't.id = any($1)', [[...sellerIds]]);
-  await reports.load(db, 't.product_id = any($1)', [[...reportedOrRemoved]]);
+  await RowSet.loadTogether(db, [
+    [products, 't.id = any($1) or t.seller_id = any($2)', [[...productIds], [...renamedOrVerified]]],
+    [sellers, 't.id = any($1)', [[...sellerIds]]],
+    [reports, 't.product_id = any($1)', [[...reportedOrRemoved]]],
+  ]);
   // What was announced before the batch, for the pushes' `was`.
   const before = ctx.replaying ? new Map<string, Product>() : new Map([...products.values()].map((p) => [p.id, productOf(p)]));
 
@@ -183,13 +185,13 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
     }
   }
 
-  await insertRows(db, 'categories', categories);
-  await insertRows(db, 'blogs', blogs);
-  await sellers.save(db);
-  await products.save(db);
-  await reports.save(db);
+  insertRows(ctx, 'categories', categories);
+  insertRows(ctx, 'blogs', blogs);
+  sellers.save(ctx);
+  products.save(ctx);
+  reports.save(ctx);
   if (words.length > 0)
-    await db.query(
+    ctx.later(
       `insert into search_words (word)
        select distinct w.lexeme from unnest($1::text[]) as doc(text), unnest(to_tsvector('simple', doc.text)) w
         where w.lexeme ~ '^[[:alnum:]]{1,40}$' and w.lexeme !~ '^[0-9]{5,}$'

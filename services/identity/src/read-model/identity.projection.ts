@@ -102,7 +102,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
     }
   }
-  await users.save(ctx.db);
+  users.save(ctx);
   if (ctx.replaying) return;
   for (const [id, position] of touched) {
     const row = users.get(id);

@@ -110,9 +110,13 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string }>('product_sellers', ['product_id']);
   const bookings = new RowSet<BookingRecord>('bookings', ['id']);
   const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]);
-  await sellers.load(ctx.db, 't.product_id = any($1)', [[...named('ProductListed', 'productId'), ...named('BookingPlaced', 'productId')]]);
-  await bookings.load(ctx.db, 't.id = any($1)', [
-    [...named('BookingPlaced', 'bookingId'), ...named('BookingPaid', 'bookingId'), ...named('BookingCancelled', 'bookingId')],
+  await RowSet.loadTogether(ctx.db, [
+    [sellers, 't.product_id = any($1)', [[...named('ProductListed', 'productId'), ...named('BookingPlaced', 'productId')]]],
+    [
+      bookings,
+      't.id = any($1)',
+      [[...named('BookingPlaced', 'bookingId'), ...named('BookingPaid', 'bookingId'), ...named('BookingCancelled', 'bookingId')]],
+    ],
   ]);
   const touched = new LastChanges();
   for (const e of events) {
@@ -167,8 +171,8 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
     }
   }
-  await sellers.save(ctx.db);
-  await bookings.save(ctx.db);
+  sellers.save(ctx);
+  bookings.save(ctx);
   if (ctx.replaying) return;
   for (const [id, position] of touched) {
     const r = bookings.get(id)!;
