@@ -30,20 +30,34 @@ export async function startPolicy(opts: {
   // A restart from the older checkpoint reads those events again, and again has nothing to do.
   let reached: number | null = null;
   let timer: NodeJS.Timeout | null = null;
-  // One store at a time, in order (a failed one does not hold up the next).
+  let stopped = false;
+  // One store at a time, in order, never lower than one queued before it (a failed one does not
+  // hold up the next).
   let storing: Promise<void> = Promise.resolve();
-  const store = (position: number) => (storing = storing.catch(() => {}).then(() => storeCheckpoint(opts.pool, key, position)));
+  let queued = 0;
+  const store = (position: number): Promise<void> => {
+    if (position <= queued) return storing.catch(() => {});
+    queued = position;
+    return (storing = storing.catch(() => {}).then(() => storeCheckpoint(opts.pool, key, position)));
+  };
+  const cancelTimer = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
   const storeSoon = (failures = 0) => {
+    if (stopped) return;
     timer ??= setTimeout(
       () => {
         timer = null;
         const position = reached;
-        if (position === null) return;
+        if (position === null || stopped) return;
         store(position).then(
           () => {
             if (reached === position) reached = null;
           },
           (err: unknown) => {
+            // Stored again from the start: a later store may have been queued meanwhile.
+            queued = Math.min(queued, position - 1);
             opts.log.warn(`policy ${opts.name} could not store its checkpoint; will retry`, err);
             storeSoon(failures + 1);
           },
@@ -74,17 +88,26 @@ export async function startPolicy(opts: {
           opts.log.info(`policy ${opts.name} refused on ${e.type} at ${e.position}: ${err.message}`);
         }
       }
-      await store(position);
-      if (reached !== null && reached <= position) reached = null;
+      // This store covers what a pending one would have stored.
+      reached = null;
+      cancelTimer();
+      try {
+        await store(position);
+      } catch (err) {
+        queued = Math.min(queued, position - 1);
+        throw err;
+      }
     },
     onError: (err) => opts.log.warn(`policy ${opts.name} failed; will retry`, err),
   });
   return {
     async stop() {
       await sub.stop();
-      if (timer) clearTimeout(timer);
-      timer = null;
-      if (reached !== null) await store(reached).catch(() => {});
+      stopped = true;
+      cancelTimer();
+      const position = reached;
+      reached = null;
+      if (position !== null) await store(position).catch(() => {});
     },
     caughtUp: () => sub.caughtUp(),
   };

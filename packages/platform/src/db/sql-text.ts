@@ -1,7 +1,9 @@
 /**
  * A value as an SQL literal, quoted as pg would send it as a parameter's text: an untyped
  * literal takes its type from where it stands, as a parameter does. Arrays become array literals
- * (one level), objects JSON, dates ISO times.
+ * (one level), objects JSON, dates ISO times in UTC (pg sends local time with its offset: the
+ * same instant for timestamptz; for a `timestamp` or `date` column give a string instead).
+ * Buffers, `toPostgres` objects and nested arrays are not written here.
  */
 export function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'null';
@@ -26,6 +28,7 @@ function asText(value: unknown): string {
   }
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) throw new Error('bytes are not written as literals');
   if (Array.isArray(value)) return `{${value.map(arrayElement).join(',')}}`;
   return JSON.stringify(value);
 }

@@ -344,15 +344,16 @@ export class EventStoreDbEventStore implements EventStore {
     return out;
   }
 
-  /**
-   * Follows the claims for the id and confirms each in the stream it names, first claim first.
-   * The command handler relies on this for idempotent commands (docs/adr/0007).
-   */
   /** Two reads: EventStoreDB has no query across a stream and the event-id index together. */
   async readStreamAndEvent(streamId: string, eventId: string): Promise<{ stream: RecordedEvent[]; event: RecordedEvent | null }> {
     const [stream, event] = await Promise.all([this.readStream(streamId), this.findEvent(eventId)]);
     return { stream, event };
   }
+
+  /**
+   * Follows the claims for the id and confirms each in the stream it names, first claim first.
+   * The command handler relies on this for idempotent commands (docs/adr/0007).
+   */
 
   async findEvent(eventId: string): Promise<RecordedEvent | null> {
     if (!UUID.test(eventId)) return null;

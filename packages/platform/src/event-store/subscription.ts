@@ -206,6 +206,9 @@ export class SharedTail {
       await done;
       if (s >= since) return;
     }
+    // The range was started meanwhile: the caller looks at it again rather than start it anew
+    // (which would drop what joined it since).
+    if (start !== undefined && this.hi >= 0) return;
     const startedAt = this.generation();
     const after = start ?? this.hi;
     const done = this.readAll(after, this.keep).then((events) => {

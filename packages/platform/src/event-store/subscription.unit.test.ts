@@ -96,6 +96,24 @@ describe('the shared tail of the log', () => {
     expect(log.reads).toBe(2);
   });
 
+  it('when readers start the tail one after another while this process appends, then what joined it is kept and a woken reader sees it', async () => {
+    const log = memoryLog();
+    let gen = 0;
+    const tail = new SharedTail(
+      (f, l) => log.readAll(f, l),
+      () => gen,
+    );
+    log.append(5);
+    // Two first reads, the second answering a newer wake-up: it waits for the first.
+    const first = tail.read(0, 500, ++gen);
+    const second = tail.read(0, 500, ++gen);
+    await first;
+    expect(tail.offer(log.append(1))).toBe(true);
+    expect((await second).map((e) => e.position)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(tail.covers(6)).toBe(true);
+    expect((await tail.read(5, 500, gen)).map((e) => e.position)).toEqual([6]);
+  });
+
   it('when a reader is behind what the tail keeps, then it reads the log itself; the tail keeps a bounded number of events', async () => {
     const log = memoryLog();
     const gen = 1;

@@ -53,6 +53,20 @@ export const projectionMigrations: Migration[] = [
         end if;
       end $fn$;`,
   },
+  {
+    // The move also forgets what the batch before announced: the batch sets it again after the
+    // move, in the same transaction, when it announces something; a restart after a batch that
+    // announced nothing then announces nothing again.
+    id: '0004-move-clears-last-changes',
+    sql: `create or replace function public.move_checkpoint(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
+      begin
+        update public.projection_checkpoints set position = to_position, last_changes = null, updated_at = now()
+         where name = checkpoint and position = from_position;
+        if not found then
+          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
+        end if;
+      end $fn$;`,
+  },
 ];
 
 /** A pool, or a client inside a transaction: both can run a checkpoint's query. */

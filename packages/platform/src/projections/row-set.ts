@@ -88,7 +88,7 @@ export class RowSet<R extends object> {
       return sql === null ? [] : [{ set, sql }];
     });
     if (wanted.length === 0) return;
-    const answer = (await db.query(wanted.map((w) => w.sql).join(';\n'))) as unknown as
+    const answer = (await db.query(wanted.map((w) => w.sql).join('\n;\n'))) as unknown as
       pg.QueryResult<{ row: object }> | pg.QueryResult<{ row: object }>[];
     const results = Array.isArray(answer) ? answer : [answer];
     wanted.forEach((w, i) => w.set.take(results[i]!.rows));

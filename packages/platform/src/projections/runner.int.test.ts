@@ -132,6 +132,25 @@ describe('projection runner', () => {
     await next.stop();
   });
 
+  it('when the last batch announced nothing, then a runner starting after it announces nothing again', async () => {
+    const runner = new ProjectionRunner(db.pool, store, feed, tally('quiet'), { batchSize: 50 });
+    await runner.start();
+    await runner.caughtUp();
+    await store.append(`tally-${randomUUID()}`, [ev('Counted', { n: 1 })], 'no_stream');
+    await runner.caughtUp();
+    // A batch of events the projection has nothing to do for: it announces nothing.
+    await store.append(`other-${randomUUID()}`, [ev('Ignored')], 'no_stream');
+    await runner.caughtUp();
+    await runner.stop();
+    const notices: ChangeNotice[] = [];
+    const off = feed.subscribe((n) => notices.push(n));
+    const next = new ProjectionRunner(db.pool, store, feed, tally('quiet'), { batchSize: 50 });
+    await next.start();
+    expect(notices.filter((n) => n.kind === 'change')).toEqual([]);
+    off();
+    await next.stop();
+  });
+
   it('when two runners host the same projection, then one leads, the other stands by and takes over when the leader stops', async () => {
     const first = new ProjectionRunner(db.pool, store, feed, tally('shared'), { standbyRetryMs: 50 });
     const second = new ProjectionRunner(db.pool, store, feed, tally('shared'), { standbyRetryMs: 50 });

@@ -66,7 +66,7 @@ function openingWithFirstQuery(client: pg.PoolClient, open: () => string | null)
   const query = async (text: string, params?: unknown[]) => {
     const opening = open();
     if (opening === null) return client.query(text, params);
-    const results = (await client.query(`${opening};\n${inlineParams(text, params)}`)) as unknown as pg.QueryResult[];
+    const results = (await client.query(`${opening}\n;\n${inlineParams(text, params)}`)) as unknown as pg.QueryResult[];
     const own = results.slice(OPENING_STATEMENTS);
     return own.length === 1 ? own[0] : own;
   };
@@ -266,11 +266,11 @@ export class ProjectionRunner extends LeaderElected {
           );
         }
         const first = open();
-        await client.query([...(first ? [first] : []), ...writes, 'commit'].join(';\n'));
+        await client.query([...(first ? [first] : []), ...writes, 'commit'].join('\n;\n'));
       } catch (err) {
         await client.query('rollback').catch(() => {});
         if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
-        this.current = await readCheckpoint(this.pool, this.name);
+        this.current = await readCheckpoint(client, this.name);
         throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`, { cause: err });
       }
     });
@@ -314,7 +314,7 @@ export class ProjectionRunner extends LeaderElected {
           later.push(inlineParams(text, params));
         },
       });
-      if (!writes && later.length > 0) await client.query(later.join(';\n'));
+      if (!writes && later.length > 0) await client.query(later.join('\n;\n'));
       return;
     }
     for (const event of events) {
