@@ -7,11 +7,18 @@
 // each N and rate: push p50/p99 (from the write's send to its arrival, every delivery counted),
 // write p50/p99, what was delivered of what each socket's views should get, messages and pushes
 // per second, pushes outside a socket's views (must be 0), and the server process's CPU and RSS.
+// GATEWAYS=2: the shop is a projector process (`npm run projector -- run`) and two gateways
+// (PROJECTOR=external) joined by Redis on a channel of this run, as several-gateways.int.test.ts
+// runs them; the sockets are spread evenly over the gateways, each half with the same mix of
+// views, and the writes go through each in turn, so that each socket hears of listings written
+// through the other gateway; CPU and RSS are printed for each of the three processes and their sum.
 //   npm run bench:fanout          (PLAN=100:10,100:50,1000:10,1000:50,5000:10, sockets:writes/s;
 //                                  SECONDS=20; VIEWS=0 for sockets that never subscribe to views,
-//                                  as the spec's client)
+//                                  as the spec's client; GATEWAYS=1 or 2; REDIS_URL for GATEWAYS=2,
+//                                  redis://127.0.0.1:6379 when unset)
 // Time is wall-clock (performance.timeOrigin + now) on both sides: one machine, one clock.
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,7 +31,7 @@ import {
   type ServerToClientEvents,
   type View,
 } from '@tv-shop/contracts';
-import { percentile, scratchDatabase, startTvShop } from './processes';
+import { percentile, scratchDatabase, startProjectorProcess, startTvShop, type Child, type ChildServer } from './processes';
 
 const now = () => performance.timeOrigin + performance.now();
 const CATEGORIES = ['sony', 'samsung', 'lg', 'walton', 'xiaomi'];
@@ -60,7 +67,7 @@ type ToLoad = { type: 'start' } | { type: 'stop'; sent: Sent[] } | { type: 'exit
 
 /** The visitors: N sockets subscribing like the web app, counting what they get. */
 async function loadProcess() {
-  const url = process.env.BENCH_URL!;
+  const urls = process.env.BENCH_URLS!.split(',');
   const n = Number(process.env.BENCH_SOCKETS);
   const useViews = process.env.VIEWS !== '0';
   const accounts = JSON.parse(process.env.BENCH_ACCOUNTS!) as Account[];
@@ -130,8 +137,10 @@ async function loadProcess() {
   for (let i = 0; i < n; i += 100) {
     await Promise.all(
       Array.from({ length: Math.min(100, n - i) }, async (_, j) => {
-        const { views, account } = plan(i + j);
-        const socket: Visitor['socket'] = connect(url, {
+        // Socket k is on gateway k % gateways, each with the mix of views its share would have on one.
+        const k = i + j;
+        const { views, account } = plan(Math.floor(k / urls.length));
+        const socket: Visitor['socket'] = connect(urls[k % urls.length], {
           path: '/socket.io',
           transports: ['websocket'],
           auth: account ? { token: account.token } : {},
@@ -235,19 +244,45 @@ async function main() {
   const ratesFor = (n: number) => PLAN.filter(([m]) => m === n).map(([, rate]) => rate!);
   const SECONDS = Number(process.env.SECONDS ?? 20);
   const useViews = process.env.VIEWS !== '0';
+  const GATEWAYS = Number(process.env.GATEWAYS ?? 1);
+  if (GATEWAYS !== 1 && GATEWAYS !== 2) throw new Error(`GATEWAYS is 1 or 2, not ${process.env.GATEWAYS}`);
   const db = await scratchDatabase('tvshop_fanout');
-  let server: Awaited<ReturnType<typeof startTvShop>> | undefined;
+  const gateways: ChildServer[] = [];
+  let projector: Child | undefined;
   let load: ChildProcess | undefined;
   const cleanUp = async () => {
     if (load && load.exitCode === null) load.kill('SIGKILL');
-    await server?.stop().catch(() => {});
+    for (const gateway of gateways) await gateway.stop().catch(() => {});
+    await projector?.stop().catch(() => {});
     await db.drop().catch((err: unknown) => console.error(`could not drop ${db.name}:`, err));
   };
   process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
 
   try {
-    server = await startTvShop(db.url, 'fanout');
-    const { url } = server;
+    if (GATEWAYS === 1) gateways.push(await startTvShop(db.url, 'fanout'));
+    else {
+      const redis = { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', channel: `tvshop:bench:${randomBytes(6).toString('hex')}` };
+      // First: a gateway's start waits until the projections have taken in the admin it registers.
+      projector = await startProjectorProcess(db.url, redis);
+      // As in several-gateways.int.test.ts: one token secret (a token from one gateway is good on the
+      // other), images in the database; and one admin password, else each start changes it.
+      const settings = {
+        REDIS_URL: redis.url,
+        REDIS_CHANNEL: redis.channel,
+        PROJECTOR: 'external',
+        JWT_SECRET: randomBytes(24).toString('base64url'),
+        ADMIN_PASSWORD: randomBytes(18).toString('base64url'),
+        IMAGE_STORE: 'postgres',
+      };
+      // One after the other: the first registers the admin, the second finds it there.
+      for (const name of ['A', 'B']) gateways.push(await startTvShop(db.url, `fanout-${name}`, settings, `gateway ${name}`));
+    }
+    /** The shop's processes, whose CPU and RSS are printed. */
+    const measured =
+      GATEWAYS === 1
+        ? [{ label: 'server', pid: gateways[0]!.pid }]
+        : [...gateways.map((g, i) => ({ label: `gateway ${'AB'[i]}`, pid: g.pid })), { label: 'projector', pid: projector!.pid }];
+    const { url } = gateways[0]!;
     const signup = async (role: 'Seller' | 'Buyer', i: number): Promise<Account> => {
       const email = `fanout-${role.toLowerCase()}${i}-${Date.now()}@x.co`;
       const res = await fetch(`${url}/api/auth/signup`, {
@@ -285,6 +320,8 @@ async function main() {
     }
     const write = async (w: Write, i: number) => {
       const seller = sellers[i % sellers.length]!;
+      // Through each gateway in turn; the booking of a listing goes where the listing went.
+      const { url } = gateways[i % gateways.length]!;
       const body = listing(i);
       try {
         w.sentAt = now();
@@ -338,7 +375,7 @@ async function main() {
 
     const f = (ms: number) => (Number.isNaN(ms) ? '-' : ms.toFixed(0));
     console.log(
-      `bench:fanout: ${new Date().toISOString()}, ${useViews ? 'sockets subscribe to views' : 'sockets never subscribe (the default rooms)'}, ` +
+      `bench:fanout: ${new Date().toISOString()}, ${GATEWAYS === 2 ? '2 gateways + projector over Redis, ' : ''}${useViews ? 'sockets subscribe to views' : 'sockets never subscribe (the default rooms)'}, ` +
         `${SECONDS} s a rate, open-loop new listings over ${CATEGORIES.length} categories; half on All Products, half on the ${WATCHED} page`,
     );
     for (const n of SOCKETS) {
@@ -346,7 +383,7 @@ async function main() {
         execArgv: ['--import', 'tsx'],
         env: {
           ...process.env,
-          BENCH_URL: url,
+          BENCH_URLS: gateways.map((g) => g.url).join(','),
           BENCH_SOCKETS: String(n),
           BENCH_ACCOUNTS: JSON.stringify(accounts),
           BENCH_PRODUCT: first[0]!._id,
@@ -361,13 +398,13 @@ async function main() {
       for (const rate of ratesFor(n)) {
         child.send({ type: 'start' } satisfies ToLoad);
         await sleep(200);
-        const before = usage(server.pid);
+        const before = measured.map((m) => usage(m.pid));
         const loadBefore = usage(child.pid!);
         const started = now();
         const writes = await hold(rate, SECONDS);
         await sleep(2000);
         const elapsed = (now() - started) / 1000;
-        const after = usage(server.pid);
+        const after = measured.map((m) => usage(m.pid));
         const loadAfter = usage(child.pid!);
         const reported = next();
         child.send({ type: 'stop', sent: writes.flatMap((w) => (w.sent ? [w.sent] : [])) } satisfies ToLoad);
@@ -376,13 +413,21 @@ async function main() {
         const r = m.report;
         const answers = writes.filter((w) => w.ok).map((w) => w.answered! - w.scheduled);
         const ok = writes.filter((w) => w.ok).length;
+        const cpu = (i: number) => ((after[i]!.cpu - before[i]!.cpu) / elapsed) * 100;
+        const servers = measured.map(
+          (m, i) => `${m.label} CPU ${cpu(i).toFixed(0)}%, RSS ${after[i]!.rssMb.toFixed(0)} MB (peak ${after[i]!.peakMb.toFixed(0)})`,
+        );
+        if (measured.length > 1) {
+          const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0).toFixed(0);
+          servers.push(`sum CPU ${total(measured.map((_, i) => cpu(i)))}%, RSS ${total(after.map((a) => a.rssMb))} MB`);
+        }
         console.log(
           `  ${String(n).padStart(5)} sockets ${String(rate).padStart(3)} writes/s: ` +
             `push p50 ${f(percentile(r.latencies, 50))} p99 ${f(percentile(r.latencies, 99))} ms | ` +
             `write p50 ${f(percentile(answers, 50))} p99 ${f(percentile(answers, 99))} ms (${ok}/${writes.length} ok) | ` +
             `delivered ${r.delivered}/${r.expected} | ${(r.messages / elapsed).toFixed(0)} messages/s, ${(r.deliveries / elapsed).toFixed(0)} pushes/s | ` +
             `outside views ${(r.irrelevant / r.sockets).toFixed(2)}/socket, visitor got booking/user ${r.forbidden} | ` +
-            `server CPU ${(((after.cpu - before.cpu) / elapsed) * 100).toFixed(0)}%, RSS ${after.rssMb.toFixed(0)} MB (peak ${after.peakMb.toFixed(0)}) | ` +
+            `${servers.join('; ')} | ` +
             `${r.disconnects} dropped | load process CPU ${(((loadAfter.cpu - loadBefore.cpu) / elapsed) * 100).toFixed(0)}%, ` +
             `machine load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
         );

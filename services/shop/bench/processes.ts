@@ -1,6 +1,7 @@
 // What the benchmarks that load a server from another process share: a scratch database on a
 // PostgreSQL server (dropped after), a server started as a child process that prints
-// {"url": ...} once it serves, and a TV Shop seller with a listing body.
+// {"url": ...} once it serves (or the projector, once it projects), and a TV Shop seller with a
+// listing body.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -38,18 +39,26 @@ export async function scratchDatabase(prefix: string) {
   };
 }
 
-export interface ChildServer {
-  url: string;
+export interface Child {
   pid: number;
   stop(): Promise<void>;
 }
+export interface ChildServer extends Child {
+  url: string;
+}
 
 /**
- * Starts `node <args>` from the repository's root and waits for the first stdout line that is
- * {"url": ...}. Its stderr and any other output go to this process's stderr. stop() sends SIGTERM
- * to that child (only it) and SIGKILL if it has not exited 15 s later.
+ * Starts `node <args>` from the repository's root and waits for the first stdout line that is a
+ * JSON object `announces` finds its announcement in (it answers undefined for any other). Its
+ * stderr and any other output go to this process's stderr. stop() sends SIGTERM to that child
+ * (only it) and SIGKILL if it has not exited 15 s later.
  */
-export async function startServer(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<ChildServer> {
+async function startChild(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  announces: (line: Record<string, unknown>) => string | undefined,
+): Promise<Child & { announced: string }> {
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: { ...process.env, ...env },
@@ -57,16 +66,15 @@ export async function startServer(label: string, args: string[], env: NodeJS.Pro
   });
   child.stderr!.on('data', (b: Buffer) => process.stderr.write(`[${label}] ${b.toString()}`));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
+  const announced = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${label} did not start within 120 s`)), 120_000);
     child.once('exit', (code) => reject(new Error(`${label} exited (${code}) before serving`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       try {
-        const parsed = JSON.parse(line) as { url?: unknown };
-        if (typeof parsed.url === 'string') {
+        const announcement = announces(JSON.parse(line) as Record<string, unknown>);
+        if (announcement !== undefined) {
           clearTimeout(timer);
-          // The load goes to 127.0.0.1 only, whatever name the server gives itself.
-          resolve(parsed.url.replace('//localhost:', '//127.0.0.1:'));
+          resolve(announcement);
           return;
         }
       } catch {
@@ -80,7 +88,7 @@ export async function startServer(label: string, args: string[], env: NodeJS.Pro
     throw err;
   });
   return {
-    url,
+    announced,
     pid: child.pid!,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
@@ -92,13 +100,37 @@ export async function startServer(label: string, args: string[], env: NodeJS.Pro
   };
 }
 
-/** TV Shop in a child process (serve.ts) on `databaseUrl`. */
-export const startTvShop = (databaseUrl: string, name: string) =>
-  startServer('tv-shop', ['--import', 'tsx', 'services/shop/bench/serve.ts'], {
+/** Starts `node <args>` (startChild) and waits for it to print {"url": ...}. */
+export async function startServer(label: string, args: string[], env: NodeJS.ProcessEnv): Promise<ChildServer> {
+  const { announced, ...child } = await startChild(label, args, env, (line) => (typeof line.url === 'string' ? line.url : undefined));
+  // The load goes to 127.0.0.1 only, whatever name the server gives itself.
+  return { ...child, url: announced.replace('//localhost:', '//127.0.0.1:') };
+}
+
+/**
+ * TV Shop in a child process (serve.ts) on `databaseUrl`; `settings` are more of the shop's
+ * environment variables (a gateway's beside others: REDIS_URL, PROJECTOR=external, ...).
+ */
+export const startTvShop = (databaseUrl: string, name: string, settings: Record<string, string> = {}, label = 'tv-shop') =>
+  startServer(label, ['--import', 'tsx', 'services/shop/bench/serve.ts'], {
     DATABASE_URL: databaseUrl,
     BENCH_NAME: name,
+    BENCH_SETTINGS: JSON.stringify(settings),
     LOG_LEVEL: 'error',
   });
+
+/**
+ * The projector as its own process (`npm run projector -- run`) on `databaseUrl`, announcing its
+ * changes on Redis. It serves nothing: it is ready once it logs that it projects (its one info
+ * line at start), and its other info lines go to stderr.
+ */
+export const startProjectorProcess = (databaseUrl: string, redis: { url: string; channel: string }): Promise<Child> =>
+  startChild(
+    'projector',
+    ['--import', 'tsx', 'services/projector/src/main.ts', 'run'],
+    { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_CHANNEL: redis.channel, LOG_LEVEL: 'info', METRICS_PORT: '0' },
+    (line) => (line.component === 'projector' && typeof line.msg === 'string' && line.msg.startsWith('projecting') ? line.msg : undefined),
+  );
 
 /** Signs a new seller up on TV Shop at `url`; answers the bearer token. */
 export async function signUpSeller(url: string): Promise<string> {
