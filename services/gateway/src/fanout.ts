@@ -15,8 +15,16 @@ export interface FanoutOptions {
   sliceMs: number;
   /** Packets a socket may have waiting for its connection; past it the socket is dropped (it reconnects and catches up). */
   maxPendingPackets: number;
+  /** Bytes its WebSocket may hold unsent (a few big packets weigh more than many small ones); past it, dropped likewise. */
+  maxPendingBytes: number;
 }
-export const DEFAULT_FANOUT: FanoutOptions = { flushMs: 15, socketsPerSlice: 250, sliceMs: 4, maxPendingPackets: 200 };
+export const DEFAULT_FANOUT: FanoutOptions = {
+  flushMs: 15,
+  socketsPerSlice: 250,
+  sliceMs: 4,
+  maxPendingPackets: 200,
+  maxPendingBytes: 4 * 1024 * 1024,
+};
 
 /** The sockets that subscribed to the same set of views: they get the same pushes, encoded once. */
 interface Group {
@@ -34,6 +42,9 @@ interface Delivery {
 
 /** What a socket's engine connection exposes that the types do not: its waiting packets. */
 const pending = (s: Socket) => (s.conn as unknown as { writeBuffer?: unknown[] }).writeBuffer?.length ?? 0;
+/** The bytes its WebSocket has not sent yet (0 on long polling, whose packets wait in `pending`). */
+const pendingBytes = (s: Socket) =>
+  (s.conn as unknown as { transport?: { socket?: { bufferedAmount?: number } } }).transport?.socket?.bufferedAmount ?? 0;
 
 /**
  * Pushes leave the projector's publish: a change is queued in O(1) and the queue goes out every
@@ -180,7 +191,7 @@ export class Fanout {
     for (const d of deliveries) {
       for (const socket of d.sockets) {
         if (!socket.connected) continue;
-        if (pending(socket) >= this.opts.maxPendingPackets) {
+        if (pending(socket) >= this.opts.maxPendingPackets || pendingBytes(socket) >= this.opts.maxPendingBytes) {
           this.stats.dropped += 1;
           log.warn('socket dropped: not taking its pushes', { socket: socket.id });
           socket.disconnect(true);

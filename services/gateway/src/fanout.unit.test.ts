@@ -25,13 +25,17 @@ const fakeServer = () => {
   };
   return { io: io as unknown as ConstructorParameters<typeof Fanout>[0], broadcasts };
 };
-/** A socket whose connection holds `pending` unsent packets. */
-const fakeSocket = (id: string, pending = 0) => {
+/** A socket whose connection holds `pending` unsent packets and its WebSocket `bytes` unsent bytes. */
+const fakeSocket = (id: string, pending = 0, bytes = 0) => {
   const written: string[] = [];
   const socket = {
     id,
     connected: true,
-    conn: { writeBuffer: Array.from({ length: pending }), write: (packet: string) => written.push(packet) },
+    conn: {
+      writeBuffer: Array.from({ length: pending }),
+      transport: { socket: { bufferedAmount: bytes } },
+      write: (packet: string) => written.push(packet),
+    },
     disconnect: vi.fn(() => {
       socket.connected = false;
     }),
@@ -46,7 +50,7 @@ describe('fan-out (unit)', () => {
     vi.useFakeTimers();
     try {
       const { io, broadcasts } = fakeServer();
-      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 1, sliceMs: 4, maxPendingPackets: 5 }, 0);
+      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 1, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
       const all = fakeSocket('all');
       const lg = fakeSocket('lg');
       fanout.subscribe(all.socket, [{ kind: 'products', filter: {} }]);
@@ -71,17 +75,20 @@ describe('fan-out (unit)', () => {
     vi.useFakeTimers();
     try {
       const { io } = fakeServer();
-      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5 }, 0);
+      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
       const slow = fakeSocket('slow', 5);
-      const fine = fakeSocket('fine');
-      fanout.subscribe(slow.socket, [{ kind: 'products', filter: {} }]);
-      fanout.subscribe(fine.socket, [{ kind: 'products', filter: {} }]);
+      // Few packets, but big ones it has not taken: by their bytes.
+      const heavy = fakeSocket('heavy', 1, 1000);
+      const fine = fakeSocket('fine', 4, 999);
+      for (const s of [slow, heavy, fine]) fanout.subscribe(s.socket, [{ kind: 'products', filter: {} }]);
       fanout.enqueue(listing('a', 'lg', 1));
       await vi.advanceTimersByTimeAsync(20);
       expect(slow.disconnect).toHaveBeenCalledWith(true);
+      expect(heavy.disconnect).toHaveBeenCalledWith(true);
       expect(slow.written).toEqual([]);
+      expect(heavy.written).toEqual([]);
       expect(fine.written).toHaveLength(1);
-      expect(fanout.stats.dropped).toBe(1);
+      expect(fanout.stats.dropped).toBe(2);
     } finally {
       vi.useRealTimers();
     }
@@ -91,7 +98,7 @@ describe('fan-out (unit)', () => {
     vi.useFakeTimers();
     try {
       const { io } = fakeServer();
-      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5 }, 0);
+      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
       const s = fakeSocket('s');
       fanout.subscribe(s.socket, [{ kind: 'products', filter: { category: 'lg' } }]);
       fanout.subscribe(s.socket, [{ kind: 'products', filter: { category: 'sony' } }]);

@@ -223,6 +223,9 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   let viewGap = Infinity;
   socket.on('views', (answer) => {
     const keys = sentViews.shift() ?? [];
+    // Not expected from the app's own pages (a few views each, the server takes 16): said, not
+    // swallowed, since those lists then stay as read until the page reads them again.
+    if (answer.refused.length > 0) console.warn(`live updates refused for ${answer.refused.join(', ')}: those lists will not change live`);
     for (const key of keys) {
       if (viewCoveredFrom.has(key) || answer.refused.includes(key)) continue;
       viewCoveredFrom.set(key, answer.position);
