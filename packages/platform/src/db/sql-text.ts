@@ -20,6 +20,12 @@ export function quote(text: string): string {
   return text.includes('\\') ? ` E'${quoted.replace(/\\/g, '\\\\')}'` : `'${quoted}'`;
 }
 
+/** A log position written into SQL text as a bare number (a whole number, or it throws). */
+export function sqlPosition(position: number): string {
+  if (!Number.isSafeInteger(position)) throw new Error(`not a position: ${position}`);
+  return String(position);
+}
+
 function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint') {

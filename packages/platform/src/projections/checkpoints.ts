@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { withClient } from '../db/database';
 import type { Migration } from '../db/migrate';
-import { quote } from '../db/sql-text';
+import { quote, sqlPosition } from '../db/sql-text';
 
 /**
  * The one place that reads and writes checkpoints: how far each projection and each policy has
@@ -110,12 +110,11 @@ export async function setCheckpoint(db: Db, name: string, position: number): Pro
  * its idempotent reactions absorb (ADR 0047).
  */
 export async function storeCheckpoint(pool: pg.Pool, name: string, position: number): Promise<void> {
-  if (!Number.isSafeInteger(position)) throw new Error(`not a position: ${position}`);
   await withClient(pool, async (client) => {
     try {
       await client.query(
         `begin; set local synchronous_commit to off;
-         insert into ${TABLE} (name, position) values (${quote(name)}, ${position})
+         insert into ${TABLE} (name, position) values (${quote(name)}, ${sqlPosition(position)})
            on conflict (name) do update set position = excluded.position, last_changes = null, updated_at = now();
          commit`,
       );
@@ -124,18 +123,6 @@ export async function storeCheckpoint(pool: pg.Pool, name: string, position: num
       throw err;
     }
   });
-}
-
-/**
- * Moves the checkpoint from `from` to `to` only if it still is at `from`: two runners (or a
- * rebuild) can then never both apply the same events. False when someone else moved it.
- */
-export async function advanceCheckpoint(db: Db, name: string, from: number, to: number, changes?: unknown[]): Promise<boolean> {
-  const moved = await db.query(
-    `update ${TABLE} set position = $3, last_changes = coalesce($4::jsonb, last_changes), updated_at = now() where name = $1 and position = $2`,
-    [name, from, to, changes === undefined ? null : JSON.stringify(changes)],
-  );
-  return moved.rowCount === 1;
 }
 
 /** What the batch that moved the checkpoint last announced (empty when none was kept). */

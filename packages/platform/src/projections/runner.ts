@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 import { withClient, withTransaction } from '../db/database';
-import { inlineParams, quote } from '../db/sql-text';
+import { inlineParams, quote, sqlPosition } from '../db/sql-text';
 import { AppError, describeError } from '../errors';
 import { LeaderElected, type LeaderRole } from '../leadership';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
@@ -47,12 +47,6 @@ const ident = (s: string) => {
 
 /** A projection at least this far behind the log when it starts catches up in bulk batches first. */
 const CATCH_UP_IN_BULK = 1000;
-
-/** A whole number to write into SQL text. */
-const int = (n: number) => {
-  if (!Number.isSafeInteger(n)) throw new Error(`not a position: ${n}`);
-  return String(n);
-};
 
 /** Statements `open` sends before a batch's own (begin, search_path, synchronous_commit, the checkpoint's move). */
 const OPENING_STATEMENTS = 4;
@@ -246,7 +240,7 @@ export class ProjectionRunner extends LeaderElected {
       // checkpoint (one transaction) and is applied again from the log, which every append
       // commits durably.
       let opening: string | null = `begin; set local search_path to ${ident(schema)}, public; set local synchronous_commit to off;
-        select public.move_checkpoint(${quote(this.name)}, ${int(this.current)}, ${int(to)})`;
+        select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(this.current)}, ${sqlPosition(to)})`;
       const open = () => {
         const sql = opening;
         opening = null;
