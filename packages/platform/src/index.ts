@@ -48,6 +48,7 @@ export {
   watchLag,
   withServiceMetrics,
   type ConsumerLag,
+  type ReachedPositions,
   type HealthReport,
   type Metrics,
   type MetricsListenerConfig,

@@ -6,7 +6,7 @@ import { PostgresEventStore } from '../event-store/postgres';
 import { migrate } from '../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { ev } from '../testing/event-store-contract';
-import { projectionMigrations } from './checkpoints';
+import { projectionMigrations, readCheckpoint } from './checkpoints';
 import { ProjectionRunner } from './runner';
 import type { Projection } from './types';
 
@@ -149,6 +149,39 @@ describe('projection runner', () => {
     expect(notices.filter((n) => n.kind === 'change')).toEqual([]);
     off();
     await next.stop();
+  });
+
+  it('when a batch has nothing for the projection, then its checkpoint is announced at once and stored a moment later, with no change announced', async () => {
+    const runner = new ProjectionRunner(db.pool, store, feed, tally('idle'), { batchSize: 50 });
+    await runner.start();
+    await runner.caughtUp();
+    const notices: ChangeNotice[] = [];
+    const off = feed.subscribe((n) => notices.push(n));
+    const { position } = await store.append(`other-${randomUUID()}`, [ev('Ignored')], 'no_stream');
+    await expect.poll(() => notices.some((n) => n.kind === 'checkpoint' && n.projection === 'idle' && n.position >= position)).toBe(true);
+    expect(notices.filter((n) => n.kind === 'change')).toEqual([]);
+    await expect.poll(() => readCheckpoint(db.pool, 'idle'), { timeout: 5000 }).toBe(position);
+    // Then a batch with something for it moves the stored checkpoint on from there as usual.
+    const counted = await store.append(`tally-${randomUUID()}`, [ev('Counted', { n: 3 })], 'no_stream');
+    await runner.caughtUp();
+    expect(await readCheckpoint(db.pool, 'idle')).toBe(counted.position);
+    off();
+    await runner.stop();
+  });
+
+  it('when a runner stops right after batches with nothing for it, then what they reached is stored before it lets go', async () => {
+    const runner = new ProjectionRunner(db.pool, store, feed, tally('idle_stop'), { batchSize: 50 });
+    await runner.start();
+    await runner.caughtUp();
+    const notices: ChangeNotice[] = [];
+    const off = feed.subscribe((n) => notices.push(n));
+    const { position } = await store.append(`other-${randomUUID()}`, [ev('Ignored'), ev('Ignored')], 'no_stream');
+    await expect
+      .poll(() => notices.some((n) => n.kind === 'checkpoint' && n.projection === 'idle_stop' && n.position >= position))
+      .toBe(true);
+    off();
+    await runner.stop();
+    expect(await readCheckpoint(db.pool, 'idle_stop')).toBe(position);
   });
 
   it('when two runners host the same projection, then one leads, the other stands by and takes over when the leader stops', async () => {

@@ -48,6 +48,9 @@ const ident = (s: string) => {
 /** A projection at least this far behind the log when it starts catches up in bulk batches first. */
 const CATCH_UP_IN_BULK = 1000;
 
+/** How long a checkpoint reached by batches with nothing for the projection waits to be stored with a later batch. */
+const QUIET_STORE_MS = 100;
+
 /** Statements `open` sends before a batch's own (begin, search_path, synchronous_commit, the checkpoint's move). */
 const OPENING_STATEMENTS = 4;
 
@@ -74,7 +77,11 @@ function openingWithFirstQuery(client: pg.PoolClient, open: () => string | null)
  */
 export class ProjectionRunner extends LeaderElected {
   private sub: Subscription | null = null;
+  /** The position the read model reflects (what this runner announces). */
   private current = 0;
+  /** The checkpoint as stored; behind `current` while a run of batches with nothing for it waits to be stored. */
+  private stored = 0;
+  private storing: NodeJS.Timeout | null = null;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -101,6 +108,10 @@ export class ProjectionRunner extends LeaderElected {
   get position(): number {
     return this.current;
   }
+  /** What the read model reflects while this runner leads (0 otherwise): its stored checkpoint may be behind it (ADR 0048). */
+  get reached(): number {
+    return this.role === 'leader' ? this.current : 0;
+  }
 
   /** Leading: tables made (or rebuilt when their definition changed), then the log from the checkpoint. */
   protected async lead(attempt: number): Promise<void> {
@@ -118,7 +129,7 @@ export class ProjectionRunner extends LeaderElected {
     }
     const position = await openCheckpoint(this.pool, name);
     if (!this.isCurrent(attempt)) return;
-    this.current = position;
+    this.current = this.stored = position;
     this.lastError = null;
     // The last batch's changes again: a runner killed after its commit and before its
     // announcement would otherwise leave open browsers without them (they take a change twice
@@ -148,6 +159,15 @@ export class ProjectionRunner extends LeaderElected {
     this.sub = null;
     await sub?.stop();
     await this.queue.catch(() => {});
+    if (this.storing) clearTimeout(this.storing);
+    this.storing = null;
+    // Stepping down in good order, what quiet batches reached is stored first (bounded: a stop
+    // must not hang on a silent server). After a failure it is not tried; either way the next
+    // leader at worst passes over the same events again, with nothing to apply.
+    if (this.lastError === null) {
+      const stored = this.exclusive(() => this.storeReached()).catch(() => {});
+      await Promise.race([stored, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    }
   }
 
   /** Resolves once the projection has applied everything stored when it was called. */
@@ -230,6 +250,17 @@ export class ProjectionRunner extends LeaderElected {
     const events = all.filter((e) => e.position > this.current);
     if (events.length === 0) return;
     const to = events[events.length - 1]!.position;
+    if (!this.handlesAny(events)) {
+      // Nothing here changes the read model: it already reflects `to`. That is announced now
+      // (a write waiting for its read models need not wait for a transaction that writes nothing)
+      // and the checkpoint stored with the next batch that has something, or a moment later
+      // (ADR 0048). A crash before then only passes over these events again.
+      this.current = to;
+      this.lastError = null;
+      this.storeSoon();
+      await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: to }]);
+      return;
+    }
     const notices: ChangeNotice[] = [];
     const { schema } = this.projection;
     await withClient(this.pool, async (client) => {
@@ -240,7 +271,7 @@ export class ProjectionRunner extends LeaderElected {
       // checkpoint (one transaction) and is applied again from the log, which every append
       // commits durably.
       let opening: string | null = `begin; set local search_path to ${ident(schema)}, public; set local synchronous_commit to off;
-        select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(this.current)}, ${sqlPosition(to)})`;
+        select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(this.stored)}, ${sqlPosition(to)})`;
       const open = () => {
         const sql = opening;
         opening = null;
@@ -248,9 +279,7 @@ export class ProjectionRunner extends LeaderElected {
       };
       try {
         const writes: string[] = [];
-        if (this.handlesAny(events)) {
-          await this.applyBatch(openingWithFirstQuery(client, open), schema, events, notices, bulk, true, writes);
-        }
+        await this.applyBatch(openingWithFirstQuery(client, open), schema, events, notices, bulk, true, writes);
         const changes = notices.filter((n) => n.kind === 'change');
         // What the batch announces is kept with it, to be announced again after a crash. The batch
         // form's writes, that and the commit: one round trip.
@@ -264,14 +293,49 @@ export class ProjectionRunner extends LeaderElected {
       } catch (err) {
         await client.query('rollback').catch(() => {});
         if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
-        this.current = await readCheckpoint(client, this.name);
+        this.current = this.stored = await readCheckpoint(client, this.name);
         throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`, { cause: err });
       }
     });
-    this.current = to;
+    this.current = this.stored = to;
     this.lastError = null;
     notices.push({ kind: 'checkpoint', projection: this.name, position: to });
     await this.feed.publish(notices);
+  }
+
+  /** Stores what quiet batches reached a moment from now, unless a batch with something for the projection does first. */
+  private storeSoon(): void {
+    if (this.storing) return;
+    this.storing = setTimeout(() => {
+      this.storing = null;
+      this.exclusive(() => this.storeReached()).catch((err: unknown) => {
+        this.opts.log?.(`projection ${this.name} could not store its checkpoint; trying again`, { error: describeError(err) });
+        if (this.sub) this.storeSoon();
+      });
+    }, QUIET_STORE_MS);
+    this.storing.unref();
+  }
+
+  /** Moves the stored checkpoint to what the read model reflects, in one round trip, without waiting for the WAL. */
+  private async storeReached(): Promise<void> {
+    const to = this.current;
+    if (this.stored >= to) return;
+    await withClient(this.pool, async (client) => {
+      try {
+        await client.query(
+          `begin; set local synchronous_commit to off;
+           select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(this.stored)}, ${sqlPosition(to)});
+           commit`,
+        );
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
+        // Moved by someone else (a rebuild offline, a new leader): theirs stands.
+        this.current = this.stored = await readCheckpoint(client, this.name);
+        return;
+      }
+      this.stored = Math.max(this.stored, to);
+    });
   }
 
   /** Whether any of these events is one this projection handles. */
@@ -359,7 +423,7 @@ export class ProjectionRunner extends LeaderElected {
         await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
         await setCheckpoint(client, this.name, pos);
       });
-      this.current = pos;
+      this.current = this.stored = pos;
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
       return { position: pos };
     });
