@@ -48,7 +48,6 @@ export {
   watchLag,
   withServiceMetrics,
   type ConsumerLag,
-  type ReachedPositions,
   type HealthReport,
   type Metrics,
   type MetricsListenerConfig,

@@ -9,7 +9,7 @@ import { ConcurrencyError, describeError } from './errors';
 import type { EventStore, LogSource, SubscribeOptions, Subscription } from './event-store/types';
 import { createKafka } from './kafka/client';
 import type { Logger } from './log';
-import { checkpointHealth, type CheckpointHealthRow } from './projections/checkpoints';
+import { checkpointHealth } from './projections/checkpoints';
 import type { ServiceDeps } from './service-host';
 import { createLogger } from './log';
 import { topologyFromEnv, type Service, type Topology } from './topology';
@@ -148,25 +148,14 @@ export interface ConsumerLag {
   seconds: number;
 }
 
-/**
- * How far a projection has got as far as this process knows (0: nothing known), beyond its stored
- * checkpoint: a run of batches with nothing for a projection is announced at once and stored a
- * moment later (ADR 0048), so the stored position alone can show a lag the read model does not have.
- */
-export type ReachedPositions = (name: string) => number;
-
-/** A checkpoint row's position, or further where this process knows its projection got. */
-const positionOf = (row: CheckpointHealthRow, reached?: ReachedPositions) =>
-  Math.max(Number(row.position), row.kind === 'projection' && row.name !== null ? (reached?.(row.name) ?? 0) : 0);
-
 /** Raw rows plus the lag they make, for callers that also judge stalls (the health check). */
-async function readLagRows(pool: Pick<pg.Pool, 'query'>, reached?: ReachedPositions) {
+async function readLagRows(pool: Pick<pg.Pool, 'query'>) {
   const rows = await checkpointHealth(pool);
   const head = Number(rows[0]?.head ?? 0);
   const lag: ConsumerLag[] = [];
   for (const row of rows) {
     if (row.kind === null || row.name === null) continue;
-    const position = positionOf(row, reached);
+    const position = Number(row.position);
     lag.push({
       name: row.name,
       kind: row.kind,
@@ -179,27 +168,23 @@ async function readLagRows(pool: Pick<pg.Pool, 'query'>, reached?: ReachedPositi
 }
 
 /** The head of the log and every projection's and policy's lag behind it, in one round trip. */
-export async function readLag(pool: Pick<pg.Pool, 'query'>, reached?: ReachedPositions): Promise<{ head: number; lag: ConsumerLag[] }> {
-  const { head, lag } = await readLagRows(pool, reached);
+export async function readLag(pool: Pick<pg.Pool, 'query'>): Promise<{ head: number; lag: ConsumerLag[] }> {
+  const { head, lag } = await readLagRows(pool);
   return { head, lag };
 }
 
 /**
  * Gauges of the log's head and of each projection's and policy's lag (events and seconds), read
  * from the checkpoints on scrape. The figures come from the database, so every process shows the
- * same whoever runs the projections (a projection's position taken further by `reached`, ADR 0048). A read that fails or times out leaves the lag gauges empty
+ * same whoever runs the projections. A read that fails or times out leaves the lag gauges empty
  * and `tvshop_lag_read_ok` at 0, rather than failing the whole scrape.
  */
-export function watchLag(
-  metrics: Metrics,
-  pool: Pick<pg.Pool, 'query'>,
-  opts: { timeoutMs?: number; log?: Logger; reached?: ReachedPositions } = {},
-): void {
+export function watchLag(metrics: Metrics, pool: Pick<pg.Pool, 'query'>, opts: { timeoutMs?: number; log?: Logger } = {}): void {
   const registry = metrics.registry;
   if (registry.getSingleMetric('tvshop_lag_read_ok')) return;
   // A scrape collects every gauge at once: they share the read in flight, and the next scrape reads afresh.
   const read = sharedWhileInFlight(() =>
-    withTimeout(readLag(pool, opts.reached), opts.timeoutMs ?? COLLECT_TIMEOUT_MS, 'reading the checkpoints').catch((err: unknown) => {
+    withTimeout(readLag(pool), opts.timeoutMs ?? COLLECT_TIMEOUT_MS, 'reading the checkpoints').catch((err: unknown) => {
       opts.log?.warn('metrics: could not read the lag', { error: describeError(err) });
       return null;
     }),
@@ -265,15 +250,15 @@ export interface HealthReport {
  */
 export async function checkHealth(
   pool: Pick<pg.Pool, 'query'>,
-  opts: { databaseMode: 'embedded' | 'external'; timeoutMs?: number; log?: Logger; reached?: ReachedPositions },
+  opts: { databaseMode: 'embedded' | 'external'; timeoutMs?: number; log?: Logger },
 ): Promise<HealthReport> {
   const reasons: string[] = [];
   const stalled: string[] = [];
   try {
-    const { head, lag, rows } = await withTimeout(readLagRows(pool, opts.reached), opts.timeoutMs ?? COLLECT_TIMEOUT_MS, 'the database');
+    const { head, lag, rows } = await withTimeout(readLagRows(pool), opts.timeoutMs ?? COLLECT_TIMEOUT_MS, 'the database');
     for (const row of rows) {
       if (row.kind === null || row.name === null) continue;
-      const position = positionOf(row, opts.reached);
+      const position = Number(row.position);
       if (position < head && (row.waiting_ms ?? 0) > STALL_MS && row.idle_ms > STALL_MS) {
         stalled.push(`${row.kind} ${row.name}`);
         reasons.push(

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { User } from '@tv-shop/contracts';
-import type { EventStore, ReachedPositions, VerifyResult } from '@tv-shop/platform';
+import type { EventStore, VerifyResult } from '@tv-shop/platform';
 import type { EdgePayments } from '@tv-shop/orders';
 import type { CommandSender } from './commands';
 import type { GoogleIdentity } from './auth/google';
@@ -25,8 +25,6 @@ export interface GatewayDeps {
   images: ImageStore;
   /** The log position every read model has reached (read-your-writes, X-Position). */
   position: () => number;
-  /** How far each projection has got as far as this process knows, for the health and lag figures (ADR 0048). */
-  reached?: ReachedPositions;
   /** Serialized public lists, keyed by the catalog projection's position. */
   lists: { cache: ListCache; version: () => number };
   /**

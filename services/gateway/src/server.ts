@@ -68,7 +68,6 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     images: parts.images,
     lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
     position: () => positions.position,
-    reached: (name) => positions.reachedBy(name),
     lifecycle: parts.lifecycle,
     verifier: parts.verifier,
     accounts: (id) => accounts.get(id),

@@ -104,18 +104,16 @@ async function execute(cmd: Exclude<Command, { command: 'help' }>): Promise<numb
       // METRICS_PORT (9468; 0: off), METRICS_HOST (127.0.0.1): /metrics and the detailed /health.
       const listener = platform.metricsListenerFromEnv(process.env, platform.DEFAULT_METRICS_PORTS.projector);
       const metrics = platform.createMetrics({ service: 'projector' });
+      platform.watchLag(metrics, db.pool, { log });
       // EVENT_BUS=kafka: this host also relays the log to Kafka, and its projections read it from there.
       const adapters = await platform.openAdapters(topology, { role: 'projector', pool: db.pool, log });
       const events = platform.instrumentLogSource(adapters.events, metrics, topology, { clientId: 'tvshop-projector', log });
       const store = platform.instrumentEventStore(adapters.store, metrics);
       const projector = await startProjector({ pool: db.pool, store, feed, events });
-      // The projections this process leads may have got further than their stored checkpoints (ADR 0048).
-      const reached = (name: string) => projector.runners.find((r) => r.name === name)?.reached ?? 0;
-      platform.watchLag(metrics, db.pool, { log, reached });
       const served = await platform.serveMetrics(metrics, {
         listener,
         log,
-        health: () => platform.checkHealth(db.pool, { databaseMode: db.mode, log, reached }),
+        health: () => platform.checkHealth(db.pool, { databaseMode: db.mode, log }),
       });
       log.info(`projecting (${platform.describeTopology(topology)})`, {
         projections: (await projector.status()).map((p) => `${p.name}:${p.role}`).join(' '),

@@ -95,7 +95,7 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const served = await serveMetrics(metrics, {
       listener: host.metrics,
       log,
-      health: () => checkHealth(db.pool, { databaseMode: db.mode, log, reached: (name) => positions.reachedBy(name) }),
+      health: () => checkHealth(db.pool, { databaseMode: db.mode, log }),
     });
     if (served) stack.push(() => served.close());
     await positions.waitFor(await ensureAdmin(store, bus, host.adminEmail, host.adminPassword, host.dataDir));
@@ -176,6 +176,7 @@ async function startBackend(config: HostConfig, env: NodeJS.ProcessEnv, stack: (
   // Every append of this process is timed, and its consumers' Kafka lag read (EVENT_BUS=kafka).
   const store = instrumentEventStore(adapters.store, metrics);
   const events = instrumentLogSource(adapters.events, metrics, topology, { clientId: 'tvshop-gateway', log });
+  watchLag(metrics, db.pool, { log });
   const reads = new ReadModels(db.pool);
   const positions = new PositionTracker(
     feed,
@@ -184,7 +185,6 @@ async function startBackend(config: HostConfig, env: NodeJS.ProcessEnv, stack: (
     () => reads.projectionPositions(),
   );
   stack.push(async () => positions.close());
-  watchLag(metrics, db.pool, { log, reached: (name) => positions.reachedBy(name) });
   // PROJECTOR=external: another process runs it and its notices arrive over Redis.
   if (topology.projectionsHere) {
     const projector = await startProjector({ pool: db.pool, store, feed, events });

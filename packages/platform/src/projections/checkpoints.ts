@@ -67,6 +67,38 @@ export const projectionMigrations: Migration[] = [
         end if;
       end $fn$;`,
   },
+  {
+    // ADR 0048. A projection's checkpoint may be stored behind what its tables reflect, after
+    // batches with nothing for it: `handles` (the event types it applies, null: every one, as for
+    // a policy) lets anyone tell from the database how far its read model really is, which is its
+    // stored position or further, up to just before the first later event it handles.
+    // `move_checkpoint` also refuses to move a checkpoint back.
+    id: '0005-checkpoint-handles',
+    sql: `alter table public.projection_checkpoints add column handles text[];
+      create function public.checkpoint_reached(stored bigint, handles text[]) returns bigint language plpgsql stable as $fn$
+      declare
+        next_handled bigint;
+        last bigint;
+      begin
+        if handles is null or to_regclass('es.events') is null then
+          return stored;
+        end if;
+        select min(e.position) into next_handled from es.events e where e.position > stored and e.type = any(handles);
+        if next_handled is not null then
+          return next_handled - 1;
+        end if;
+        select max(e.position) into last from es.events e where e.position > stored;
+        return coalesce(last, stored);
+      end $fn$;
+      create or replace function public.move_checkpoint(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
+      begin
+        update public.projection_checkpoints set position = to_position, last_changes = null, updated_at = now()
+         where name = checkpoint and position = from_position and to_position >= from_position;
+        if not found then
+          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
+        end if;
+      end $fn$;`,
+  },
 ];
 
 /** A pool, or a client inside a transaction: both can run a checkpoint's query. */
@@ -86,6 +118,23 @@ export function checkpointOwner(stored: string): { kind: 'projection' | 'policy'
 export async function readCheckpoint(db: Db, name: string): Promise<number> {
   const { rows } = await db.query<{ position: string }>(`select position from ${TABLE} where name = $1`, [name]);
   return Number(rows[0]?.position ?? 0);
+}
+
+/**
+ * How far the read model (or policy) behind a checkpoint has really got: its stored position, or
+ * further when the events after it up to some position are none it handles (ADR 0048).
+ */
+export async function reachedCheckpoint(db: Db, name: string): Promise<number> {
+  const { rows } = await db.query<{ position: string }>(
+    `select public.checkpoint_reached(position, handles) as position from ${TABLE} where name = $1`,
+    [name],
+  );
+  return Number(rows[0]?.position ?? 0);
+}
+
+/** Says which event types a projection applies (null: every one), for `reachedCheckpoint`. */
+export async function recordHandles(db: Db, name: string, handles: string[] | null): Promise<void> {
+  await db.query(`update ${TABLE} set handles = $2 where name = $1`, [name, handles]);
 }
 
 /** Makes sure the checkpoint exists (at 0 if new) and answers its position. */
@@ -136,9 +185,10 @@ export const CHECKPOINT_MOVED = 'TV001';
 
 /** Every read-model projection's position (the policies' are left out). */
 export async function projectionPositions(db: Db): Promise<Record<string, number>> {
-  const { rows } = await db.query<{ name: string; position: string }>(`select name, position from ${TABLE} where name not like $1`, [
-    policyCheckpoint('%'),
-  ]);
+  const { rows } = await db.query<{ name: string; position: string }>(
+    `select name, public.checkpoint_reached(position, handles) as position from ${TABLE} where name not like $1`,
+    [policyCheckpoint('%')],
+  );
   return Object.fromEntries(rows.map((r) => [r.name, Number(r.position)]));
 }
 
@@ -149,7 +199,7 @@ export async function projectionPositions(db: Db): Promise<Record<string, number
  */
 export async function waitForCheckpoint(db: Db, name: string, position: number, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while ((await readCheckpoint(db, name)) < position) {
+  while ((await reachedCheckpoint(db, name)) < position) {
     if (Date.now() > until) throw new Error(`${name} did not reach ${position} in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -170,17 +220,18 @@ export interface CheckpointHealthRow {
 }
 
 /**
- * Every checkpoint with how long it has been behind and idle, and the log's head, in one round
- * trip; at least one row, so the head is known even with no checkpoint. Read by the health
+ * Every checkpoint (as far as its read model has got: `reachedCheckpoint`) with how long it has
+ * been behind and idle, and the log's head, in one round trip; at least one row, so the head is known even with no checkpoint. Read by the health
  * check; what counts as stalled is the caller's to say.
  */
 export async function checkpointHealth(db: Db): Promise<CheckpointHealthRow[]> {
   const { rows } = await db.query<Omit<CheckpointHealthRow, 'kind'>>(
-    `select c.name, c.position, h.head,
-            (extract(epoch from now() - (select e.recorded_at from es.events e where e.position > c.position order by e.position limit 1)) * 1000)::float8 as waiting_ms,
+    `select c.name, r.position, h.head,
+            (extract(epoch from now() - (select e.recorded_at from es.events e where e.position > r.position order by e.position limit 1)) * 1000)::float8 as waiting_ms,
             (extract(epoch from now() - c.updated_at) * 1000)::float8 as idle_ms
        from (select max(position) as head from es.events) h
        left join ${TABLE} c on true
+       left join lateral (select public.checkpoint_reached(c.position, c.handles) as position) r on c.name is not null
       order by c.name`,
   );
   return rows.map((r) => (r.name === null ? { ...r, kind: null } : { ...r, ...checkpointOwner(r.name) }));

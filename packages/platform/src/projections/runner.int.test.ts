@@ -6,7 +6,17 @@ import { PostgresEventStore } from '../event-store/postgres';
 import { migrate } from '../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { ev } from '../testing/event-store-contract';
-import { projectionMigrations, readCheckpoint } from './checkpoints';
+import {
+  CHECKPOINT_MOVED,
+  checkpointHealth,
+  policyCheckpoint,
+  projectionMigrations,
+  projectionPositions,
+  reachedCheckpoint,
+  readCheckpoint,
+  setCheckpoint,
+  waitForCheckpoint,
+} from './checkpoints';
 import { ProjectionRunner } from './runner';
 import type { Projection } from './types';
 
@@ -182,6 +192,36 @@ describe('projection runner', () => {
     off();
     await runner.stop();
     expect(await readCheckpoint(db.pool, 'idle_stop')).toBe(position);
+  });
+
+  it('when the checkpoint is stored behind events the projection does not handle, then the database tells how far its read model really is', async () => {
+    const runner = new ProjectionRunner(db.pool, store, feed, tally('reach'), { batchSize: 50 });
+    await runner.start();
+    await runner.caughtUp();
+    await runner.stop();
+    const stored = await readCheckpoint(db.pool, 'reach');
+    expect(stored).toBe(await store.headPosition());
+    // Nobody runs it now: what follows is stored nowhere.
+    const ignored = await store.append(`other-${randomUUID()}`, [ev('Ignored'), ev('Ignored')], 'no_stream');
+    expect(await readCheckpoint(db.pool, 'reach')).toBe(stored);
+    expect(await reachedCheckpoint(db.pool, 'reach')).toBe(ignored.position);
+    const counted = await store.append(`tally-${randomUUID()}`, [ev('Counted', { n: 1 })], 'no_stream');
+    await store.append(`other-${randomUUID()}`, [ev('Ignored')], 'no_stream');
+    // Up to just before the first event it handles, whatever follows.
+    expect(await reachedCheckpoint(db.pool, 'reach')).toBe(counted.position - 1);
+    expect((await projectionPositions(db.pool)).reach).toBe(counted.position - 1);
+    const health = await checkpointHealth(db.pool);
+    expect(health.find((r) => r.name === 'reach')?.position).toBe(String(counted.position - 1));
+    await waitForCheckpoint(db.pool, 'reach', counted.position - 1, 100);
+    await expect(waitForCheckpoint(db.pool, 'reach', counted.position, 120)).rejects.toThrow(/did not reach/);
+    // A policy's checkpoint (no handled types recorded) is only ever its stored position.
+    await setCheckpoint(db.pool, policyCheckpoint('reach'), stored);
+    expect(await reachedCheckpoint(db.pool, policyCheckpoint('reach'))).toBe(stored);
+    // And a checkpoint never moves back.
+    await expect(db.pool.query(`select public.move_checkpoint('reach', $1, $2)`, [stored, stored - 1])).rejects.toMatchObject({
+      code: CHECKPOINT_MOVED,
+    });
+    expect(await readCheckpoint(db.pool, 'reach')).toBe(stored);
   });
 
   it('when two runners host the same projection, then one leads, the other stands by and takes over when the leader stops', async () => {

@@ -4,9 +4,18 @@ import type { ChangeFeed, ChangeNotice } from '../change-feed/port';
 import { withClient, withTransaction } from '../db/database';
 import { inlineParams, quote, sqlPosition } from '../db/sql-text';
 import { AppError, describeError } from '../errors';
+import { backoffMs } from '../retry';
 import { LeaderElected, type LeaderRole } from '../leadership';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
-import { CHECKPOINT_MOVED, lastChanges, openCheckpoint, readCheckpoint, setCheckpoint, waitForCheckpoint } from './checkpoints';
+import {
+  CHECKPOINT_MOVED,
+  lastChanges,
+  openCheckpoint,
+  readCheckpoint,
+  recordHandles,
+  setCheckpoint,
+  waitForCheckpoint,
+} from './checkpoints';
 import type { Projection, ProjectionContext } from './types';
 import { compareSchemas, type VerifyOptions, type VerifyProgress, type VerifyResult } from './verify';
 
@@ -82,6 +91,10 @@ export class ProjectionRunner extends LeaderElected {
   /** The checkpoint as stored; behind `current` while a run of batches with nothing for it waits to be stored. */
   private stored = 0;
   private storing: NodeJS.Timeout | null = null;
+  /** Stores of quiet batches that failed in a row (their retries back off). */
+  private storeFailures = 0;
+  /** The leadership attempt this runner's state belongs to. */
+  private leading = -1;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -108,10 +121,6 @@ export class ProjectionRunner extends LeaderElected {
   get position(): number {
     return this.current;
   }
-  /** What the read model reflects while this runner leads (0 otherwise): its stored checkpoint may be behind it (ADR 0048). */
-  get reached(): number {
-    return this.role === 'leader' ? this.current : 0;
-  }
 
   /** Leading: tables made (or rebuilt when their definition changed), then the log from the checkpoint. */
   protected async lead(attempt: number): Promise<void> {
@@ -130,7 +139,13 @@ export class ProjectionRunner extends LeaderElected {
     const position = await openCheckpoint(this.pool, name);
     if (!this.isCurrent(attempt)) return;
     this.current = this.stored = position;
+    this.leading = attempt;
+    this.storeFailures = 0;
     this.lastError = null;
+    // What it applies, so that the database can tell how far its read model is when the
+    // checkpoint is stored behind it (ADR 0048).
+    await recordHandles(this.pool, name, this.projection.everyEvent ? null : Object.keys(this.projection.handlers).sort());
+    if (!this.isCurrent(attempt)) return;
     // The last batch's changes again: a runner killed after its commit and before its
     // announcement would otherwise leave open browsers without them (they take a change twice
     // as once). The feed (Redis) may be down while the database is fine: that must not stop it.
@@ -161,13 +176,17 @@ export class ProjectionRunner extends LeaderElected {
     await this.queue.catch(() => {});
     if (this.storing) clearTimeout(this.storing);
     this.storing = null;
-    // Stepping down in good order, what quiet batches reached is stored first (bounded: a stop
-    // must not hang on a silent server). After a failure it is not tried; either way the next
-    // leader at worst passes over the same events again, with nothing to apply.
-    if (this.lastError === null) {
-      const stored = this.exclusive(() => this.storeReached()).catch(() => {});
-      await Promise.race([stored, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
-    }
+    // Stopped (not failed), what quiet batches reached is stored first, bounded: a stop must not
+    // hang on a silent server. Should it fail, come too late or not be tried (after a failure),
+    // the next leader passes over the same events again, with nothing to apply; a late store
+    // changes nothing here (`storeReached`).
+    if (!this.closed) return;
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.exclusive(() => this.storeReached()).catch(() => {}),
+      new Promise((resolve) => (bound = setTimeout(resolve, 2000))),
+    ]);
+    clearTimeout(bound);
   }
 
   /** Resolves once the projection has applied everything stored when it was called. */
@@ -250,7 +269,9 @@ export class ProjectionRunner extends LeaderElected {
     const events = all.filter((e) => e.position > this.current);
     if (events.length === 0) return;
     const to = events[events.length - 1]!.position;
-    if (!this.handlesAny(events)) {
+    // Over Kafka, the consumer's offset moves on once the batch is taken: the checkpoint must be
+    // stored by then (log-source.ts), so there every batch has its transaction.
+    if (!this.opts.source && !this.handlesAny(events)) {
       // Nothing here changes the read model: it already reflects `to`. That is announced now
       // (a write waiting for its read models need not wait for a transaction that writes nothing)
       // and the checkpoint stored with the next batch that has something, or a moment later
@@ -304,37 +325,51 @@ export class ProjectionRunner extends LeaderElected {
   }
 
   /** Stores what quiet batches reached a moment from now, unless a batch with something for the projection does first. */
-  private storeSoon(): void {
+  private storeSoon(delay = QUIET_STORE_MS): void {
     if (this.storing) return;
     this.storing = setTimeout(() => {
       this.storing = null;
-      this.exclusive(() => this.storeReached()).catch((err: unknown) => {
-        this.opts.log?.(`projection ${this.name} could not store its checkpoint; trying again`, { error: describeError(err) });
-        if (this.sub) this.storeSoon();
-      });
-    }, QUIET_STORE_MS);
+      this.exclusive(() => this.storeReached()).then(
+        () => {
+          this.storeFailures = 0;
+        },
+        (err: unknown) => {
+          this.storeFailures += 1;
+          this.opts.log?.(`projection ${this.name} could not store its checkpoint; trying again`, { error: describeError(err) });
+          // Again while this attempt leads, backing off; a new attempt starts from the stored checkpoint anyway.
+          if (this.role === 'leader' && this.isCurrent(this.leading)) this.storeSoon(backoffMs(this.storeFailures));
+        },
+      );
+    }, delay);
     this.storing.unref();
   }
 
-  /** Moves the stored checkpoint to what the read model reflects, in one round trip, without waiting for the WAL. */
+  /**
+   * Moves the stored checkpoint to what the read model reflects, in one round trip, without
+   * waiting for the WAL. Both ends are taken before anything is awaited, and the answer is
+   * dropped if the runner has since started another attempt: the move is guarded (by the old
+   * position, and never backwards), so a late one can at worst fail.
+   */
   private async storeReached(): Promise<void> {
+    const attempt = this.leading;
+    const from = this.stored;
     const to = this.current;
-    if (this.stored >= to) return;
+    if (from >= to) return;
     await withClient(this.pool, async (client) => {
       try {
         await client.query(
           `begin; set local synchronous_commit to off;
-           select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(this.stored)}, ${sqlPosition(to)});
+           select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(from)}, ${sqlPosition(to)});
            commit`,
         );
       } catch (err) {
         await client.query('rollback').catch(() => {});
         if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
-        // Moved by someone else (a rebuild offline, a new leader): theirs stands.
-        this.current = this.stored = await readCheckpoint(client, this.name);
+        // Moved by someone else (an offline rebuild, another leader): theirs stands.
+        if (this.isCurrent(attempt)) this.current = this.stored = await readCheckpoint(client, this.name);
         return;
       }
-      this.stored = Math.max(this.stored, to);
+      if (this.isCurrent(attempt)) this.stored = Math.max(this.stored, to);
     });
   }
 

@@ -33,7 +33,7 @@ const CATCH_UP_MS = 2000;
  * projection checked against a fresh replay. Admin only, every one of them: events carry
  * personal data (names, emails, phone numbers), never a secret (those are hidden at projection).
  */
-export function adminRoutes({ reads, store, pool, verifier, position, reached }: GatewayDeps): Router {
+export function adminRoutes({ reads, store, pool, verifier, position }: GatewayDeps): Router {
   const r = Router();
   r.use('/admin', async (req, res, next) => {
     withRole(req, 'Admin');
@@ -109,7 +109,7 @@ export function adminRoutes({ reads, store, pool, verifier, position, reached }:
       reads.audit.totals(),
       reads.catalog.reportedCount(),
       reads.audit.page({ order: 'desc', limit: OVERVIEW_RECENT }),
-      readLag(pool, reached),
+      readLag(pool),
     ]);
     const answer: AdminOverview = { days, totals, openReports: reported, recent: recent.events, lag: lag.lag, head };
     res.json(answer);

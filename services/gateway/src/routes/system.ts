@@ -8,20 +8,19 @@ const log = createLogger('gateway');
 /** A projection or policy behind the head whose checkpoint has not moved for this long is stalled. */
 export { STALL_MS };
 
-export function systemRoutes({ pool, databaseMode, config, payments, lifecycle, reached }: GatewayDeps): Router {
+export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }: GatewayDeps): Router {
   const r = Router();
 
   /**
    * 200 while all is well; 503 with a short `reason` while the database cannot be reached or a
-   * projection or policy is stalled. It comes from the database, so every gateway answers the
-   * same whether or not it hosts the projector, and a stalled process elsewhere (a projector or
-   * service of its own) shows up here too; a projection's position is taken further when this
-   * gateway has heard it got there (a checkpoint stored a moment later, ADR 0048). Only the admin is told the detail
+   * projection or policy is stalled. Everything comes from the database, so every gateway
+   * answers the same whether or not it hosts the projector, and a stalled process elsewhere
+   * (a projector or service of its own) shows up here too. Only the admin is told the detail
    * (database mode, head, each projection's position): to anyone else it maps the system, and
    * the internal metrics listener's /health gives it to operators.
    */
   r.get('/health', async (req, res) => {
-    const report = await checkHealth(pool, { databaseMode, log, reached });
+    const report = await checkHealth(pool, { databaseMode, log });
     const ok = report.status === 'ok';
     const body: Health =
       req.user?.role === 'Admin'
