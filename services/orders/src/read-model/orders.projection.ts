@@ -100,6 +100,28 @@ export const ordersProjection: Projection = {
 /** A booking row as `to_json` shows it (bigints as numbers, times as ISO strings): the form a batch works in. */
 type BookingRecord = Omit<BookingRow, 'price_poisha' | 'booked_at'> & { price_poisha: number; placed_at: number; booked_at: string };
 
+const BOOKING_EVENTS = new Set(['BookingPlaced', 'BookingPaid', 'BookingCancelled']);
+
+/**
+ * A batch without bookings (a run of new listings, the usual live batch): each listed product's
+ * seller goes in as the handler's insert puts it (the first listing names the seller), with the
+ * batch's commit and nothing read first.
+ */
+function insertSellers(events: RecordedEvent[], ctx: BatchContext): void {
+  const first = new Map<string, { product_id: string; seller_id: string; seller_email: string }>();
+  for (const e of events) {
+    if (e.type !== 'ProductListed') continue;
+    const l = e.data as ProductListing;
+    if (!first.has(l.productId)) first.set(l.productId, { product_id: l.productId, seller_id: l.sellerId, seller_email: l.sellerEmail });
+  }
+  if (first.size === 0) return;
+  ctx.later(
+    `insert into product_sellers (product_id, seller_id, seller_email)
+     select product_id, seller_id, seller_email from json_populate_recordset(null::product_sellers, $1) on conflict do nothing`,
+    [JSON.stringify([...first.values()])],
+  );
+}
+
 /**
  * The handlers above for a batch of events at once (a replay, a long catch-up; ADR 0044): the
  * bookings and product sellers the batch names are read once, each event changes them in memory
@@ -107,6 +129,7 @@ type BookingRecord = Omit<BookingRow, 'price_poisha' | 'booked_at'> & { price_po
  * each changed booking is announced once, as of the last event that changed it.
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
+  if (!events.some((e) => BOOKING_EVENTS.has(e.type))) return insertSellers(events, ctx);
   const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string }>('product_sellers', ['product_id']);
   const bookings = new RowSet<BookingRecord>('bookings', ['id']);
   const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]);
