@@ -99,6 +99,47 @@ export const projectionMigrations: Migration[] = [
         end if;
       end $fn$;`,
   },
+  {
+    // ADR 0048, after review. `checkpoint_reached` looks at most 10,000 positions past the stored
+    // one (still a true lower bound, and a bounded read however far behind). A runner that knows
+    // its handles moves its checkpoint with `advance_checkpoint`; anything else that moves or sets
+    // it (`move_checkpoint`, as an earlier version of the runner does; `setCheckpoint`) forgets
+    // them, so that handles recorded by another version never speak for it: the answer is then
+    // the stored position. Neither moves a checkpoint back.
+    id: '0006-handles-kept-by-their-runner',
+    sql: `create or replace function public.checkpoint_reached(stored bigint, handles text[]) returns bigint language plpgsql stable as $fn$
+      declare
+        next_handled bigint;
+        last bigint;
+      begin
+        if handles is null or to_regclass('es.events') is null then
+          return stored;
+        end if;
+        select min(e.position) into next_handled from es.events e
+         where e.position > stored and e.position <= stored + 10000 and e.type = any(handles);
+        if next_handled is not null then
+          return next_handled - 1;
+        end if;
+        select max(e.position) into last from es.events e where e.position > stored and e.position <= stored + 10000;
+        return coalesce(last, stored);
+      end $fn$;
+      create function public.advance_checkpoint(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
+      begin
+        update public.projection_checkpoints set position = to_position, last_changes = null, updated_at = now()
+         where name = checkpoint and position = from_position and to_position >= from_position;
+        if not found then
+          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
+        end if;
+      end $fn$;
+      create or replace function public.move_checkpoint(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
+      begin
+        update public.projection_checkpoints set position = to_position, last_changes = null, handles = null, updated_at = now()
+         where name = checkpoint and position = from_position and to_position >= from_position;
+        if not found then
+          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
+        end if;
+      end $fn$;`,
+  },
 ];
 
 /** A pool, or a client inside a transaction: both can run a checkpoint's query. */
@@ -143,11 +184,11 @@ export async function openCheckpoint(db: Db, name: string): Promise<number> {
   return readCheckpoint(db, name);
 }
 
-/** Sets the checkpoint whatever it was (a rebuild's swap, a reset to 0 with fresh tables). */
+/** Sets the checkpoint whatever it was (a rebuild's swap, a reset to 0 with fresh tables); its handles are forgotten. */
 export async function setCheckpoint(db: Db, name: string, position: number): Promise<void> {
   await db.query(
     `insert into ${TABLE} (name, position) values ($1, $2)
-     on conflict (name) do update set position = excluded.position, last_changes = null, updated_at = now()`,
+     on conflict (name) do update set position = excluded.position, last_changes = null, handles = null, updated_at = now()`,
     [name, position],
   );
 }
@@ -180,7 +221,7 @@ export async function lastChanges<T>(db: Db, name: string): Promise<T[]> {
   return rows[0]?.last_changes ?? [];
 }
 
-/** The error `public.move_checkpoint` raises when the checkpoint is no longer where the batch began. */
+/** The error `public.advance_checkpoint` (and `move_checkpoint`) raises when the checkpoint is no longer where the batch began. */
 export const CHECKPOINT_MOVED = 'TV001';
 
 /** Every read-model projection's position (the policies' are left out). */
@@ -193,13 +234,21 @@ export async function projectionPositions(db: Db): Promise<Record<string, number
 }
 
 /**
- * Waits until a checkpoint reached `position` (bounded): a policy that reads a read model waits
+ * Waits until a checkpoint reached `position` (bounded; `stored`: the stored position itself, not
+ * how far its read model has got): a policy that reads a read model waits
  * for it (without that, a booking placed just before its product was removed could be missed),
  * and a write waits for the policies whose reactions belong to it.
  */
-export async function waitForCheckpoint(db: Db, name: string, position: number, timeoutMs = 10_000): Promise<void> {
+export async function waitForCheckpoint(
+  db: Db,
+  name: string,
+  position: number,
+  timeoutMs = 10_000,
+  opts: { stored?: boolean } = {},
+): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while ((await reachedCheckpoint(db, name)) < position) {
+  const read = opts.stored ? readCheckpoint : reachedCheckpoint;
+  while ((await read(db, name)) < position) {
     if (Date.now() > until) throw new Error(`${name} did not reach ${position} in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }

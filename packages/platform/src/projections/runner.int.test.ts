@@ -14,6 +14,7 @@ import {
   projectionPositions,
   reachedCheckpoint,
   readCheckpoint,
+  recordHandles,
   setCheckpoint,
   waitForCheckpoint,
 } from './checkpoints';
@@ -217,11 +218,30 @@ describe('projection runner', () => {
     // A policy's checkpoint (no handled types recorded) is only ever its stored position.
     await setCheckpoint(db.pool, policyCheckpoint('reach'), stored);
     expect(await reachedCheckpoint(db.pool, policyCheckpoint('reach'))).toBe(stored);
-    // And a checkpoint never moves back.
-    await expect(db.pool.query(`select public.move_checkpoint('reach', $1, $2)`, [stored, stored - 1])).rejects.toMatchObject({
-      code: CHECKPOINT_MOVED,
-    });
+    // A checkpoint never moves back.
+    for (const fn of ['advance_checkpoint', 'move_checkpoint']) {
+      await expect(db.pool.query(`select public.${fn}('reach', $1, $2)`, [stored, stored - 1])).rejects.toMatchObject({
+        code: CHECKPOINT_MOVED,
+      });
+    }
     expect(await readCheckpoint(db.pool, 'reach')).toBe(stored);
+    // It looks at most 10,000 positions past the stored one: still true, and bounded however far behind.
+    const many = await store.append(
+      `other-${randomUUID()}`,
+      Array.from({ length: 10_005 }, () => ev('Ignored')),
+      'no_stream',
+    );
+    await db.pool.query(`select public.advance_checkpoint('reach', $1, $2)`, [stored, counted.position]);
+    expect(await reachedCheckpoint(db.pool, 'reach')).toBe(counted.position + 10_000);
+    expect(many.position).toBeGreaterThan(counted.position + 10_000);
+    // Moved or set by anything that does not know its handles (an earlier version's move, a
+    // reset), the answer is the stored position until its runner records them again.
+    await db.pool.query(`select public.move_checkpoint('reach', $1, $2)`, [counted.position, counted.position + 1]);
+    expect(await reachedCheckpoint(db.pool, 'reach')).toBe(counted.position + 1);
+    await recordHandles(db.pool, 'reach', ['Counted']);
+    expect(await reachedCheckpoint(db.pool, 'reach')).toBe(counted.position + 10_001);
+    await setCheckpoint(db.pool, 'reach', 0);
+    expect(await reachedCheckpoint(db.pool, 'reach')).toBe(0);
   });
 
   it('when two runners host the same projection, then one leads, the other stands by and takes over when the leader stops', async () => {
@@ -236,7 +256,7 @@ describe('projection runner', () => {
     await expect.poll(async () => (await second.status()).role, { timeout: 5000 }).toBe('leader');
     const { position } = await store.append(`tally-${randomUUID()}`, [ev('Counted', { n: 1 })], 'no_stream');
     await expect.poll(async () => (await second.status()).position, { timeout: 5000 }).toBeGreaterThanOrEqual(position);
-    const counted = (await store.readAll(0, 10_000)).filter((e) => e.type === 'Counted').length;
+    const counted = Number((await db.pool.query(`select count(*) as n from es.events where type = 'Counted'`)).rows[0].n);
     expect((await rows('rm_shared')).reduce((n, r) => n + r.events, 0)).toBe(counted);
     await second.stop();
   });

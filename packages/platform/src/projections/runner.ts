@@ -11,6 +11,7 @@ import {
   CHECKPOINT_MOVED,
   lastChanges,
   openCheckpoint,
+  reachedCheckpoint,
   readCheckpoint,
   recordHandles,
   setCheckpoint,
@@ -144,7 +145,7 @@ export class ProjectionRunner extends LeaderElected {
     this.lastError = null;
     // What it applies, so that the database can tell how far its read model is when the
     // checkpoint is stored behind it (ADR 0048).
-    await recordHandles(this.pool, name, this.projection.everyEvent ? null : Object.keys(this.projection.handlers).sort());
+    await recordHandles(this.pool, name, this.handles);
     if (!this.isCurrent(attempt)) return;
     // The last batch's changes again: a runner killed after its commit and before its
     // announcement would otherwise leave open browsers without them (they take a change twice
@@ -180,7 +181,7 @@ export class ProjectionRunner extends LeaderElected {
     // hang on a silent server. Should it fail, come too late or not be tried (after a failure),
     // the next leader passes over the same events again, with nothing to apply; a late store
     // changes nothing here (`storeReached`).
-    if (!this.closed) return;
+    if (!this.closed || this.role !== 'leader') return;
     let bound: NodeJS.Timeout | undefined;
     await Promise.race([
       this.exclusive(() => this.storeReached()).catch(() => {}),
@@ -201,7 +202,7 @@ export class ProjectionRunner extends LeaderElected {
   async status(head?: number): Promise<ProjectionStatus> {
     const h = head ?? (await this.store.headPosition());
     let position = this.current;
-    if (this.role !== 'leader') position = await readCheckpoint(this.pool, this.name);
+    if (this.role !== 'leader') position = await reachedCheckpoint(this.pool, this.name);
     return { name: this.name, position, lag: Math.max(0, h - position), error: this.lastError, role: this.role };
   }
 
@@ -292,7 +293,7 @@ export class ProjectionRunner extends LeaderElected {
       // checkpoint (one transaction) and is applied again from the log, which every append
       // commits durably.
       let opening: string | null = `begin; set local search_path to ${ident(schema)}, public; set local synchronous_commit to off;
-        select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(this.stored)}, ${sqlPosition(to)})`;
+        select public.advance_checkpoint(${quote(this.name)}, ${sqlPosition(this.stored)}, ${sqlPosition(to)})`;
       const open = () => {
         const sql = opening;
         opening = null;
@@ -359,7 +360,7 @@ export class ProjectionRunner extends LeaderElected {
       try {
         await client.query(
           `begin; set local synchronous_commit to off;
-           select public.move_checkpoint(${quote(this.name)}, ${sqlPosition(from)}, ${sqlPosition(to)});
+           select public.advance_checkpoint(${quote(this.name)}, ${sqlPosition(from)}, ${sqlPosition(to)});
            commit`,
         );
       } catch (err) {
@@ -371,6 +372,11 @@ export class ProjectionRunner extends LeaderElected {
       }
       if (this.isCurrent(attempt)) this.stored = Math.max(this.stored, to);
     });
+  }
+
+  /** The event types it applies, as recorded with its checkpoint (null: every one). */
+  private get handles(): string[] | null {
+    return this.projection.everyEvent ? null : Object.keys(this.projection.handlers).sort();
   }
 
   /** Whether any of these events is one this projection handles. */
@@ -457,6 +463,7 @@ export class ProjectionRunner extends LeaderElected {
         await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
         await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
         await setCheckpoint(client, this.name, pos);
+        await recordHandles(client, this.name, this.handles);
       });
       this.current = this.stored = pos;
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
@@ -568,7 +575,8 @@ export class ProjectionRunner extends LeaderElected {
     await this.createTables(scratch);
     try {
       await this.replayInto(scratch, 0, { until: upTo, onBatch: progress });
-      await waitForCheckpoint(this.pool, name, upTo, opts.waitMs ?? 60_000);
+      // The stored checkpoint: the live tables are read as of it below (ADR 0048: it may be behind what they reflect).
+      await waitForCheckpoint(this.pool, name, upTo, opts.waitMs ?? 60_000, { stored: true });
       return await withClient(this.pool, async (client) => {
         await client.query('begin isolation level repeatable read');
         try {
