@@ -9,6 +9,20 @@ import { quote, sqlPosition } from '../db/sql-text';
  * Every consumer of the log, whatever delivers it (the store's subscription, Kafka), keeps its
  * position here, in the same transaction as its effects when it has any.
  */
+/**
+ * A guarded, forward-only checkpoint move (`name`, from, to), which also sets `alsoSet`: it fails
+ * with TV001 (`CHECKPOINT_MOVED`) when the checkpoint is no longer at `from`, or `to` is behind it.
+ */
+const guardedMove = (name: string, alsoSet: string) =>
+  `create or replace function public.${name}(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
+      begin
+        update public.projection_checkpoints set position = to_position, last_changes = null, ${alsoSet} updated_at = now()
+         where name = checkpoint and position = from_position and to_position >= from_position;
+        if not found then
+          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
+        end if;
+      end $fn$;`;
+
 export const projectionMigrations: Migration[] = [
   {
     id: '0001-checkpoints',
@@ -123,22 +137,8 @@ export const projectionMigrations: Migration[] = [
         select max(e.position) into last from es.events e where e.position > stored and e.position <= stored + 10000;
         return coalesce(last, stored);
       end $fn$;
-      create function public.advance_checkpoint(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
-      begin
-        update public.projection_checkpoints set position = to_position, last_changes = null, updated_at = now()
-         where name = checkpoint and position = from_position and to_position >= from_position;
-        if not found then
-          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
-        end if;
-      end $fn$;
-      create or replace function public.move_checkpoint(checkpoint text, from_position bigint, to_position bigint) returns void language plpgsql as $fn$
-      begin
-        update public.projection_checkpoints set position = to_position, last_changes = null, handles = null, updated_at = now()
-         where name = checkpoint and position = from_position and to_position >= from_position;
-        if not found then
-          raise exception 'checkpoint % is no longer at %', checkpoint, from_position using errcode = 'TV001';
-        end if;
-      end $fn$;`,
+      ${guardedMove('advance_checkpoint', '')}
+      ${guardedMove('move_checkpoint', 'handles = null,')}`,
   },
 ];
 

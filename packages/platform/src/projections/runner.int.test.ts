@@ -162,14 +162,24 @@ describe('projection runner', () => {
     await next.stop();
   });
 
-  it('when a batch has nothing for the projection, then its checkpoint is announced at once and stored a moment later, with no change announced', async () => {
-    const runner = new ProjectionRunner(db.pool, store, feed, tally('idle'), { batchSize: 50 });
+  /**
+   * A live runner of `tally(name)`, caught up, then given events it has no handler for: answers
+   * once it has announced their last position (`position`), with everything announced since.
+   */
+  const afterQuietBatch = async (name: string, ignored: number) => {
+    const runner = new ProjectionRunner(db.pool, store, feed, tally(name), { batchSize: 50 });
     await runner.start();
     await runner.caughtUp();
     const notices: ChangeNotice[] = [];
     const off = feed.subscribe((n) => notices.push(n));
-    const { position } = await store.append(`other-${randomUUID()}`, [ev('Ignored')], 'no_stream');
-    await expect.poll(() => notices.some((n) => n.kind === 'checkpoint' && n.projection === 'idle' && n.position >= position)).toBe(true);
+    const events = Array.from({ length: ignored }, () => ev('Ignored'));
+    const { position } = await store.append(`other-${randomUUID()}`, events, 'no_stream');
+    await expect.poll(() => notices.some((n) => n.kind === 'checkpoint' && n.projection === name && n.position >= position)).toBe(true);
+    return { runner, notices, off, position };
+  };
+
+  it('when a batch has nothing for the projection, then its checkpoint is announced at once and stored a moment later, with no change announced', async () => {
+    const { runner, notices, off, position } = await afterQuietBatch('idle', 1);
     expect(notices.filter((n) => n.kind === 'change')).toEqual([]);
     await expect.poll(() => readCheckpoint(db.pool, 'idle'), { timeout: 5000 }).toBe(position);
     // Then a batch with something for it moves the stored checkpoint on from there as usual.
@@ -181,15 +191,7 @@ describe('projection runner', () => {
   });
 
   it('when a runner stops right after batches with nothing for it, then what they reached is stored before it lets go', async () => {
-    const runner = new ProjectionRunner(db.pool, store, feed, tally('idle_stop'), { batchSize: 50 });
-    await runner.start();
-    await runner.caughtUp();
-    const notices: ChangeNotice[] = [];
-    const off = feed.subscribe((n) => notices.push(n));
-    const { position } = await store.append(`other-${randomUUID()}`, [ev('Ignored'), ev('Ignored')], 'no_stream');
-    await expect
-      .poll(() => notices.some((n) => n.kind === 'checkpoint' && n.projection === 'idle_stop' && n.position >= position))
-      .toBe(true);
+    const { runner, off, position } = await afterQuietBatch('idle_stop', 2);
     off();
     await runner.stop();
     expect(await readCheckpoint(db.pool, 'idle_stop')).toBe(position);
