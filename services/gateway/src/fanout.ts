@@ -37,7 +37,14 @@ interface Group {
 
 interface Delivery {
   encoded: (string | Buffer)[];
+  /** The packet's options; over WebSocket they carry its frame (`wsPreEncodedFrame`), built once for every socket. */
+  opts: Record<string, unknown>;
   sockets: Socket[];
+}
+
+/** What Socket.IO's adapter does for a broadcast: the packet encoded once, and its WebSocket frame with it. */
+interface Encoding {
+  _encode(packet: unknown, packetOpts: Record<string, unknown>): (string | Buffer)[];
 }
 
 /** What a socket's engine connection exposes that the types do not: its waiting packets. */
@@ -169,11 +176,13 @@ export class Fanout {
       }
       const deliveries: Delivery[] = [];
       for (const g of touched) {
-        const encoded = this.io.encoder.encode({ type: this.io._parser.PacketType.EVENT, nsp: '/', data: ['changes', g.batch] }) as (
-          string | Buffer
-        )[];
+        const opts: Record<string, unknown> = {};
+        const encoded = (this.io.of('/').adapter as unknown as Encoding)._encode(
+          { type: this.io._parser.PacketType.EVENT, nsp: '/', data: ['changes', g.batch] },
+          opts,
+        );
         g.batch = [];
-        deliveries.push({ encoded, sockets: [...g.sockets] });
+        deliveries.push({ encoded, opts, sockets: [...g.sockets] });
       }
       await this.write(deliveries);
     } catch (err) {
@@ -197,7 +206,8 @@ export class Fanout {
           socket.disconnect(true);
           continue;
         }
-        for (const packet of d.encoded) socket.conn.write(packet);
+        // A WebSocket takes the frame as it is; long polling encodes the packet itself.
+        for (const packet of d.encoded) socket.conn.write(packet, d.opts);
         this.stats.messages += 1;
         if (++written % this.opts.socketsPerSlice === 0 || performance.now() - sliceStart > this.opts.sliceMs) {
           await new Promise<void>((resolve) => setImmediate(resolve));

@@ -15,12 +15,12 @@ const product = (id: string, category: string): Product =>
     product_condition: 'Good',
   }) as Product;
 
-/** A Socket.IO server's part the fan-out uses: the rooms' broadcast and the packet encoder. */
+/** A Socket.IO server's part the fan-out uses: the rooms' broadcast and the adapter's packet encoder. */
 const fakeServer = () => {
   const broadcasts: unknown[] = [];
   const io = {
     to: (rooms: string[]) => ({ emit: (_event: string, push: unknown) => broadcasts.push({ rooms, push }) }),
-    encoder: { encode: (packet: { data: unknown }) => [JSON.stringify(packet.data)] },
+    of: () => ({ adapter: { _encode: (packet: { data: unknown }) => [JSON.stringify(packet.data)] } }),
     _parser: { PacketType: { EVENT: 2 } },
   };
   return { io: io as unknown as ConstructorParameters<typeof Fanout>[0], broadcasts };

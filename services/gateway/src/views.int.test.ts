@@ -121,8 +121,8 @@ describe('subscriptions by view, through real sockets', () => {
   });
 
   /** A socket narrowed to `views`, collecting every push it gets (by view or by room). */
-  const viewer = async (views: View[], token?: string) => {
-    const { socket, pushes } = await shop.socket({ token });
+  const viewer = async (views: View[], token?: string, transport?: 'websocket' | 'polling') => {
+    const { socket, pushes } = await shop.socket({ token, transport });
     socket.on('changes', (batch) => pushes.push(...batch));
     const answer = await new Promise<ViewsAnswer>((resolve) => socket.emit('views', views, resolve));
     return { socket, pushes, answer };
@@ -149,6 +149,17 @@ describe('subscriptions by view, through real sockets', () => {
     await poll(() => lg.pushes.map((p) => p.id)).toContain(a._id);
     expect(lg.pushes.every((p) => p.entity === 'product' && p.id === a._id)).toBe(true);
     expect(lg.pushes.map((p) => p.id)).not.toContain(b._id);
+  });
+
+  it('when a view socket is on long polling, then it gets the same changes as one on WebSocket (whose frame is built once for all)', async () => {
+    const seller = await shop.signup('Seller');
+    const view: View = { kind: 'products', filter: { category: 'xiaomi' } };
+    const ws = await viewer([view]);
+    const polling = await viewer([view], undefined, 'polling');
+    const a = await shop.addProduct(seller.token, { category_id: 'xiaomi', porduct_name: 'Xiaomi A' });
+    const b = await shop.addProduct(seller.token, { category_id: 'xiaomi', porduct_name: 'Xiaomi B' });
+    for (const s of [ws, polling]) await poll(() => s.pushes.map((p) => p.id)).toEqual(expect.arrayContaining([a._id, b._id]));
+    expect(polling.pushes.find((p) => p.id === a._id)).toEqual(ws.pushes.find((p) => p.id === a._id));
   });
 
   it('when a listing is sold, then the for-sale view gets a removal, the product page the sold row, and another category nothing', async () => {

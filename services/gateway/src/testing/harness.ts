@@ -112,10 +112,10 @@ export async function startTestShop(env: NodeJS.ProcessEnv = {}, existing?: Test
 
   const sockets: TestSocket[] = [];
   /** A connected Socket.IO client, as the web app opens one; every push it hears is collected. */
-  const socket = async (opts: { token?: string; headers?: Record<string, string> } = {}) => {
+  const socket = async (opts: { token?: string; headers?: Record<string, string>; transport?: 'websocket' | 'polling' } = {}) => {
     const s: TestSocket = connect(running.url, {
       path: '/socket.io',
-      transports: ['websocket'],
+      transports: [opts.transport ?? 'websocket'],
       auth: opts.token ? { token: opts.token } : {},
       reconnection: false,
       extraHeaders: opts.headers ?? {},
