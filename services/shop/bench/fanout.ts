@@ -15,23 +15,29 @@
 //   npm run bench:fanout          (PLAN=100:10,100:50,1000:10,1000:50,5000:10, sockets:writes/s;
 //                                  SECONDS=20; VIEWS=0 for sockets that never subscribe to views,
 //                                  as the spec's client; GATEWAYS=1 or 2; REDIS_URL for GATEWAYS=2,
-//                                  redis://127.0.0.1:6379 when unset)
+//                                  redis://127.0.0.1:6379 when unset; ROUNDS=3 runs the plan three
+//                                  times, interleaved, and prints each step's median p99s and the
+//                                  write p99 as a multiple of the fewest sockets' at the same rate;
+//                                  SPLIT=1 with GATEWAYS=2 puts every socket on gateway B and sends
+//                                  every write through gateway A: pushes on a tier of their own;
+//                                  CLIENT=socket.io for visitors on socket.io-client rather than
+//                                  lean-socket.ts; LOAD_NICE, 19 unless set, see below)
+// The load process is the visitors' browsers, which would be on machines of their own: it runs in
+// a session of its own (so the kernel schedules it as its own autogroup, apart from the server and
+// from this process, which times the answers) and that autogroup's nice is LOAD_NICE, so that it
+// takes the CPU the shop and PostgreSQL leave. LOAD_NICE=0 shares the cores evenly with them, as
+// before. Pushes are timed on the load process's clock when it gets to them, so they include any
+// wait it had for a core: its priority makes the push figures longer, never shorter.
 // Time is wall-clock (performance.timeOrigin + now) on both sides: one machine, one clock.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { io as connect, type Socket } from 'socket.io-client';
-import {
-  productInView,
-  type ChangePush,
-  type ClientToServerEvents,
-  type Product,
-  type ServerToClientEvents,
-  type View,
-} from '@tv-shop/contracts';
-import { percentile, scratchDatabase, startProjectorProcess, startTvShop, type Child, type ChildServer } from './processes';
+import { io as connect } from 'socket.io-client';
+import { productInView, type ChangePush, type Product, type View } from '@tv-shop/contracts';
+import { LeanSocket } from './lean-socket';
+import { median, percentile, scratchDatabase, startProjectorProcess, startTvShop, type Child, type ChildServer } from './processes';
 
 const now = () => performance.timeOrigin + performance.now();
 const CATEGORIES = ['sony', 'samsung', 'lg', 'walton', 'xiaomi'];
@@ -72,10 +78,14 @@ async function loadProcess() {
   const useViews = process.env.VIEWS !== '0';
   const accounts = JSON.parse(process.env.BENCH_ACCOUNTS!) as Account[];
   const productPage = process.env.BENCH_PRODUCT!;
+  const leanClient = process.env.CLIENT !== 'socket.io';
+  const split = process.env.BENCH_SPLIT === '1';
   const send = (m: FromLoad) => process.send!(m);
+  // In a session of its own, it would outlive a bench process that was killed: it goes with it.
+  process.once('disconnect', () => process.exit(0));
 
   interface Visitor {
-    socket: Socket<ServerToClientEvents, ClientToServerEvents>;
+    socket: Pick<LeanSocket, 'connected' | 'disconnect'>;
     views: View[];
     account: Account | null;
     /** Product id → when it first arrived. */
@@ -140,12 +150,11 @@ async function loadProcess() {
         // Socket k is on gateway k % gateways, each with the mix of views its share would have on one.
         const k = i + j;
         const { views, account } = plan(Math.floor(k / urls.length));
-        const socket: Visitor['socket'] = connect(urls[k % urls.length], {
-          path: '/socket.io',
-          transports: ['websocket'],
-          auth: account ? { token: account.token } : {},
-          reconnection: false,
-        });
+        const url = split ? urls[1]! : urls[k % urls.length]!;
+        const auth = account ? { token: account.token } : {};
+        const socket = leanClient
+          ? await LeanSocket.connect(url, auth)
+          : connect(url, { path: '/socket.io', transports: ['websocket'], auth, reconnection: false });
         const v: Visitor = {
           socket,
           views,
@@ -157,20 +166,25 @@ async function loadProcess() {
           pushes: 0,
           disconnects: 0,
         };
-        socket.on('change', (p) => {
+        // The two clients take the same handlers; socket.io-client's types are the contracts'.
+        const on = socket.on.bind(socket) as (event: string, handler: (...args: never[]) => void) => void;
+        on('change', (p: ChangePush) => {
           v.messages += 1;
           take(v, p);
         });
-        socket.on('changes', (batch) => {
+        on('changes', (batch: ChangePush[]) => {
           v.messages += 1;
           for (const p of batch) take(v, p);
         });
-        socket.on('disconnect', () => (v.disconnects += 1));
-        await new Promise<void>((resolve, reject) => {
-          socket.once('connect', () => resolve());
-          socket.once('connect_error', reject);
-        });
-        if (useViews) await new Promise((resolve) => socket.emit('views', views, resolve));
+        on('disconnect', () => (v.disconnects += 1));
+        if (!(socket instanceof LeanSocket)) {
+          await new Promise<void>((resolve, reject) => {
+            socket.once('connect', () => resolve());
+            socket.once('connect_error', reject);
+          });
+        }
+        const emit = socket.emit.bind(socket) as (event: string, ...args: unknown[]) => void;
+        if (useViews) await new Promise((resolve) => emit('views', views, resolve));
         visitors.push(v);
       }),
     );
@@ -243,9 +257,16 @@ async function main() {
   const SOCKETS = [...new Set(PLAN.map(([n]) => n!))];
   const ratesFor = (n: number) => PLAN.filter(([m]) => m === n).map(([, rate]) => rate!);
   const SECONDS = Number(process.env.SECONDS ?? 20);
+  const ROUNDS = Number(process.env.ROUNDS ?? 1);
+  if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`ROUNDS is a whole number from 1, not ${process.env.ROUNDS}`);
+  /** Per step (sockets:rate), each round's push and write p99, for the medians printed last. */
+  const results = new Map<string, { push: number[]; write: number[] }>();
   const useViews = process.env.VIEWS !== '0';
   const GATEWAYS = Number(process.env.GATEWAYS ?? 1);
   if (GATEWAYS !== 1 && GATEWAYS !== 2) throw new Error(`GATEWAYS is 1 or 2, not ${process.env.GATEWAYS}`);
+  const SPLIT = process.env.SPLIT === '1';
+  if (SPLIT && GATEWAYS !== 2) throw new Error('SPLIT=1 needs GATEWAYS=2');
+  const LOAD_NICE = process.env.LOAD_NICE ?? '19';
   const db = await scratchDatabase('tvshop_fanout');
   const gateways: ChildServer[] = [];
   let projector: Child | undefined;
@@ -321,7 +342,7 @@ async function main() {
     const write = async (w: Write, i: number) => {
       const seller = sellers[i % sellers.length]!;
       // Through each gateway in turn; the booking of a listing goes where the listing went.
-      const { url } = gateways[i % gateways.length]!;
+      const { url } = gateways[SPLIT ? 0 : i % gateways.length]!;
       const body = listing(i);
       try {
         w.sentAt = now();
@@ -375,68 +396,101 @@ async function main() {
 
     const f = (ms: number) => (Number.isNaN(ms) ? '-' : ms.toFixed(0));
     console.log(
-      `bench:fanout: ${new Date().toISOString()}, ${GATEWAYS === 2 ? '2 gateways + projector over Redis, ' : ''}${useViews ? 'sockets subscribe to views' : 'sockets never subscribe (the default rooms)'}, ` +
-        `${SECONDS} s a rate, open-loop new listings over ${CATEGORIES.length} categories; half on All Products, half on the ${WATCHED} page`,
+      `bench:fanout: ${new Date().toISOString()}, ${GATEWAYS === 2 ? `2 gateways + projector over Redis${SPLIT ? ' (sockets on B, writes through A)' : ''}, ` : ''}${useViews ? 'sockets subscribe to views' : 'sockets never subscribe (the default rooms)'}, ` +
+        `${SECONDS} s a rate, open-loop new listings over ${CATEGORIES.length} categories; half on All Products, half on the ${WATCHED} page; ` +
+        `visitors on ${process.env.CLIENT === 'socket.io' ? 'socket.io-client' : 'lean-socket.ts'}, their autogroup at nice ${LOAD_NICE}`,
     );
-    for (const n of SOCKETS) {
-      load = fork(import.meta.filename, ['--load'], {
-        execArgv: ['--import', 'tsx'],
-        env: {
-          ...process.env,
-          BENCH_URLS: gateways.map((g) => g.url).join(','),
-          BENCH_SOCKETS: String(n),
-          BENCH_ACCOUNTS: JSON.stringify(accounts),
-          BENCH_PRODUCT: first[0]!._id,
-        },
-      });
-      const child = load;
-      const next = () => new Promise<FromLoad>((resolve) => child.once('message', (m: FromLoad) => resolve(m)));
-      const ready = await next();
-      if (ready.type !== 'ready') throw new Error('load process did not get ready');
-      console.log(`${n} sockets: ${ready.connected} connected in ${(ready.ms / 1000).toFixed(1)} s`);
-      await sleep(1000);
-      for (const rate of ratesFor(n)) {
-        child.send({ type: 'start' } satisfies ToLoad);
-        await sleep(200);
-        const before = measured.map((m) => usage(m.pid));
-        const loadBefore = usage(child.pid!);
-        const started = now();
-        const writes = await hold(rate, SECONDS);
-        await sleep(2000);
-        const elapsed = (now() - started) / 1000;
-        const after = measured.map((m) => usage(m.pid));
-        const loadAfter = usage(child.pid!);
-        const reported = next();
-        child.send({ type: 'stop', sent: writes.flatMap((w) => (w.sent ? [w.sent] : [])) } satisfies ToLoad);
-        const m = await reported;
-        if (m.type !== 'report') throw new Error('load process did not report');
-        const r = m.report;
-        const answers = writes.filter((w) => w.ok).map((w) => w.answered! - w.scheduled);
-        const ok = writes.filter((w) => w.ok).length;
-        const cpu = (i: number) => ((after[i]!.cpu - before[i]!.cpu) / elapsed) * 100;
-        const servers = measured.map(
-          (m, i) => `${m.label} CPU ${cpu(i).toFixed(0)}%, RSS ${after[i]!.rssMb.toFixed(0)} MB (peak ${after[i]!.peakMb.toFixed(0)})`,
-        );
-        if (measured.length > 1) {
-          const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0).toFixed(0);
-          servers.push(`sum CPU ${total(measured.map((_, i) => cpu(i)))}%, RSS ${total(after.map((a) => a.rssMb))} MB`);
+    // Round after round, every step once in each (A B A B ...): a moment's noise on the machine
+    // then lands on one round of a step, not on all of it, and the medians say what holds.
+    for (let round = 1; round <= ROUNDS; round++) {
+      if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`);
+      for (const n of SOCKETS) {
+        load = fork(import.meta.filename, ['--load'], {
+          execArgv: ['--import', 'tsx'],
+          // A session of its own, so the kernel schedules it apart from the server and the writer
+          // (its own autogroup), as the visitors' browsers would be on machines of their own:
+          // otherwise its CPU is taken from the same share as the writer that times the answers.
+          detached: true,
+          env: {
+            ...process.env,
+            BENCH_URLS: gateways.map((g) => g.url).join(','),
+            BENCH_SOCKETS: String(n),
+            BENCH_ACCOUNTS: JSON.stringify(accounts),
+            BENCH_PRODUCT: first[0]!._id,
+            BENCH_SPLIT: SPLIT ? '1' : '0',
+          },
+        });
+        const child = load;
+        try {
+          writeFileSync(`/proc/${child.pid}/autogroup`, LOAD_NICE);
+        } catch (err) {
+          console.warn(`the load process keeps its priority (LOAD_NICE=${LOAD_NICE} not applied: ${(err as Error).message})`);
         }
-        console.log(
-          `  ${String(n).padStart(5)} sockets ${String(rate).padStart(3)} writes/s: ` +
-            `push p50 ${f(percentile(r.latencies, 50))} p99 ${f(percentile(r.latencies, 99))} ms | ` +
-            `write p50 ${f(percentile(answers, 50))} p99 ${f(percentile(answers, 99))} ms (${ok}/${writes.length} ok) | ` +
-            `delivered ${r.delivered}/${r.expected} | ${(r.messages / elapsed).toFixed(0)} messages/s, ${(r.deliveries / elapsed).toFixed(0)} pushes/s | ` +
-            `outside views ${(r.irrelevant / r.sockets).toFixed(2)}/socket, visitor got booking/user ${r.forbidden} | ` +
-            `${servers.join('; ')} | ` +
-            `${r.disconnects} dropped | load process CPU ${(((loadAfter.cpu - loadBefore.cpu) / elapsed) * 100).toFixed(0)}%, ` +
-            `machine load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
-        );
+        const next = () => new Promise<FromLoad>((resolve) => child.once('message', (m: FromLoad) => resolve(m)));
+        const ready = await next();
+        if (ready.type !== 'ready') throw new Error('load process did not get ready');
+        console.log(`${n} sockets: ${ready.connected} connected in ${(ready.ms / 1000).toFixed(1)} s`);
         await sleep(1000);
+        for (const rate of ratesFor(n)) {
+          child.send({ type: 'start' } satisfies ToLoad);
+          await sleep(200);
+          const before = measured.map((m) => usage(m.pid));
+          const loadBefore = usage(child.pid!);
+          const started = now();
+          const writes = await hold(rate, SECONDS);
+          await sleep(2000);
+          const elapsed = (now() - started) / 1000;
+          const after = measured.map((m) => usage(m.pid));
+          const loadAfter = usage(child.pid!);
+          const reported = next();
+          child.send({ type: 'stop', sent: writes.flatMap((w) => (w.sent ? [w.sent] : [])) } satisfies ToLoad);
+          const m = await reported;
+          if (m.type !== 'report') throw new Error('load process did not report');
+          const r = m.report;
+          const answers = writes.filter((w) => w.ok).map((w) => w.answered! - w.scheduled);
+          const step = `${n}:${rate}`;
+          if (!results.has(step)) results.set(step, { push: [], write: [] });
+          results.get(step)!.push.push(percentile(r.latencies, 99));
+          results.get(step)!.write.push(percentile(answers, 99));
+          const ok = writes.filter((w) => w.ok).length;
+          const cpu = (i: number) => ((after[i]!.cpu - before[i]!.cpu) / elapsed) * 100;
+          const servers = measured.map(
+            (m, i) => `${m.label} CPU ${cpu(i).toFixed(0)}%, RSS ${after[i]!.rssMb.toFixed(0)} MB (peak ${after[i]!.peakMb.toFixed(0)})`,
+          );
+          if (measured.length > 1) {
+            const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0).toFixed(0);
+            servers.push(`sum CPU ${total(measured.map((_, i) => cpu(i)))}%, RSS ${total(after.map((a) => a.rssMb))} MB`);
+          }
+          console.log(
+            `  ${String(n).padStart(5)} sockets ${String(rate).padStart(3)} writes/s: ` +
+              `push p50 ${f(percentile(r.latencies, 50))} p99 ${f(percentile(r.latencies, 99))} ms | ` +
+              `write p50 ${f(percentile(answers, 50))} p99 ${f(percentile(answers, 99))} ms (${ok}/${writes.length} ok) | ` +
+              `delivered ${r.delivered}/${r.expected} | ${(r.messages / elapsed).toFixed(0)} messages/s, ${(r.deliveries / elapsed).toFixed(0)} pushes/s | ` +
+              `outside views ${(r.irrelevant / r.sockets).toFixed(2)}/socket, visitor got booking/user ${r.forbidden} | ` +
+              `${servers.join('; ')} | ` +
+              `${r.disconnects} dropped | load process CPU ${(((loadAfter.cpu - loadBefore.cpu) / elapsed) * 100).toFixed(0)}%, ` +
+              `machine load ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+          );
+          await sleep(1000);
+        }
+        child.send({ type: 'exit' } satisfies ToLoad);
+        await new Promise((resolve) => child.once('exit', resolve));
+        load = undefined;
+        await sleep(2000);
       }
-      child.send({ type: 'exit' } satisfies ToLoad);
-      await new Promise((resolve) => child.once('exit', resolve));
-      load = undefined;
-      await sleep(2000);
+    }
+    if (ROUNDS > 1) {
+      // The write p99 at each size beside the smallest size's at the same rate: what more sockets cost a write.
+      console.log(`medians over ${ROUNDS} rounds (p99 in ms):`);
+      for (const [step, { push, write }] of results) {
+        const [n, rate] = step.split(':').map(Number);
+        const base = results.get(`${Math.min(...PLAN.filter(([, r]) => r === rate).map(([m]) => m!))}:${rate}`)!;
+        const ratio = median(write) / median(base.write);
+        console.log(
+          `  ${String(n).padStart(5)} sockets ${String(rate).padStart(3)} writes/s: push p99 ${f(median(push))} (${push.map(f).join(', ')}) | ` +
+            `write p99 ${f(median(write))} (${write.map(f).join(', ')}), ${ratio.toFixed(2)}x its figure at the fewest sockets`,
+        );
+      }
     }
   } finally {
     await cleanUp();
