@@ -2,6 +2,7 @@ import type { Server, Socket } from 'socket.io';
 import type { ChangePush, ClientToServerEvents, ServerToClientEvents, View } from '@tv-shop/contracts';
 import { viewKey } from '@tv-shop/contracts';
 import { createLogger } from '@tv-shop/platform';
+import type { WritesInFlight } from './http/load-shed';
 import { decide, viewKeys, type Routed } from './views';
 
 const log = createLogger('fanout');
@@ -17,6 +18,11 @@ export interface FanoutOptions {
   maxPendingPackets: number;
   /** Bytes its WebSocket may hold unsent (a few big packets weigh more than many small ones); past it, dropped likewise. */
   maxPendingBytes: number;
+  /**
+   * How long (ms) a flush larger than one slice may wait, in all, for the process's writes in
+   * flight to be answered before it writes on regardless (ADR 0049); 0 never waits.
+   */
+  holdForWritesMs: number;
 }
 export const DEFAULT_FANOUT: FanoutOptions = {
   flushMs: 15,
@@ -24,6 +30,7 @@ export const DEFAULT_FANOUT: FanoutOptions = {
   sliceMs: 4,
   maxPendingPackets: 200,
   maxPendingBytes: 4 * 1024 * 1024,
+  holdForWritesMs: 30,
 };
 
 /** The sockets that subscribed to the same set of views: they get the same pushes, encoded once. */
@@ -78,6 +85,8 @@ export class Fanout {
     private readonly io: Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, any>,
     private readonly opts: FanoutOptions,
     startPosition: number,
+    /** The writes this process is answering: a large flush lets them go first. */
+    private readonly writes?: Pick<WritesInFlight, 'idle'>,
   ) {
     this.fixedUpTo = startPosition;
   }
@@ -148,11 +157,16 @@ export class Fanout {
   }
 
   private async flush(): Promise<void> {
-    const changes = this.queue;
-    this.queue = [];
-    if (changes.length === 0) return;
+    if (this.queue.length === 0) return;
     this.writing = true;
     try {
+      // With more view sockets than one slice takes, the flush lets the writes in flight be
+      // answered first (`letWritesGo`); what is queued meanwhile goes out with this flush.
+      const holdUntil = this.writes && this.groupOf.size > this.opts.socketsPerSlice ? performance.now() + this.opts.holdForWritesMs : 0;
+      await this.letWritesGo(holdUntil);
+      if (this.closed) return;
+      const changes = this.queue;
+      this.queue = [];
       this.stats.flushes += 1;
       const touched = new Set<Group>();
       const candidates = new Set<Group>();
@@ -177,14 +191,16 @@ export class Fanout {
       const deliveries: Delivery[] = [];
       for (const g of touched) {
         const opts: Record<string, unknown> = {};
-        const encoded = (this.io.of('/').adapter as unknown as Encoding)._encode(
-          { type: this.io._parser.PacketType.EVENT, nsp: '/', data: ['changes', g.batch] },
-          opts,
-        );
+        const packet = { type: this.io._parser.PacketType.EVENT, nsp: '/', data: ['changes', g.batch] };
+        // The adapter's encoding is Socket.IO's own, not its public API: without it, the packet alone.
+        const adapter = this.io.of('/').adapter as unknown as Partial<Encoding>;
+        const encoded = (typeof adapter._encode === 'function' ? adapter._encode(packet, opts) : this.io.encoder.encode(packet)) as (
+          string | Buffer
+        )[];
         g.batch = [];
         deliveries.push({ encoded, opts, sockets: [...g.sockets] });
       }
-      await this.write(deliveries);
+      await this.write(deliveries, holdUntil);
     } catch (err) {
       log.error('fan-out failed', { err });
     } finally {
@@ -193,8 +209,22 @@ export class Fanout {
     }
   }
 
-  /** Writes each delivery to its sockets, a slice at a time; a socket that is not keeping up is dropped. */
-  private async write(deliveries: Delivery[]): Promise<void> {
+  /**
+   * Until `holdUntil` (performance.now() ms; 0: not at all), waits for this process's writes in
+   * flight to be answered. A fan-out to many sockets (at 1,000, several milliseconds of this
+   * process's time and as much again of the kernel's) running beside a write slows the write on
+   * a busy machine, while the pushes have time to spare (ADR 0049); with few sockets a flush
+   * costs a write nothing and never waits.
+   */
+  private async letWritesGo(holdUntil: number): Promise<void> {
+    if (holdUntil > 0) await this.writes?.idle(holdUntil);
+  }
+
+  /**
+   * Writes each delivery to its sockets, a slice at a time, letting writes go between slices
+   * until the flush's `holdUntil`; a socket that is not keeping up is dropped.
+   */
+  private async write(deliveries: Delivery[], holdUntil: number): Promise<void> {
     let written = 0;
     let sliceStart = performance.now();
     for (const d of deliveries) {
@@ -211,6 +241,7 @@ export class Fanout {
         this.stats.messages += 1;
         if (++written % this.opts.socketsPerSlice === 0 || performance.now() - sliceStart > this.opts.sliceMs) {
           await new Promise<void>((resolve) => setImmediate(resolve));
+          await this.letWritesGo(holdUntil);
           if (this.closed) return;
           sliceStart = performance.now();
         }

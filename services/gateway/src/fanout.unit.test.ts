@@ -2,6 +2,7 @@ import type { Socket } from 'socket.io';
 import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '@tv-shop/contracts';
 import { Fanout } from './fanout';
+import { WritesInFlight } from './http/load-shed';
 import { route } from './views';
 
 const product = (id: string, category: string): Product =>
@@ -50,7 +51,11 @@ describe('fan-out (unit)', () => {
     vi.useFakeTimers();
     try {
       const { io, broadcasts } = fakeServer();
-      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 1, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
+      const fanout = new Fanout(
+        io,
+        { flushMs: 10, socketsPerSlice: 1, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 0 },
+        0,
+      );
       const all = fakeSocket('all');
       const lg = fakeSocket('lg');
       fanout.subscribe(all.socket, [{ kind: 'products', filter: {} }]);
@@ -75,7 +80,11 @@ describe('fan-out (unit)', () => {
     vi.useFakeTimers();
     try {
       const { io } = fakeServer();
-      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
+      const fanout = new Fanout(
+        io,
+        { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 0 },
+        0,
+      );
       const slow = fakeSocket('slow', 5);
       // Few packets, but big ones it has not taken: by their bytes.
       const heavy = fakeSocket('heavy', 1, 1000);
@@ -94,11 +103,53 @@ describe('fan-out (unit)', () => {
     }
   });
 
+  it('when writes are in flight, then a flush larger than a slice waits for their answers (at most holdForWritesMs), and a small flush goes at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    try {
+      const { io } = fakeServer();
+      const writes = new WritesInFlight();
+      const opts = { flushMs: 10, socketsPerSlice: 2, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 30 };
+      const fanout = new Fanout(io, opts, 0, writes);
+      const many = ['a', 'b', 'c'].map((id) => fakeSocket(id));
+      for (const m of many) fanout.subscribe(m.socket, [{ kind: 'products', filter: {} }]);
+      const few = new Fanout(io, opts, 0, writes);
+      const one = fakeSocket('one');
+      few.subscribe(one.socket, [{ kind: 'products', filter: {} }]);
+
+      // A write is answered 15 ms into the flush's wait: the three sockets get their packet then.
+      const answered = writes.begin();
+      fanout.enqueue(listing('p1', 'lg', 1));
+      few.enqueue(listing('p1', 'lg', 1));
+      await vi.advanceTimersByTimeAsync(12);
+      expect(one.written).toHaveLength(1);
+      expect(many.map((m) => m.written.length)).toEqual([0, 0, 0]);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(many.map((m) => m.written.length)).toEqual([0, 0, 0]);
+      answered();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(many.map((m) => m.written.length)).toEqual([1, 1, 1]);
+
+      // A write that is never answered holds a flush back 30 ms, not longer.
+      writes.begin();
+      fanout.enqueue(listing('p2', 'lg', 2));
+      await vi.advanceTimersByTimeAsync(10 + 29);
+      expect(many.map((m) => m.written.length)).toEqual([1, 1, 1]);
+      await vi.advanceTimersByTimeAsync(2);
+      expect(many.map((m) => m.written.length)).toEqual([2, 2, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('when a socket changes its views or leaves, then its group goes with its last socket', async () => {
     vi.useFakeTimers();
     try {
       const { io } = fakeServer();
-      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
+      const fanout = new Fanout(
+        io,
+        { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 0 },
+        0,
+      );
       const s = fakeSocket('s');
       fanout.subscribe(s.socket, [{ kind: 'products', filter: { category: 'lg' } }]);
       fanout.subscribe(s.socket, [{ kind: 'products', filter: { category: 'sony' } }]);

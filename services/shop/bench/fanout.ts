@@ -25,9 +25,10 @@
 // The load process is the visitors' browsers, which would be on machines of their own: it runs in
 // a session of its own (so the kernel schedules it as its own autogroup, apart from the server and
 // from this process, which times the answers) and that autogroup's nice is LOAD_NICE, so that it
-// takes the CPU the shop and PostgreSQL leave. LOAD_NICE=0 shares the cores evenly with them, as
-// before. Pushes are timed on the load process's clock when it gets to them, so they include any
-// wait it had for a core: its priority makes the push figures longer, never shorter.
+// takes the CPU the shop and PostgreSQL leave (what applies is printed, read back from /proc).
+// LOAD_NICE=0 shares the cores evenly with them, as before. Pushes are timed on the load
+// process's clock when it gets to them, so they include any wait it had for a core; a push that
+// never came, or a write that failed, counts as the slowest there is in the percentiles.
 // Time is wall-clock (performance.timeOrigin + now) on both sides: one machine, one clock.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -68,7 +69,7 @@ interface LoadReport {
   latencies: number[];
   disconnects: number;
 }
-type FromLoad = { type: 'ready'; connected: number; ms: number } | { type: 'report'; report: LoadReport };
+type FromLoad = { type: 'ready'; connected: number; ms: number } | { type: 'started' } | { type: 'report'; report: LoadReport };
 type ToLoad = { type: 'start' } | { type: 'stop'; sent: Sent[] } | { type: 'exit' };
 
 /** The visitors: N sockets subscribing like the web app, counting what they get. */
@@ -83,6 +84,7 @@ async function loadProcess() {
   const send = (m: FromLoad) => process.send!(m);
   // In a session of its own, it would outlive a bench process that was killed: it goes with it.
   process.once('disconnect', () => process.exit(0));
+  if (!process.connected) process.exit(0);
 
   interface Visitor {
     socket: Pick<LeanSocket, 'connected' | 'disconnect'>;
@@ -197,6 +199,8 @@ async function loadProcess() {
         v.arrived.clear();
         v.irrelevant = v.forbidden = v.messages = v.pushes = v.disconnects = 0;
       }
+      // The writes start only once the counts are clear: nothing of them is wiped.
+      send({ type: 'started' });
       return;
     }
     if (m.type === 'exit') {
@@ -242,6 +246,23 @@ async function loadProcess() {
   });
 }
 
+/**
+ * Sets the autogroup nice of the load process's session (Linux: `/proc/<pid>/autogroup`) and
+ * says what applies, read back: the kernel may not group by session at all, and then the load
+ * process shares the cores evenly with the shop whatever was written.
+ */
+function deprioritise(pid: number, nice: string): string {
+  try {
+    if (readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() !== '1')
+      return 'shares the cores evenly (the kernel does not group by session: sched_autogroup_enabled is 0)';
+    writeFileSync(`/proc/${pid}/autogroup`, nice);
+    const applied = /nice\s+(-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))?.[1];
+    return `runs in its own autogroup at nice ${applied ?? '?'}`;
+  } catch (err) {
+    return `keeps its priority (LOAD_NICE=${nice} not applied: ${(err as Error).message})`;
+  }
+}
+
 /** CPU seconds and RSS of a process, from /proc. */
 const usage = (pid: number) => {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -260,7 +281,7 @@ async function main() {
   const ROUNDS = Number(process.env.ROUNDS ?? 1);
   if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error(`ROUNDS is a whole number from 1, not ${process.env.ROUNDS}`);
   /** Per step (sockets:rate), each round's push and write p99, for the medians printed last. */
-  const results = new Map<string, { push: number[]; write: number[] }>();
+  const results = new Map<string, { push: number[]; write: number[]; delivered: number; expected: number; ok: number; writes: number }>();
   const useViews = process.env.VIEWS !== '0';
   const GATEWAYS = Number(process.env.GATEWAYS ?? 1);
   if (GATEWAYS !== 1 && GATEWAYS !== 2) throw new Error(`GATEWAYS is 1 or 2, not ${process.env.GATEWAYS}`);
@@ -394,17 +415,18 @@ async function main() {
     await hold(10, 1);
     const first = await fetch(`${url}/api/all_products`).then((r) => r.json() as Promise<Product[]>);
 
-    const f = (ms: number) => (Number.isNaN(ms) ? '-' : ms.toFixed(0));
+    const f = (ms: number) => (Number.isNaN(ms) ? '-' : ms === Infinity ? 'never' : ms.toFixed(0));
     console.log(
       `bench:fanout: ${new Date().toISOString()}, ${GATEWAYS === 2 ? `2 gateways + projector over Redis${SPLIT ? ' (sockets on B, writes through A)' : ''}, ` : ''}${useViews ? 'sockets subscribe to views' : 'sockets never subscribe (the default rooms)'}, ` +
         `${SECONDS} s a rate, open-loop new listings over ${CATEGORIES.length} categories; half on All Products, half on the ${WATCHED} page; ` +
-        `visitors on ${process.env.CLIENT === 'socket.io' ? 'socket.io-client' : 'lean-socket.ts'}, their autogroup at nice ${LOAD_NICE}`,
+        `visitors on ${process.env.CLIENT === 'socket.io' ? 'socket.io-client' : 'lean-socket.ts'}, LOAD_NICE=${LOAD_NICE}`,
     );
     // Round after round, every step once in each (A B A B ...): a moment's noise on the machine
     // then lands on one round of a step, not on all of it, and the medians say what holds.
     for (let round = 1; round <= ROUNDS; round++) {
       if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`);
-      for (const n of SOCKETS) {
+      // A B, then B A, ...: the log grows through the run, and no size always goes first.
+      for (const n of round % 2 === 1 ? SOCKETS : [...SOCKETS].reverse()) {
         load = fork(import.meta.filename, ['--load'], {
           execArgv: ['--import', 'tsx'],
           // A session of its own, so the kernel schedules it apart from the server and the writer
@@ -421,18 +443,25 @@ async function main() {
           },
         });
         const child = load;
-        try {
-          writeFileSync(`/proc/${child.pid}/autogroup`, LOAD_NICE);
-        } catch (err) {
-          console.warn(`the load process keeps its priority (LOAD_NICE=${LOAD_NICE} not applied: ${(err as Error).message})`);
-        }
-        const next = () => new Promise<FromLoad>((resolve) => child.once('message', (m: FromLoad) => resolve(m)));
+        const priority = deprioritise(child.pid!, LOAD_NICE);
+        // The load process's next message; its death (a socket that could not connect) ends the run instead of hanging it.
+        const next = () =>
+          new Promise<FromLoad>((resolve, reject) => {
+            const exited = (code: number | null) => reject(new Error(`the load process exited (${code})`));
+            child.once('exit', exited);
+            child.once('message', (m: FromLoad) => {
+              child.off('exit', exited);
+              resolve(m);
+            });
+          });
         const ready = await next();
         if (ready.type !== 'ready') throw new Error('load process did not get ready');
-        console.log(`${n} sockets: ${ready.connected} connected in ${(ready.ms / 1000).toFixed(1)} s`);
+        console.log(`${n} sockets: ${ready.connected} connected in ${(ready.ms / 1000).toFixed(1)} s; the load process ${priority}`);
         await sleep(1000);
         for (const rate of ratesFor(n)) {
+          const begun = next();
           child.send({ type: 'start' } satisfies ToLoad);
+          if ((await begun).type !== 'started') throw new Error('load process did not start');
           await sleep(200);
           const before = measured.map((m) => usage(m.pid));
           const loadBefore = usage(child.pid!);
@@ -447,12 +476,19 @@ async function main() {
           const m = await reported;
           if (m.type !== 'report') throw new Error('load process did not report');
           const r = m.report;
-          const answers = writes.filter((w) => w.ok).map((w) => w.answered! - w.scheduled);
-          const step = `${n}:${rate}`;
-          if (!results.has(step)) results.set(step, { push: [], write: [] });
-          results.get(step)!.push.push(percentile(r.latencies, 99));
-          results.get(step)!.write.push(percentile(answers, 99));
+          // A push that never came, or a write that failed, counts as the slowest there is: it never leaves the percentiles.
+          const pushes = [...r.latencies, ...Array<number>(r.expected - r.delivered).fill(Infinity)];
+          const answers = writes.map((w) => (w.ok ? w.answered! - w.scheduled : Infinity));
           const ok = writes.filter((w) => w.ok).length;
+          const step = `${n}:${rate}`;
+          if (!results.has(step)) results.set(step, { push: [], write: [], delivered: 0, expected: 0, ok: 0, writes: 0 });
+          const result = results.get(step)!;
+          result.push.push(percentile(pushes, 99));
+          result.write.push(percentile(answers, 99));
+          result.delivered += r.delivered;
+          result.expected += r.expected;
+          result.ok += ok;
+          result.writes += writes.length;
           const cpu = (i: number) => ((after[i]!.cpu - before[i]!.cpu) / elapsed) * 100;
           const servers = measured.map(
             (m, i) => `${m.label} CPU ${cpu(i).toFixed(0)}%, RSS ${after[i]!.rssMb.toFixed(0)} MB (peak ${after[i]!.peakMb.toFixed(0)})`,
@@ -463,7 +499,7 @@ async function main() {
           }
           console.log(
             `  ${String(n).padStart(5)} sockets ${String(rate).padStart(3)} writes/s: ` +
-              `push p50 ${f(percentile(r.latencies, 50))} p99 ${f(percentile(r.latencies, 99))} ms | ` +
+              `push p50 ${f(percentile(pushes, 50))} p99 ${f(percentile(pushes, 99))} ms | ` +
               `write p50 ${f(percentile(answers, 50))} p99 ${f(percentile(answers, 99))} ms (${ok}/${writes.length} ok) | ` +
               `delivered ${r.delivered}/${r.expected} | ${(r.messages / elapsed).toFixed(0)} messages/s, ${(r.deliveries / elapsed).toFixed(0)} pushes/s | ` +
               `outside views ${(r.irrelevant / r.sockets).toFixed(2)}/socket, visitor got booking/user ${r.forbidden} | ` +
@@ -482,13 +518,14 @@ async function main() {
     if (ROUNDS > 1) {
       // The write p99 at each size beside the smallest size's at the same rate: what more sockets cost a write.
       console.log(`medians over ${ROUNDS} rounds (p99 in ms):`);
-      for (const [step, { push, write }] of results) {
+      for (const [step, { push, write, delivered, expected, ok, writes }] of results) {
         const [n, rate] = step.split(':').map(Number);
         const base = results.get(`${Math.min(...PLAN.filter(([, r]) => r === rate).map(([m]) => m!))}:${rate}`)!;
         const ratio = median(write) / median(base.write);
         console.log(
           `  ${String(n).padStart(5)} sockets ${String(rate).padStart(3)} writes/s: push p99 ${f(median(push))} (${push.map(f).join(', ')}) | ` +
-            `write p99 ${f(median(write))} (${write.map(f).join(', ')}), ${ratio.toFixed(2)}x its figure at the fewest sockets`,
+            `write p99 ${f(median(write))} (${write.map(f).join(', ')}), ${ratio.toFixed(2)}x its figure at the fewest sockets | ` +
+            `delivered ${delivered}/${expected}, writes ${ok}/${writes} ok`,
         );
       }
     }

@@ -18,14 +18,23 @@ export class LeanSocket {
 
   private constructor(private readonly ws: WebSocket) {}
 
-  /** Connects to the server at `url` (http://host:port) with `auth` as the handshake's auth; rejects on connect_error. */
-  static connect(url: string, auth: Record<string, unknown>): Promise<LeanSocket> {
+  /**
+   * Connects to the server at `url` (http://host:port) with `auth` as the handshake's auth;
+   * rejects (and closes) on connect_error, or when not connected within `timeoutMs`.
+   */
+  static connect(url: string, auth: Record<string, unknown>, timeoutMs = 10_000): Promise<LeanSocket> {
     const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`, { perMessageDeflate: false });
     const socket = new LeanSocket(ws);
-    return new Promise((resolve, reject) => {
-      ws.on('error', reject);
+    return new Promise<LeanSocket>((resolve, reject) => {
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        ws.terminate();
+        reject(err);
+      };
+      const timer = setTimeout(() => fail(new Error(`not connected within ${timeoutMs} ms`)), timeoutMs);
+      ws.on('error', fail);
       ws.on('close', () => {
-        if (!socket.connected) return reject(new Error('closed before connecting'));
+        if (!socket.connected) return fail(new Error('closed before connecting'));
         socket.connected = false;
         socket.handlers.get('disconnect')?.();
       });
@@ -41,9 +50,10 @@ export class LeanSocket {
             return;
           case '4': // a Socket.IO packet
             if (text[1] === '0') {
+              clearTimeout(timer);
               socket.connected = true;
               resolve(socket);
-            } else if (text[1] === '4') reject(new Error(`connect_error: ${text.slice(2)}`));
+            } else if (text[1] === '4') fail(new Error(`connect_error: ${text.slice(2)}`));
             else if (text[1] === '1') ws.close();
             else socket.packet(text);
             return;
@@ -52,8 +62,13 @@ export class LeanSocket {
     });
   }
 
-  /** An EVENT (`42[ack]["name",...]`) goes to its handler; an ACK (`43<id>[...]`) to its callback. */
+  /**
+   * An EVENT (`42[ack]["name",...]`) goes to its handler; an ACK (`43<id>[...]`) to its callback.
+   * Nothing else is for these visitors (the gateway sends no binary packets, and asks no
+   * acknowledgements of a client).
+   */
   private packet(text: string) {
+    if (text[1] !== '2' && text[1] !== '3') return;
     let i = 2;
     while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
     const args = JSON.parse(text.slice(i)) as unknown[];
