@@ -73,6 +73,8 @@ export class Fanout {
   private readonly byKey = new Map<string, Set<Group>>();
   private readonly groupOf = new Map<Socket, Group>();
   private queue: Routed[] = [];
+  /** When the oldest change in the queue was queued (performance.now() ms): a push's wait for writes is counted from it. */
+  private queuedAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private writing = false;
   private closed = false;
@@ -99,6 +101,7 @@ export class Fanout {
   /** Queues a change; it goes out with the next flush. */
   enqueue(r: Routed): void {
     if (this.closed) return;
+    if (this.queue.length === 0) this.queuedAt = performance.now();
     this.queue.push(r);
     this.schedule();
   }
@@ -161,8 +164,11 @@ export class Fanout {
     this.writing = true;
     try {
       // With more view sockets than one slice takes, the flush lets the writes in flight be
-      // answered first (`letWritesGo`); what is queued meanwhile goes out with this flush.
-      const holdUntil = this.writes && this.groupOf.size > this.opts.socketsPerSlice ? performance.now() + this.opts.holdForWritesMs : 0;
+      // answered first (`letWritesGo`); what is queued meanwhile goes out with this flush. The
+      // wait is bounded from when its oldest change was queued, so no change waits for writes
+      // more than `holdForWritesMs` past its flush's time, even behind an earlier flush that waited.
+      const holdUntil =
+        this.writes && this.groupOf.size > this.opts.socketsPerSlice ? this.queuedAt + this.opts.flushMs + this.opts.holdForWritesMs : 0;
       await this.letWritesGo(holdUntil);
       if (this.closed) return;
       const changes = this.queue;

@@ -40,6 +40,8 @@ export class WritesInFlight {
           this.waiters = this.waiters.filter((w) => w !== wake);
           resolve();
         }, left);
+        // A wait never keeps a stopping process alive.
+        timer.unref();
         this.waiters.push(wake);
       });
     }
