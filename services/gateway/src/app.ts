@@ -119,7 +119,7 @@ export function createApp(deps: GatewayDeps): express.Express {
   api.use(apiCors(deps.config.corsOrigins));
   // Offered more writes than it can take, refuse the excess at once (503, Retry-After) rather
   // than let every write wait out its timeout.
-  api.use(shedWrites(deps.config.maxWritesInFlight, 1, deps.writes));
+  api.use(shedWrites(deps.config.maxWritesInFlight));
   // JSON (and the log's NDJSON and CSV export, still streamed: zlib passes on backpressure)
   // compressed for a browser that accepts it; Socket.IO does not come through here. Reads only:
   // a write's answer is a few hundred bytes, and wrapping it costs more than it could save.

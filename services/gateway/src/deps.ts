@@ -7,7 +7,6 @@ import type { GoogleIdentity } from './auth/google';
 import type { Tokens } from './auth/tokens';
 import type { GatewayConfig } from './config';
 import type { ListCache } from './http/list-cache';
-import type { WritesInFlight } from './http/load-shed';
 import type { ImageStore } from '@tv-shop/images';
 import type { ReadModels } from './read-models';
 
@@ -38,6 +37,4 @@ export interface GatewayDeps {
   accounts?: (id: string) => Promise<User | null>;
   /** Where this process is in its life, for GET /api/ready (absent: always ready). */
   lifecycle?: () => 'starting' | 'ready' | 'stopping';
-  /** The writes in flight, counted for the load shedding and shared with the fan-out (default: the app's own). */
-  writes?: WritesInFlight;
 }

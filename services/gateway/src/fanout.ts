@@ -2,7 +2,6 @@ import type { Server, Socket } from 'socket.io';
 import type { ChangePush, ClientToServerEvents, ServerToClientEvents, View } from '@tv-shop/contracts';
 import { viewKey } from '@tv-shop/contracts';
 import { createLogger } from '@tv-shop/platform';
-import type { WritesInFlight } from './http/load-shed';
 import { decide, viewKeys, type Routed } from './views';
 
 const log = createLogger('fanout');
@@ -18,11 +17,6 @@ export interface FanoutOptions {
   maxPendingPackets: number;
   /** Bytes its WebSocket may hold unsent (a few big packets weigh more than many small ones); past it, dropped likewise. */
   maxPendingBytes: number;
-  /**
-   * How long (ms) a flush larger than one slice may wait, in all, for the process's writes in
-   * flight to be answered before it writes on regardless (ADR 0049); 0 never waits.
-   */
-  holdForWritesMs: number;
 }
 export const DEFAULT_FANOUT: FanoutOptions = {
   flushMs: 15,
@@ -30,7 +24,6 @@ export const DEFAULT_FANOUT: FanoutOptions = {
   sliceMs: 4,
   maxPendingPackets: 200,
   maxPendingBytes: 4 * 1024 * 1024,
-  holdForWritesMs: 30,
 };
 
 /** The sockets that subscribed to the same set of views: they get the same pushes, encoded once. */
@@ -73,8 +66,6 @@ export class Fanout {
   private readonly byKey = new Map<string, Set<Group>>();
   private readonly groupOf = new Map<Socket, Group>();
   private queue: Routed[] = [];
-  /** When the oldest change in the queue was queued (performance.now() ms): a push's wait for writes is counted from it. */
-  private queuedAt = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private writing = false;
   private closed = false;
@@ -87,8 +78,6 @@ export class Fanout {
     private readonly io: Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, any>,
     private readonly opts: FanoutOptions,
     startPosition: number,
-    /** The writes this process is answering: a large flush lets them go first. */
-    private readonly writes?: Pick<WritesInFlight, 'idle'>,
   ) {
     this.fixedUpTo = startPosition;
   }
@@ -101,7 +90,6 @@ export class Fanout {
   /** Queues a change; it goes out with the next flush. */
   enqueue(r: Routed): void {
     if (this.closed) return;
-    if (this.queue.length === 0) this.queuedAt = performance.now();
     this.queue.push(r);
     this.schedule();
   }
@@ -160,19 +148,11 @@ export class Fanout {
   }
 
   private async flush(): Promise<void> {
-    if (this.queue.length === 0) return;
+    const changes = this.queue;
+    this.queue = [];
+    if (changes.length === 0) return;
     this.writing = true;
     try {
-      // With more view sockets than one slice takes, the flush lets the writes in flight be
-      // answered first (`letWritesGo`); what is queued meanwhile goes out with this flush. The
-      // wait is bounded from when its oldest change was queued, so no change waits for writes
-      // more than `holdForWritesMs` past its flush's time, even behind an earlier flush that waited.
-      const holdUntil =
-        this.writes && this.groupOf.size > this.opts.socketsPerSlice ? this.queuedAt + this.opts.flushMs + this.opts.holdForWritesMs : 0;
-      await this.letWritesGo(holdUntil);
-      if (this.closed) return;
-      const changes = this.queue;
-      this.queue = [];
       this.stats.flushes += 1;
       const touched = new Set<Group>();
       const candidates = new Set<Group>();
@@ -206,7 +186,7 @@ export class Fanout {
         g.batch = [];
         deliveries.push({ encoded, opts, sockets: [...g.sockets] });
       }
-      await this.write(deliveries, holdUntil);
+      await this.write(deliveries);
     } catch (err) {
       log.error('fan-out failed', { err });
     } finally {
@@ -215,22 +195,8 @@ export class Fanout {
     }
   }
 
-  /**
-   * Until `holdUntil` (performance.now() ms; 0: not at all), waits for this process's writes in
-   * flight to be answered. A fan-out to many sockets (at 1,000, several milliseconds of this
-   * process's time and as much again of the kernel's) running beside a write slows the write on
-   * a busy machine, while the pushes have time to spare (ADR 0049); with few sockets a flush
-   * costs a write nothing and never waits.
-   */
-  private async letWritesGo(holdUntil: number): Promise<void> {
-    if (holdUntil > 0) await this.writes?.idle(holdUntil);
-  }
-
-  /**
-   * Writes each delivery to its sockets, a slice at a time, letting writes go between slices
-   * until the flush's `holdUntil`; a socket that is not keeping up is dropped.
-   */
-  private async write(deliveries: Delivery[], holdUntil: number): Promise<void> {
+  /** Writes each delivery to its sockets, a slice at a time; a socket that is not keeping up is dropped. */
+  private async write(deliveries: Delivery[]): Promise<void> {
     let written = 0;
     let sliceStart = performance.now();
     for (const d of deliveries) {
@@ -247,7 +213,6 @@ export class Fanout {
         this.stats.messages += 1;
         if (++written % this.opts.socketsPerSlice === 0 || performance.now() - sliceStart > this.opts.sliceMs) {
           await new Promise<void>((resolve) => setImmediate(resolve));
-          await this.letWritesGo(holdUntil);
           if (this.closed) return;
           sliceStart = performance.now();
         }

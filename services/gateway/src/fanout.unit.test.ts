@@ -1,8 +1,7 @@
 import type { Socket } from 'socket.io';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Product } from '@tv-shop/contracts';
 import { Fanout } from './fanout';
-import { WritesInFlight } from './http/load-shed';
 import { route } from './views';
 
 const product = (id: string, category: string): Product =>
@@ -51,11 +50,7 @@ describe('fan-out (unit)', () => {
     vi.useFakeTimers();
     try {
       const { io, broadcasts } = fakeServer();
-      const fanout = new Fanout(
-        io,
-        { flushMs: 10, socketsPerSlice: 1, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 0 },
-        0,
-      );
+      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 1, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
       const all = fakeSocket('all');
       const lg = fakeSocket('lg');
       fanout.subscribe(all.socket, [{ kind: 'products', filter: {} }]);
@@ -80,11 +75,7 @@ describe('fan-out (unit)', () => {
     vi.useFakeTimers();
     try {
       const { io } = fakeServer();
-      const fanout = new Fanout(
-        io,
-        { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 0 },
-        0,
-      );
+      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
       const slow = fakeSocket('slow', 5);
       // Few packets, but big ones it has not taken: by their bytes.
       const heavy = fakeSocket('heavy', 1, 1000);
@@ -103,95 +94,11 @@ describe('fan-out (unit)', () => {
     }
   });
 
-  describe('when writes are in flight (ADR 0049)', () => {
-    const opts = { flushMs: 10, socketsPerSlice: 2, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 30 };
-    const ids = (written: string[]) => written.map((p) => (JSON.parse(p) as [string, { id: string }[]])[1].map((c) => c.id));
-    /** A fan-out with `n` sockets on All Products, sharing `writes`. */
-    const setUp = (n: number, writes: WritesInFlight) => {
-      const fanout = new Fanout(fakeServer().io, opts, 0, writes);
-      const sockets = Array.from({ length: n }, (_, i) => fakeSocket(`s${i}`));
-      for (const x of sockets) fanout.subscribe(x.socket, [{ kind: 'products', filter: {} }]);
-      return { fanout, sockets, counts: () => sockets.map((x) => x.written.length) };
-    };
-    beforeEach(() => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
-    });
-    afterEach(() => {
-      vi.useRealTimers();
-    });
-
-    it('then a flush for more sockets than a slice waits for their answers, and what is queued or subscribed meanwhile goes with it', async () => {
-      const writes = new WritesInFlight();
-      const { fanout, sockets, counts } = setUp(3, writes);
-      const answered = writes.begin();
-      fanout.enqueue(listing('p1', 'lg', 1));
-      await vi.advanceTimersByTimeAsync(12); // the flush was due at 10
-      expect(counts()).toEqual([0, 0, 0]);
-      expect(fanout.coveredFrom).toBe(0);
-      // Queued and subscribed while the flush waits: both in the same packet.
-      fanout.enqueue(listing('p2', 'lg', 2));
-      const late = fakeSocket('late');
-      fanout.subscribe(late.socket, [{ kind: 'products', filter: {} }]);
-      await vi.advanceTimersByTimeAsync(10);
-      expect(counts()).toEqual([0, 0, 0]);
-      answered();
-      await vi.advanceTimersByTimeAsync(1);
-      for (const x of [...sockets, late]) expect(ids(x.written)).toEqual([['p1', 'p2']]);
-      expect(fanout.coveredFrom).toBe(2);
-    });
-
-    it('then a write never answered holds a change no more than holdForWritesMs past its flush, and few sockets never wait', async () => {
-      const writes = new WritesInFlight();
-      const { fanout, counts } = setUp(3, writes);
-      const few = setUp(1, writes);
-      writes.begin();
-      fanout.enqueue(listing('p1', 'lg', 1));
-      few.fanout.enqueue(listing('p1', 'lg', 1));
-      await vi.advanceTimersByTimeAsync(11);
-      expect(few.counts()).toEqual([1]);
-      await vi.advanceTimersByTimeAsync(10 + 30 - 11 - 1);
-      expect(counts()).toEqual([0, 0, 0]);
-      await vi.advanceTimersByTimeAsync(2);
-      expect(counts()).toEqual([1, 1, 1]);
-    });
-
-    it('then a write that arrives between two slices holds the rest of the flush, within the same bound', async () => {
-      const writes = new WritesInFlight();
-      const { fanout, counts } = setUp(4, writes);
-      fanout.enqueue(listing('p1', 'lg', 1));
-      await vi.advanceTimersByTimeAsync(10);
-      // The first slice (two sockets) went at once: no write was in flight.
-      expect(counts()).toEqual([1, 1, 0, 0]);
-      const answered = writes.begin();
-      await vi.advanceTimersByTimeAsync(5);
-      expect(counts()).toEqual([1, 1, 0, 0]);
-      answered();
-      await vi.advanceTimersByTimeAsync(1);
-      expect(counts()).toEqual([1, 1, 1, 1]);
-    });
-
-    it('then a fan-out closed while it waits writes nothing', async () => {
-      const writes = new WritesInFlight();
-      const { fanout, counts } = setUp(3, writes);
-      const answered = writes.begin();
-      fanout.enqueue(listing('p1', 'lg', 1));
-      await vi.advanceTimersByTimeAsync(12);
-      fanout.close();
-      answered();
-      await vi.advanceTimersByTimeAsync(50);
-      expect(counts()).toEqual([0, 0, 0]);
-    });
-  });
-
   it('when a socket changes its views or leaves, then its group goes with its last socket', async () => {
     vi.useFakeTimers();
     try {
       const { io } = fakeServer();
-      const fanout = new Fanout(
-        io,
-        { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000, holdForWritesMs: 0 },
-        0,
-      );
+      const fanout = new Fanout(io, { flushMs: 10, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 5, maxPendingBytes: 1000 }, 0);
       const s = fakeSocket('s');
       fanout.subscribe(s.socket, [{ kind: 'products', filter: { category: 'lg' } }]);
       fanout.subscribe(s.socket, [{ kind: 'products', filter: { category: 'sony' } }]);

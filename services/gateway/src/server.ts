@@ -22,7 +22,6 @@ import { UserCache } from './auth/user-cache';
 import { CommandSender } from './commands';
 import type { GatewayConfig } from './config';
 import { ListCache } from './http/list-cache';
-import { WritesInFlight } from './http/load-shed';
 import type { GatewayDeps } from './deps';
 import type { ReadModels } from './read-models';
 import { attachSockets } from './sockets';
@@ -56,8 +55,6 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
   const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
   // The caller's account, kept between requests until the identity read model announces a change.
   const accounts = new UserCache((id) => reads.identity.userById(id), feed);
-  // Counted by the API's load shedding; the sockets' fan-out lets them go first.
-  const writes = new WritesInFlight();
   const app = createApp({
     config,
     pool,
@@ -74,7 +71,6 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     lifecycle: parts.lifecycle,
     verifier: parts.verifier,
     accounts: (id) => accounts.get(id),
-    writes,
   });
   const metrics = parts.metrics ?? createMetrics({ service: 'gateway' });
   const server = http.createServer(withMetrics(app, metrics, config.metricsToken));
@@ -86,7 +82,6 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     limits: config.sockets,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
-    writes,
   });
   gaugeOnScrape(
     metrics,

@@ -5,7 +5,6 @@ import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEve
 import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
-import type { WritesInFlight } from './http/load-shed';
 import { mayView, RecentChanges, route, viewCatchUpPage } from './views';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
@@ -106,8 +105,6 @@ export interface SocketDeps {
   trustProxy?: boolean | number | string;
   /** How pushes go out (flush interval, sockets per slice, pending packets before a drop); defaults in fanout.ts. */
   fanout?: Partial<FanoutOptions>;
-  /** The HTTP writes in flight on this server: a large flush lets them be answered first (ADR 0049). */
-  writes?: WritesInFlight;
 }
 
 /**
@@ -137,7 +134,7 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   io.use(auth.middleware);
 
   const recent = new RecentChanges(RECENT);
-  const fanout = new Fanout(io, { ...DEFAULT_FANOUT, ...deps.fanout }, deps.position(), deps.writes);
+  const fanout = new Fanout(io, { ...DEFAULT_FANOUT, ...deps.fanout }, deps.position());
   /** Sockets narrowed to views, by account: closed with it when it is deleted. */
   const viewSocketsOf = new Map<string, Set<LiveSocket>>();
   const views = viewService(fanout, viewSocketsOf);
