@@ -421,11 +421,11 @@ async function main() {
         `${SECONDS} s a rate, open-loop new listings over ${CATEGORIES.length} categories; half on All Products, half on the ${WATCHED} page; ` +
         `visitors on ${process.env.CLIENT === 'socket.io' ? 'socket.io-client' : 'lean-socket.ts'}, LOAD_NICE=${LOAD_NICE}`,
     );
-    // Round after round, every step once in each (A B A B ...): a moment's noise on the machine
-    // then lands on one round of a step, not on all of it, and the medians say what holds.
+    // Round after round, every step once in each, in turn A B, then B A, ...: a moment's noise on
+    // the machine lands on one round of a step, not on all of it, the log's growth through the
+    // run favours no size, and the medians say what holds.
     for (let round = 1; round <= ROUNDS; round++) {
       if (ROUNDS > 1) console.log(`round ${round} of ${ROUNDS}`);
-      // A B, then B A, ...: the log grows through the run, and no size always goes first.
       for (const n of round % 2 === 1 ? SOCKETS : [...SOCKETS].reverse()) {
         load = fork(import.meta.filename, ['--load'], {
           execArgv: ['--import', 'tsx'],
