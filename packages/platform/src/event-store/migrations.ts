@@ -183,4 +183,89 @@ export const eventStoreMigrations: Migration[] = [
       end $$;
     `,
   },
+  {
+    id: '0004-appends-planned-once',
+    // ADR 0050: the same appends, with less work in the server per group.
+    // - The functions' statements take a generic plan, made once per connection, instead of being
+    //   planned again at every call: their parameters are jsonb and arrays, so PostgreSQL kept
+    //   choosing custom plans, and ~18% of a group's time in the server went to the planner.
+    // - es.events loses its foreign key to es.streams. The only writers of es.events are these two
+    //   functions, and they claim the stream's row in the same transaction just before the insert,
+    //   so the key's check on every inserted event (a trigger and a query per row) only re-read
+    //   what had just been written.
+    // - A group no longer looks up every event id before it writes: events_event_id_key finds a
+    //   stored id in the insert anyway, the statement then fails as a whole, and the store sends
+    //   each append of the group again on its own (the path ADR 0046 already had for an id stored
+    //   by another process meanwhile), so each still gets exactly its own outcome.
+    sql: `
+      alter function es.append_events(text, text, jsonb, bigint, text) set plan_cache_mode = force_generic_plan;
+      alter table es.events drop constraint if exists events_stream_id_fkey;
+      create or replace function es.append_groups(p_appends jsonb, p_lock bigint, p_channel text)
+      returns table (
+        idx integer, "position" bigint, event_id uuid, stream_id text, stream_version integer, type text, schema_version integer,
+        data jsonb, metadata jsonb, recorded_at timestamptz, conflict_version integer, duplicate_id uuid
+      )
+      language plpgsql
+      set plan_cache_mode = force_generic_plan
+      as $$
+      #variable_conflict use_column
+      declare
+        a record;
+        next_version integer;
+        actual integer;
+        ok_idx integer[] := '{}';
+        ok_next integer[] := '{}';
+      begin
+        -- Stream rows are locked in stream-id order (then arrival order), whatever order the
+        -- appends came in: every group takes them in the same order, so groups never deadlock.
+        for a in
+          select x.i::integer as i, x.ap->>'stream' as s, x.ap->>'expected' as mode, jsonb_array_length(x.ap->'events') as n
+            from jsonb_array_elements(p_appends) with ordinality as x(ap, i)
+           order by x.ap->>'stream' collate "C", x.i
+        loop
+          next_version := null;
+          if a.mode = 'no_stream' then
+            insert into es.streams as s (stream_id, version) values (a.s, a.n - 1)
+              on conflict (stream_id) do nothing returning s.version into next_version;
+          elsif a.mode = 'any' then
+            insert into es.streams as s (stream_id, version) values (a.s, a.n - 1)
+              on conflict (stream_id) do update set version = s.version + a.n returning s.version into next_version;
+          elsif a.mode = 'stream_exists' then
+            update es.streams s set version = s.version + a.n where s.stream_id = a.s returning s.version into next_version;
+          else
+            update es.streams s set version = s.version + a.n where s.stream_id = a.s and s.version = a.mode::integer
+              returning s.version into next_version;
+          end if;
+          if next_version is null then
+            -- This append's expectation was wrong: nothing is written for it; say where the stream is.
+            select s.version into actual from es.streams s where s.stream_id = a.s;
+            return query select a.i, null::bigint, null::uuid, null::text, null::integer, null::text, null::integer,
+              null::jsonb, null::jsonb, null::timestamptz, coalesce(actual, -1), null::uuid;
+            continue;
+          end if;
+          ok_idx := ok_idx || a.i;
+          ok_next := ok_next || next_version;
+        end loop;
+        if cardinality(ok_idx) = 0 then
+          return;
+        end if;
+        -- Positions are drawn under this lock, and it is released only at commit: readers by
+        -- position never see a gap fill in later (ADR 0002). Each append's events get
+        -- consecutive positions, appends in arrival order. An event id stored already fails the
+        -- whole statement here (events_event_id_key) and nothing of the group is written.
+        perform pg_advisory_xact_lock(p_lock);
+        return query
+          insert into es.events as e (event_id, stream_id, stream_version, type, schema_version, data, metadata)
+          select (y.ev->>'eventId')::uuid, x.ap->>'stream', o.nv - jsonb_array_length(x.ap->'events') + y.j::integer,
+                 y.ev->>'type', coalesce((y.ev->>'schemaVersion')::integer, 1), y.ev->'data', y.ev->'metadata'
+            from unnest(ok_idx, ok_next) as o(i, nv)
+            cross join lateral (select p_appends->(o.i - 1) as ap) as x
+            cross join lateral jsonb_array_elements(x.ap->'events') with ordinality as y(ev, j)
+           order by o.i, y.j
+          returning null::integer, e.position, e.event_id, e.stream_id, e.stream_version, e.type, e.schema_version, e.data,
+                    e.metadata, e.recorded_at, null::integer, null::uuid;
+        perform pg_notify(p_channel, currval(pg_get_serial_sequence('es.events', 'position'))::text);
+      end $$;
+    `,
+  },
 ];

@@ -195,19 +195,22 @@ export class PostgresEventStore implements EventStore {
     if (group.length === 1) return this.appendAlone(group[0]!);
     let rows: GroupRow[];
     try {
-      ({ rows } = await this.pool.query<GroupRow>(
-        `select idx, ${COLUMNS}, conflict_version, duplicate_id from es.append_groups($1::jsonb, $2, $3)`,
-        [
+      ({ rows } = await this.pool.query<GroupRow>({
+        // Named, so each connection parses and plans it once (ADR 0050).
+        name: 'es_append_groups',
+        text: `select idx, ${COLUMNS}, conflict_version, duplicate_id from es.append_groups($1::jsonb, $2, $3)`,
+        values: [
           `[${group.map((p) => `{"stream":${JSON.stringify(p.streamId)},"expected":${JSON.stringify(p.mode)},"events":${p.payload}}`).join(',')}]`,
           APPEND_LOCK,
           CHANNEL,
         ],
-      ));
+      }));
     } catch (err) {
       if (isUniqueViolation(err, 'events_event_id_key')) {
-        // Another writer stored one of these event ids after the group looked: the statement failed
-        // and nothing of the group was written. Each append goes again on its own, so each gets
-        // the outcome it would have had alone (one of them the duplicate).
+        // One of these event ids is stored already (an append retried, or another writer's): the
+        // statement failed on it and nothing of the group was written (ADR 0050). Each append goes
+        // again on its own, so each gets the outcome it would have had alone (one of them the
+        // duplicate, after its own version check, as alone).
         for (const p of group) await this.appendAlone(p);
         return;
       }
@@ -247,10 +250,11 @@ export class PostgresEventStore implements EventStore {
   private async appendAlone(p: PendingAppend): Promise<void> {
     let rows: (Row & { conflict_version: number | null })[];
     try {
-      ({ rows } = await this.pool.query<Row & { conflict_version: number | null }>(
-        `select ${COLUMNS}, conflict_version from es.append_events($1, $2, $3::jsonb, $4, $5)`,
-        [p.streamId, p.mode, p.payload, APPEND_LOCK, CHANNEL],
-      ));
+      ({ rows } = await this.pool.query<Row & { conflict_version: number | null }>({
+        name: 'es_append_events',
+        text: `select ${COLUMNS}, conflict_version from es.append_events($1, $2, $3::jsonb, $4, $5)`,
+        values: [p.streamId, p.mode, p.payload, APPEND_LOCK, CHANNEL],
+      }));
     } catch (err) {
       if (isUniqueViolation(err, 'events_event_id_key')) {
         return p.reject(new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? '')));
