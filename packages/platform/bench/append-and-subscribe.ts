@@ -5,9 +5,9 @@
 // (maxGroupAppends 1: the store before group commit, ADR 0046) and, when pgbench is found
 // (PGBENCH=path, or /usr/lib/postgresql/*/bin), the server's commit ceiling: WRITERS clients
 // each committing a one-row insert. Figures are medians over the rounds. WARMUP rounds of both
-// kinds of append go first and are printed but not counted: a new process appends ~25% slower
-// for its first few thousand groups (V8 has not yet compiled the driver's and the store's hot
-// paths), which a running shop is past and pgbench, in C, never has.
+// kinds of append go first and are printed but not counted: the first round of a new process
+// appends 5-30% slower than the ones after it (a fresh pool does not bring that back, so it is the
+// Node process warming up), which a running shop is past and pgbench, in C, never has.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';

@@ -124,13 +124,15 @@ export class DuplicateEventError extends AppError {
  * PostgreSQL / network failures that say "the database cannot be reached right now", not "this
  * request is wrong": admin shutdown or termination (57P01-57P03), connection exceptions (08xxx),
  * too many connections (53300), a database closed to connections, refused or reset sockets,
- * connections ended under a query, and connect timeouts. Retrying later can succeed.
+ * connections ended under a query, and connect timeouts; and a transaction PostgreSQL rolled back
+ * only because of others running beside it (a deadlock's victim 40P01, a serialization failure
+ * 40001, a lock not granted in time 55P03). Retrying later can succeed.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
     if (e instanceof AppError) return e.kind === 'unavailable';
     const code = typeof e.code === 'string' ? e.code : '';
-    if (/^(57P0[123]|08...|53300)$/.test(code)) return true;
+    if (/^(57P0[123]|08...|53300|40P01|40001|55P03)$/.test(code)) return true;
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND'].includes(code))
       return true;
     const message = typeof e.message === 'string' ? e.message : '';

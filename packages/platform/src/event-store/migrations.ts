@@ -197,7 +197,11 @@ export const eventStoreMigrations: Migration[] = [
     //   stored id in the insert anyway, the statement then fails as a whole, and the store sends
     //   each append of the group again on its own (the path ADR 0046 already had for an id stored
     //   by another process meanwhile), so each still gets exactly its own outcome.
+    // - Its locks are taken first, in the order an append takes them (es.streams, then es.events):
+    //   dropping the key locks both tables, and in the other order it could deadlock with a process
+    //   still appending while this one starts.
     sql: `
+      lock table es.streams, es.events in access exclusive mode;
       alter function es.append_events(text, text, jsonb, bigint, text) set plan_cache_mode = force_generic_plan;
       alter table es.events drop constraint if exists events_stream_id_fkey;
       create or replace function es.append_groups(p_appends jsonb, p_lock bigint, p_channel text)

@@ -125,6 +125,62 @@ describe('PostgreSQL event store: group commit', () => {
     await expect(store.append(dupStream, [ev()], 'no_stream')).resolves.toMatchObject({ nextVersion: 0 });
   });
 
+  it('when one group holds stored event ids beside a wrong version, new streams and two appends to one stream, then its statement fails and each append, sent again alone, gets its own outcome', async () => {
+    const storedA = ev('StoredA');
+    const storedB = ev('StoredB');
+    const [a, b, c, d, e] = Array.from({ length: 5 }, () => `order-${randomUUID()}`);
+    await store.append(a!, [storedA], 'no_stream');
+    await store.append(b!, [storedB], 'no_stream');
+    // Let the store finish that commit, so the first append below goes alone and the rest queue together.
+    await new Promise((resolve) => setImmediate(resolve));
+    const calls: { name: string | undefined; appends: number; failed: boolean }[] = [];
+    const query = db.pool.query.bind(db.pool) as (config: unknown) => Promise<unknown>;
+    const spy = async (config: { name?: string; values?: unknown[] }) => {
+      const call = {
+        name: config.name,
+        appends: config.name === 'es_append_groups' ? (JSON.parse(String(config.values![0])) as unknown[]).length : 1,
+        failed: false,
+      };
+      calls.push(call);
+      return query(config).catch((err: unknown) => {
+        call.failed = true;
+        throw err;
+      });
+    };
+    (db.pool as unknown as { query: typeof spy }).query = spy;
+    try {
+      const { first, rest } = inOneGroup(() => ({
+        duplicateRightVersion: store.append(a!, [{ ...storedA }], 0).catch((err: unknown) => err),
+        wrongVersion: store.append(b!, [ev('Late')], 5).catch((err: unknown) => err),
+        fine: store.append(c!, [ev('Fine')], 'no_stream'),
+        firstOfTwo: store.append(d!, [ev('D1')], 'no_stream'),
+        secondOfTwo: store.append(d!, [ev('D2')], 0),
+        duplicateAmongNew: store.append(e!, [ev('E'), { ...storedB }], 'no_stream').catch((err: unknown) => err),
+      }));
+      await expect(first).resolves.toBeInstanceOf(ConcurrencyError);
+      expect(await rest.duplicateRightVersion).toMatchObject({ name: 'DuplicateEventError', eventId: storedA.eventId });
+      expect(await rest.wrongVersion).toMatchObject({ kind: 'concurrency', streamId: b, expected: '5', actual: 0 });
+      expect((await rest.fine).nextVersion).toBe(0);
+      expect((await rest.firstOfTwo).nextVersion).toBe(0);
+      expect((await rest.secondOfTwo).nextVersion).toBe(1);
+      expect(await rest.duplicateAmongNew).toMatchObject({ name: 'DuplicateEventError', eventId: storedB.eventId });
+    } finally {
+      (db.pool as unknown as { query: unknown }).query = query;
+    }
+    // The six went as one group, whose statement failed on the stored ids; then each went alone, in order.
+    const group = calls.findIndex((call) => call.name === 'es_append_groups');
+    expect(calls[group]).toEqual({ name: 'es_append_groups', appends: 6, failed: true });
+    expect(calls.slice(group + 1).map((call) => call.name)).toEqual(Array.from({ length: 6 }, () => 'es_append_events'));
+    expect((await store.readStream(a!)).map((x) => x.eventId)).toEqual([storedA.eventId]);
+    expect((await store.readStream(b!)).map((x) => x.eventId)).toEqual([storedB.eventId]);
+    expect((await store.readStream(c!)).map((x) => x.type)).toEqual(['Fine']);
+    expect((await store.readStream(d!)).map((x) => [x.type, x.version])).toEqual([
+      ['D1', 0],
+      ['D2', 1],
+    ]);
+    expect(await store.readStream(e!)).toEqual([]);
+  });
+
   it('when two concurrent appends carry the same new event id, then exactly one stores it and the other gets the duplicate error', async () => {
     const shared = ev('Once');
     const streams = [`order-${randomUUID()}`, `order-${randomUUID()}`];
