@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, asUnavailable, isDatabaseUnavailable } from './errors';
+import { AppError, asUnavailable, isDatabaseUnavailable, isTransientRollback } from './errors';
 import { createTestDatabase, type TestDatabase } from './testing';
 
 /** A transaction PostgreSQL rolls back only because of others beside it is a 503 to retry, not a 500. */
@@ -41,7 +41,9 @@ describe('errors: transient refusals from PostgreSQL', () => {
       expect(failed).toHaveLength(1);
       const err = failed[0]!.reason as { code?: string };
       expect(err.code).toBe('40P01');
-      expect(isDatabaseUnavailable(err)).toBe(true);
+      expect(isTransientRollback(err)).toBe(true);
+      // The connection is fine: the process guard's "connection failure" stays narrow.
+      expect(isDatabaseUnavailable(err)).toBe(false);
       expect(asUnavailable(err)).toMatchObject({ kind: 'unavailable', status: 503 });
       // The survivor goes on and commits both of its updates.
       const survivor = outcomes[0].status === 'fulfilled' ? x : y;
@@ -58,17 +60,22 @@ describe('errors: transient refusals from PostgreSQL', () => {
       await y.query("set local lock_timeout = '50ms'");
       const timedOut = (await y.query('update t set v = v + 1 where id = 1').catch((e: unknown) => e)) as { code?: string };
       expect(timedOut.code).toBe('55P03');
+      expect(isTransientRollback(timedOut)).toBe(true);
       expect(asUnavailable(timedOut)).toBeInstanceOf(AppError);
+      expect(asUnavailable(timedOut)).toMatchObject({ kind: 'unavailable', status: 503 });
       await x.query('rollback');
       const duplicate = await db.pool.query('insert into t values (1, 0)').catch((e: unknown) => e);
       expect((duplicate as { code?: string }).code).toBe('23505');
       expect(isDatabaseUnavailable(duplicate)).toBe(false);
+      expect(isTransientRollback(duplicate)).toBe(false);
       expect(asUnavailable(duplicate)).toBe(duplicate);
     });
   });
 
   it('when PostgreSQL cannot serialize a transaction, then the code it gives (40001) is a retryable 503', () => {
     // A real serialization failure needs two serializable transactions in a race; the code is what matters here.
-    expect(isDatabaseUnavailable(Object.assign(new Error('could not serialize access'), { code: '40001' }))).toBe(true);
+    const err = Object.assign(new Error('could not serialize access'), { code: '40001' });
+    expect(isTransientRollback(err)).toBe(true);
+    expect(asUnavailable(err)).toMatchObject({ kind: 'unavailable', status: 503 });
   });
 });

@@ -124,15 +124,13 @@ export class DuplicateEventError extends AppError {
  * PostgreSQL / network failures that say "the database cannot be reached right now", not "this
  * request is wrong": admin shutdown or termination (57P01-57P03), connection exceptions (08xxx),
  * too many connections (53300), a database closed to connections, refused or reset sockets,
- * connections ended under a query, and connect timeouts; and a transaction PostgreSQL rolled back
- * only because of others running beside it (a deadlock's victim 40P01, a serialization failure
- * 40001, a lock not granted in time 55P03). Retrying later can succeed.
+ * connections ended under a query, and connect timeouts. Retrying later can succeed.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
     if (e instanceof AppError) return e.kind === 'unavailable';
     const code = typeof e.code === 'string' ? e.code : '';
-    if (/^(57P0[123]|08...|53300|40P01|40001|55P03)$/.test(code)) return true;
+    if (/^(57P0[123]|08...|53300)$/.test(code)) return true;
     if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND'].includes(code))
       return true;
     const message = typeof e.message === 'string' ? e.message : '';
@@ -150,6 +148,21 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * A transaction PostgreSQL rolled back only because of others running beside it: a deadlock's
+ * victim (40P01), a serialization failure (40001), a lock not granted within `lock_timeout`
+ * (55P03). Nothing of it was written, and running it again can succeed. The connection is fine,
+ * so this is not `isDatabaseUnavailable`; it is answered with the same 503 (ADR 0050), but a
+ * deadlock means two writers took locks in different orders, so it is also logged as an error.
+ */
+export function isTransientRollback(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.code === 'string' && /^(40P01|40001|55P03)$/.test(e.code)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
 /** The 503 a caller may retry (with the same Idempotency-Key for a write). */
 export function databaseUnavailable(cause?: unknown): AppError {
   const err = new AppError('unavailable', 'The database is unavailable right now; try again in a moment');
@@ -157,9 +170,9 @@ export function databaseUnavailable(cause?: unknown): AppError {
   return err;
 }
 
-/** A database outage as the typed 503; anything else unchanged. */
+/** A database outage, or a transaction rolled back because of others, as the typed 503; anything else unchanged. */
 export function asUnavailable(err: unknown): unknown {
-  return !(err instanceof AppError) && isDatabaseUnavailable(err) ? databaseUnavailable(err) : err;
+  return !(err instanceof AppError) && (isDatabaseUnavailable(err) || isTransientRollback(err)) ? databaseUnavailable(err) : err;
 }
 
 /** A readable cause for logs: the message, the PostgreSQL / system code, and what it wraps. */

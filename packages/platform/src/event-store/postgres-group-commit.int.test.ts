@@ -167,7 +167,7 @@ describe('PostgreSQL event store: group commit', () => {
     } finally {
       (db.pool as unknown as { query: unknown }).query = query;
     }
-    // The six went as one group, whose statement failed on the stored ids; then each went alone, in order.
+    // The six went as one group, whose statement failed on the stored ids; then each went alone.
     const group = calls.findIndex((call) => call.name === 'es_append_groups');
     expect(calls[group]).toEqual({ name: 'es_append_groups', appends: 6, failed: true });
     expect(calls.slice(group + 1).map((call) => call.name)).toEqual(Array.from({ length: 6 }, () => 'es_append_events'));
@@ -179,6 +179,36 @@ describe('PostgreSQL event store: group commit', () => {
       ['D2', 1],
     ]);
     expect(await store.readStream(e!)).toEqual([]);
+  });
+
+  it('when PostgreSQL rolls a group back because of another transaction (a deadlock), then each of its appends goes again alone and lands', async () => {
+    await store.append(`order-${randomUUID()}`, [ev()], 'no_stream');
+    await new Promise((resolve) => setImmediate(resolve));
+    const streams = Array.from({ length: 4 }, () => `order-${randomUUID()}`);
+    const sent: (string | undefined)[] = [];
+    const query = db.pool.query.bind(db.pool) as (config: unknown) => Promise<unknown>;
+    // The group's statement meets a deadlock once (as PostgreSQL reports one); everything else goes through.
+    let refused = 0;
+    const spy = async (config: { name?: string }) => {
+      sent.push(config.name);
+      if (config.name === 'es_append_groups' && refused++ === 0)
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01', severity: 'ERROR' });
+      return query(config);
+    };
+    (db.pool as unknown as { query: typeof spy }).query = spy;
+    let results: AppendResult[];
+    try {
+      const { first, rest } = inOneGroup(() => streams.map((s, i) => store.append(s, [ev('Placed', { i })], 'no_stream')));
+      await expect(first).resolves.toBeInstanceOf(ConcurrencyError);
+      results = await Promise.all(rest);
+    } finally {
+      (db.pool as unknown as { query: unknown }).query = query;
+    }
+    const group = sent.indexOf('es_append_groups');
+    expect(group).toBeGreaterThanOrEqual(0);
+    expect(sent.slice(group + 1, group + 5)).toEqual(['es_append_events', 'es_append_events', 'es_append_events', 'es_append_events']);
+    results.forEach((r, i) => expect(r.events.map((e) => [e.streamId, e.version])).toEqual([[streams[i], 0]]));
+    for (const s of streams) expect(await store.readStream(s)).toHaveLength(1);
   });
 
   it('when two concurrent appends carry the same new event id, then exactly one stores it and the other gets the duplicate error', async () => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { ConcurrencyError, DuplicateEventError, asUnavailable } from '../errors';
+import { ConcurrencyError, DuplicateEventError, asUnavailable, describeError, isTransientRollback } from '../errors';
+import { createLogger } from '../log';
 import { dedicatedClient } from '../db/database';
 import { migrate } from '../db/migrate';
 import { backoffMs } from '../retry';
@@ -16,6 +17,7 @@ import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent
  */
 export const APPEND_LOCK = 0x7ec5_0001;
 const CHANNEL = 'es_events';
+const log = createLogger('event-store');
 
 interface Row {
   position: string;
@@ -214,6 +216,16 @@ export class PostgresEventStore implements EventStore {
         for (const p of group) await this.appendAlone(p);
         return;
       }
+      if (isTransientRollback(err)) {
+        // PostgreSQL rolled the group back because of another transaction (a deadlock, say): nothing
+        // of it was written, so each append goes again on its own rather than failing with the rest.
+        log.error('a group of appends was rolled back because of another transaction; each goes again alone', {
+          appends: group.length,
+          error: describeError(err),
+        });
+        for (const p of group) await this.appendAlone(p);
+        return;
+      }
       // As for a lone append: a connection lost around the commit leaves the outcome unknown, and
       // the 503 says "retry with the same command id".
       const failure = asUnavailable(err);
@@ -260,7 +272,10 @@ export class PostgresEventStore implements EventStore {
         return p.reject(new DuplicateEventError(String((err as { detail?: string }).detail?.match(/\(event_id\)=\(([^)]+)\)/)?.[1] ?? '')));
       }
       // A connection lost around the commit leaves the outcome unknown: the 503 says retry, and a
-      // retry with the same command id (Idempotency-Key) finds the events if they were stored.
+      // retry with the same command id (Idempotency-Key) finds the events if they were stored. A
+      // transaction rolled back because of another wrote nothing: the same 503, and logged.
+      if (isTransientRollback(err))
+        log.error('an append was rolled back because of another transaction', { stream: p.streamId, error: describeError(err) });
       return p.reject(asUnavailable(err));
     }
     const conflict = rows[0]?.conflict_version;

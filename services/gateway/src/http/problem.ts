@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, createLogger, databaseUnavailable, describeError, isDatabaseUnavailable } from '@tv-shop/platform';
+import { AppError, createLogger, databaseUnavailable, describeError, isDatabaseUnavailable, isTransientRollback } from '@tv-shop/platform';
 
 const log = createLogger('gateway');
 
@@ -27,6 +27,14 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
   else if (isDatabaseUnavailable(thrown)) {
     // The database went away under this request (terminated, refused, timed out): a 503 to retry, not a 500.
     log.warn('database unavailable during a request', { path: req.path, error: describeError(thrown) });
+    e = databaseUnavailable(thrown);
+  } else if (isTransientRollback(thrown)) {
+    // PostgreSQL rolled the request's transaction back because of another (a deadlock, say): nothing
+    // was written and a retry can pass, so a 503; but two writers locking in different orders is a bug.
+    log.error('a transaction was rolled back because of another (deadlock, serialization or lock timeout)', {
+      path: req.path,
+      error: describeError(thrown),
+    });
     e = databaseUnavailable(thrown);
   } else if (err?.type === 'entity.parse.failed') e = new AppError('validation', 'The body is not valid JSON', { field: 'body' });
   else if (err?.type === 'entity.too.large') e = new AppError('payload_too_large', 'The body is too large', { field: 'body' });
