@@ -175,11 +175,11 @@ export class Fanout {
         if (r.push.position > this.fixedUpTo) this.fixedUpTo = r.push.position;
       }
       const deliveries: Delivery[] = [];
+      // The adapter's encoding is Socket.IO's own, not its public API: without it, the packet alone.
+      const adapter = this.io.of('/').adapter as unknown as Partial<Encoding>;
       for (const g of touched) {
         const opts: Record<string, unknown> = {};
         const packet = { type: this.io._parser.PacketType.EVENT, nsp: '/', data: ['changes', g.batch] };
-        // The adapter's encoding is Socket.IO's own, not its public API: without it, the packet alone.
-        const adapter = this.io.of('/').adapter as unknown as Partial<Encoding>;
         const encoded = (typeof adapter._encode === 'function' ? adapter._encode(packet, opts) : this.io.encoder.encode(packet)) as (
           string | Buffer
         )[];

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { isTransientRollback } from '../errors';
+import { backoffMs } from '../retry';
 import { inTransaction, withClient } from './database';
 
 export interface Migration {
@@ -38,7 +39,7 @@ export async function migrate(pool: pg.Pool, owner: string, migrations: Migratio
             break;
           } catch (err) {
             if (!isTransientRollback(err) || attempt >= MAX_ATTEMPTS) throw err;
-            await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+            await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
           }
         }
         applied.push(m.id);

@@ -33,6 +33,20 @@ describe('PostgreSQL event store: group commit', () => {
     return { first, rest: appends() };
   };
 
+  type QueryConfig = { name?: string; values?: unknown[] };
+  type Query = (config: QueryConfig) => Promise<unknown>;
+  /** Runs `use` with every query of the store's pool going through `spy`, which gets the real query to call on. */
+  const throughSpy = async <T>(spy: (config: QueryConfig, query: Query) => Promise<unknown>, use: () => Promise<T>): Promise<T> => {
+    const pool = db.pool as unknown as { query: Query };
+    const query = db.pool.query.bind(db.pool) as Query;
+    pool.query = (config) => spy(config, query);
+    try {
+      return await use();
+    } finally {
+      pool.query = query;
+    }
+  };
+
   it('when many appends to different streams run at once, then all land with gap-free positions and each caller gets its own events', async () => {
     const head = await store.headPosition();
     const sent = Array.from({ length: 120 }, (_, i) => ({
@@ -134,8 +148,7 @@ describe('PostgreSQL event store: group commit', () => {
     // Let the store finish that commit, so the first append below goes alone and the rest queue together.
     await new Promise((resolve) => setImmediate(resolve));
     const calls: { name: string | undefined; appends: number; failed: boolean }[] = [];
-    const query = db.pool.query.bind(db.pool) as (config: unknown) => Promise<unknown>;
-    const spy = async (config: { name?: string; values?: unknown[] }) => {
+    const spy = (config: QueryConfig, query: Query) => {
       const call = {
         name: config.name,
         appends: config.name === 'es_append_groups' ? (JSON.parse(String(config.values![0])) as unknown[]).length : 1,
@@ -147,8 +160,7 @@ describe('PostgreSQL event store: group commit', () => {
         throw err;
       });
     };
-    (db.pool as unknown as { query: typeof spy }).query = spy;
-    try {
+    await throughSpy(spy, async () => {
       const { first, rest } = inOneGroup(() => ({
         duplicateRightVersion: store.append(a!, [{ ...storedA }], 0).catch((err: unknown) => err),
         wrongVersion: store.append(b!, [ev('Late')], 5).catch((err: unknown) => err),
@@ -164,9 +176,7 @@ describe('PostgreSQL event store: group commit', () => {
       expect((await rest.firstOfTwo).nextVersion).toBe(0);
       expect((await rest.secondOfTwo).nextVersion).toBe(1);
       expect(await rest.duplicateAmongNew).toMatchObject({ name: 'DuplicateEventError', eventId: storedB.eventId });
-    } finally {
-      (db.pool as unknown as { query: unknown }).query = query;
-    }
+    });
     // The six went as one group, whose statement failed on the stored ids; then each went alone.
     const group = calls.findIndex((call) => call.name === 'es_append_groups');
     expect(calls[group]).toEqual({ name: 'es_append_groups', appends: 6, failed: true });
@@ -186,24 +196,19 @@ describe('PostgreSQL event store: group commit', () => {
     await new Promise((resolve) => setImmediate(resolve));
     const streams = Array.from({ length: 4 }, () => `order-${randomUUID()}`);
     const sent: (string | undefined)[] = [];
-    const query = db.pool.query.bind(db.pool) as (config: unknown) => Promise<unknown>;
     // The group's statement meets a deadlock once (as PostgreSQL reports one); everything else goes through.
     let refused = 0;
-    const spy = async (config: { name?: string }) => {
+    const spy = async (config: QueryConfig, query: Query) => {
       sent.push(config.name);
       if (config.name === 'es_append_groups' && refused++ === 0)
         throw Object.assign(new Error('deadlock detected'), { code: '40P01', severity: 'ERROR' });
       return query(config);
     };
-    (db.pool as unknown as { query: typeof spy }).query = spy;
-    let results: AppendResult[];
-    try {
+    const results = await throughSpy(spy, async () => {
       const { first, rest } = inOneGroup(() => streams.map((s, i) => store.append(s, [ev('Placed', { i })], 'no_stream')));
       await expect(first).resolves.toBeInstanceOf(ConcurrencyError);
-      results = await Promise.all(rest);
-    } finally {
-      (db.pool as unknown as { query: unknown }).query = query;
-    }
+      return Promise.all(rest);
+    });
     const group = sent.indexOf('es_append_groups');
     expect(group).toBeGreaterThanOrEqual(0);
     expect(sent.slice(group + 1, group + 5)).toEqual(['es_append_events', 'es_append_events', 'es_append_events', 'es_append_events']);

@@ -208,21 +208,18 @@ export class PostgresEventStore implements EventStore {
         ],
       }));
     } catch (err) {
-      if (isUniqueViolation(err, 'events_event_id_key')) {
-        // One of these event ids is stored already (an append retried, or another writer's): the
-        // statement failed on it and nothing of the group was written (ADR 0050). Each append goes
-        // again on its own, so each gets the outcome it would have had alone (one of them the
-        // duplicate, after its own version check, as alone).
-        for (const p of group) await this.appendAlone(p);
-        return;
-      }
-      if (isTransientRollback(err)) {
-        // PostgreSQL rolled the group back because of another transaction (a deadlock, say): nothing
-        // of it was written, so each append goes again on its own rather than failing with the rest.
-        log.error('a group of appends was rolled back because of another transaction; each goes again alone', {
-          appends: group.length,
-          error: describeError(err),
-        });
+      // Nothing of the group was written, and each append goes again on its own, so each gets the
+      // outcome it would have had alone, when: one of these event ids is stored already (an append
+      // retried, or another writer's) and the insert failed on it (ADR 0050), the duplicate then
+      // found after its own version check, as alone; or PostgreSQL rolled the group back because
+      // of another transaction (a deadlock, say), which is logged: it means a lock-order bug.
+      const duplicate = isUniqueViolation(err, 'events_event_id_key');
+      if (duplicate || isTransientRollback(err)) {
+        if (!duplicate)
+          log.error('a group of appends was rolled back because of another transaction; each goes again alone', {
+            appends: group.length,
+            error: describeError(err),
+          });
         for (const p of group) await this.appendAlone(p);
         return;
       }
