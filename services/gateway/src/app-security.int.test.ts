@@ -6,6 +6,29 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestLogger } from './app';
 import { startTestShop, type TestShop } from './testing/harness';
 
+/** An Express app behind `requestLogger(level)`, with `routes`; the JSON lines it logs, parsed. */
+function loggedApp(level: string, routes: (app: express.Express) => void) {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const app = express();
+  app.use(requestLogger(level, sink));
+  routes(app);
+  const server = http.createServer(app);
+  return {
+    lines,
+    start: async () => {
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
 describe('security headers', () => {
   let shop: TestShop;
   beforeAll(async () => {
@@ -36,26 +59,17 @@ describe('security headers', () => {
 });
 
 describe('request logs', () => {
-  let server: http.Server;
-  let base: string;
-  const lines: Record<string, unknown>[] = [];
-  beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    const app = express();
-    app.use(requestLogger('info', sink));
+  const logged = loggedApp('info', (app) => {
     app.use(express.json());
     app.post('/api/auth/login', (_req, res) => void res.status(401).json({ status: 401 }));
     app.get('/api/jwt', (_req, res) => void res.set('Set-Cookie', 'session=cookie-secret-value').json({ token: 'answer-token-value' }));
-    server = http.createServer(app);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  const { lines } = logged;
+  let base: string;
+  beforeAll(async () => {
+    base = await logged.start();
+  });
+  afterAll(() => logged.stop());
 
   it('when requests carry passwords, tokens and cookies, then each is one JSON line with method, url and status, and none of the secrets', async () => {
     await fetch(`${base}/api/auth/login`, {
@@ -83,5 +97,36 @@ describe('request logs', () => {
     });
     expect(lines[1]).toMatchObject({ level: 30, req: { url: '/api/jwt?email=a@b.co&token=[redacted]' }, res: { statusCode: 200 } });
     expect(typeof lines[1]!.responseTime).toBe('number');
+  });
+});
+
+describe('request logs at LOG_LEVEL=error', () => {
+  const logged = loggedApp('error', (app) => {
+    app.get('/api/fine', (_req, res) => void res.json({ ok: true }));
+    app.get('/api/refused', (_req, res) => void res.status(409).json({ status: 409 }));
+    app.get('/api/outage', (_req, res) => void res.status(503).json({ status: 503 }));
+    app.get('/api/broken', (_req, res) => void res.status(500).json({ status: 500 }));
+  });
+  const { lines } = logged;
+  let base: string;
+  beforeAll(async () => {
+    base = await logged.start();
+  });
+  afterAll(() => logged.stop());
+
+  it('when requests succeed, are refused or meet an outage, then nothing is written; a 500 is one line with its status and the id the caller sent', async () => {
+    for (const path of ['/api/fine', '/api/refused', '/api/outage']) expect((await fetch(`${base}${path}`)).status).toBeLessThan(600);
+    const broken = await fetch(`${base}/api/broken`, { headers: { 'x-request-id': 'trace-42', authorization: 'Bearer hidden-token' } });
+    expect(broken.headers.get('x-request-id')).toBe('trace-42');
+    await expect.poll(() => lines.length).toBe(1);
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      component: 'gateway',
+      msg: 'request errored',
+      req: { id: 'trace-42', method: 'GET', url: '/api/broken', headers: { authorization: '[redacted]' } },
+      res: { statusCode: 500 },
+      err: { type: 'Error', message: 'failed with status code 500' },
+    });
+    expect(typeof lines[0]!.responseTime).toBe('number');
   });
 });
