@@ -161,7 +161,7 @@ export class ProjectionRunner extends LeaderElected {
       name: `projection.${name}`,
       from: this.current,
       batchSize: this.opts.batchSize ?? 500,
-      onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events, batch.events.length > 1)),
+      onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events)),
       onError: (err) => {
         this.lastError = describeError(err);
         this.opts.log?.(`projection ${name} failed a batch; retrying`, { error: this.lastError });
@@ -225,7 +225,7 @@ export class ProjectionRunner extends LeaderElected {
     let shown = Date.now();
     for await (const events of this.chunks(this.current, head)) {
       if (!this.isCurrent(attempt)) return;
-      await this.exclusive(() => this.applyLive(events, true));
+      await this.exclusive(() => this.applyLive(events));
       if (Date.now() - shown > 5000) {
         shown = Date.now();
         this.opts.log?.(`projection ${this.name} catching up: ${this.current - from} of ${head - from} positions applied`);
@@ -261,11 +261,12 @@ export class ProjectionRunner extends LeaderElected {
 
   /**
    * One live (or catch-up) batch: its row changes and the checkpoint in one transaction, then its
-   * announcements. Live batches of more than one event use the batch form, so a busy log costs a
-   * few statements per batch rather than per event; a lone event runs its handler. A batch with
-   * nothing for this projection only moves its checkpoint. Two round trips at most (ADR 0047).
+   * announcements. Every batch, a lone event's too, uses the projection's batch form when it has
+   * one, so a busy log costs a few statements per batch rather than per event, and any batch two
+   * round trips at most (ADR 0047). A batch with nothing for this projection only moves its
+   * checkpoint.
    */
-  private async applyLive(all: RecordedEvent[], bulk = false): Promise<void> {
+  private async applyLive(all: RecordedEvent[]): Promise<void> {
     // After a rebuild the checkpoint may be ahead of what the subscription re-reads.
     const events = all.filter((e) => e.position > this.current);
     if (events.length === 0) return;
@@ -301,7 +302,7 @@ export class ProjectionRunner extends LeaderElected {
       };
       try {
         const writes: string[] = [];
-        await this.applyBatch(openingWithFirstQuery(client, open), schema, events, notices, bulk, true, writes);
+        await this.applyBatch(openingWithFirstQuery(client, open), schema, events, notices, true, true, writes);
         const changes = notices.filter((n) => n.kind === 'change');
         // What the batch announces is kept with it, to be announced again after a crash. The batch
         // form's writes, that and the commit: one round trip.
