@@ -7,7 +7,11 @@ import { decide, viewKeys, type Routed } from './views';
 const log = createLogger('fanout');
 
 export interface FanoutOptions {
-  /** How long changes gather before they go out together (ms). */
+  /**
+   * The least time between two flushes (ms): changes that come while the last flush is younger
+   * than this gather and go out together when it is this old; a change after a quiet spell goes
+   * out at once.
+   */
   flushMs: number;
   /** Sockets written between two yields to the event loop, so HTTP answers are not held up... */
   socketsPerSlice: number;
@@ -54,8 +58,9 @@ const pendingBytes = (s: Socket) =>
   (s.conn as unknown as { transport?: { socket?: { bufferedAmount?: number } } }).transport?.socket?.bufferedAmount ?? 0;
 
 /**
- * Pushes leave the projector's publish: a change is queued in O(1) and the queue goes out every
- * `flushMs`, away from the call that published it. Sockets that did not subscribe to views get
+ * Pushes leave the projector's publish: a change is queued in O(1) and the queue goes out on a
+ * later turn of the event loop, away from the call that published it, at most once every
+ * `flushMs`. Sockets that did not subscribe to views get
  * each change by its rooms, as before (one broadcast per change). Sockets with views are grouped
  * by their set of views; each group gets one packet a flush holding what its views make of the
  * changes (ADR 0045), encoded once and written to its sockets a slice at a time, yielding to the
@@ -67,6 +72,8 @@ export class Fanout {
   private readonly groupOf = new Map<Socket, Group>();
   private queue: Routed[] = [];
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** When the last flush began (performance.now()). */
+  private lastFlush = -Infinity;
   private writing = false;
   private closed = false;
   /** The highest position whose deliveries are fixed: a socket subscribing now gets every change above it. */
@@ -135,7 +142,11 @@ export class Fanout {
     this.queue = [];
   }
 
-  /** The next flush in `flushMs`; at once (`soon`) for changes that already waited for a flush to finish writing. */
+  /**
+   * The next flush: `flushMs` after the last one began, or at once (the loop's next turn, so that
+   * what is published together goes together) when that is past or when the changes already
+   * waited for a flush to finish writing (`soon`).
+   */
   private schedule(soon = false): void {
     if (this.timer || this.writing || this.closed) return;
     this.timer = setTimeout(
@@ -143,7 +154,7 @@ export class Fanout {
         this.timer = null;
         void this.flush();
       },
-      soon ? 0 : this.opts.flushMs,
+      soon ? 0 : Math.max(0, this.lastFlush + this.opts.flushMs - performance.now()),
     );
   }
 
@@ -151,6 +162,7 @@ export class Fanout {
     const changes = this.queue;
     this.queue = [];
     if (changes.length === 0) return;
+    this.lastFlush = performance.now();
     this.writing = true;
     try {
       this.stats.flushes += 1;

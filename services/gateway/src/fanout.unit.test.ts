@@ -114,4 +114,35 @@ describe('fan-out (unit)', () => {
       vi.useRealTimers();
     }
   });
+
+  it('when a change comes after a quiet spell, then it goes out at once; changes soon after a flush gather until it is flushMs old', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    try {
+      const { io } = fakeServer();
+      const fanout = new Fanout(io, { flushMs: 15, socketsPerSlice: 100, sliceMs: 4, maxPendingPackets: 50, maxPendingBytes: 100_000 }, 0);
+      const s = fakeSocket('s');
+      fanout.subscribe(s.socket, [{ kind: 'products', filter: {} }]);
+      const ids = () => s.written.map((p) => (JSON.parse(p) as [string, { id: string }[]])[1].map((c) => c.id));
+      fanout.enqueue(listing('a', 'lg', 1));
+      // The loop's next turn, not flushMs later.
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ids()).toEqual([['a']]);
+      // 4 ms and 8 ms after that flush: both wait for it to be 15 ms old, then go together.
+      await vi.advanceTimersByTimeAsync(3);
+      fanout.enqueue(listing('b', 'lg', 2));
+      await vi.advanceTimersByTimeAsync(4);
+      fanout.enqueue(listing('c', 'sony', 3));
+      await vi.advanceTimersByTimeAsync(6);
+      expect(ids()).toEqual([['a']]);
+      await vi.advanceTimersByTimeAsync(2);
+      expect(ids()).toEqual([['a'], ['b', 'c']]);
+      // Quiet again for longer than flushMs: the next one goes at once.
+      await vi.advanceTimersByTimeAsync(30);
+      fanout.enqueue(listing('d', 'lg', 4));
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ids()).toEqual([['a'], ['b', 'c'], ['d']]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
