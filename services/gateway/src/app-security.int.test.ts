@@ -63,6 +63,7 @@ describe('request logs', () => {
     app.use(express.json());
     app.post('/api/auth/login', (_req, res) => void res.status(401).json({ status: 401 }));
     app.get('/api/jwt', (_req, res) => void res.set('Set-Cookie', 'session=cookie-secret-value').json({ token: 'answer-token-value' }));
+    app.get('/api/slow', (_req, res) => void setTimeout(() => res.json({ late: true }), 300));
   });
   const { lines } = logged;
   let base: string;
@@ -97,6 +98,17 @@ describe('request logs', () => {
     });
     expect(lines[1]).toMatchObject({ level: 30, req: { url: '/api/jwt?email=a@b.co&token=[redacted]' }, res: { statusCode: 200 } });
     expect(typeof lines[1]!.responseTime).toBe('number');
+  });
+  it('when the client goes away before the answer, then the line says the request was aborted, with no status, and where it came from', async () => {
+    const before = lines.length;
+    await expect(fetch(`${base}/api/slow`, { signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    await expect.poll(() => lines.length).toBe(before + 1);
+    expect(lines[before]).toMatchObject({
+      level: 30,
+      msg: 'request aborted',
+      req: { url: '/api/slow', remoteAddress: '127.0.0.1' },
+      res: { statusCode: null },
+    });
   });
 });
 
