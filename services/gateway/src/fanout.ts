@@ -143,18 +143,18 @@ export class Fanout {
   }
 
   /**
-   * The next flush: `flushMs` after the last one began, or at once (the loop's next turn, so that
-   * what is published together goes together) when that is past or when the changes already
-   * waited for a flush to finish writing (`soon`).
+   * The next flush: `flushMs` after the last one began, or on the loop's next turn when that is
+   * past (so that what is published together goes together). Changes queued while a flush is
+   * writing are scheduled when it is done.
    */
-  private schedule(soon = false): void {
+  private schedule(): void {
     if (this.timer || this.writing || this.closed) return;
     this.timer = setTimeout(
       () => {
         this.timer = null;
         void this.flush();
       },
-      soon ? 0 : Math.max(0, this.lastFlush + this.opts.flushMs - performance.now()),
+      Math.max(0, Math.ceil(this.lastFlush + this.opts.flushMs - performance.now())),
     );
   }
 
@@ -203,7 +203,7 @@ export class Fanout {
       log.error('fan-out failed', { err });
     } finally {
       this.writing = false;
-      if (this.queue.length > 0) this.schedule(true);
+      if (this.queue.length > 0) this.schedule();
     }
   }
 
