@@ -32,7 +32,7 @@ export interface RunnerOptions {
    * touched row is then written once per batch (ADR 0044).
    */
   bulkSize?: number;
-  /** Whether those use the projection's batch form when it has one (default true; false: one event at a time, as live batches). */
+  /** Whether batches use the projection's batch form when it has one (default true; false: its handlers, one event at a time). */
   bulk?: boolean;
   /** How far behind the log (in positions) a starting projection catches up in bulk batches first (default 1,000). */
   catchUpInBulk?: number;

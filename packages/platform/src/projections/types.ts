@@ -52,9 +52,10 @@ export interface Projection {
   /** Runs for every event, after its own handler if it has one (a copy of the whole log, say). */
   everyEvent?: ProjectionHandler;
   /**
-   * The same as `handlers` and `everyEvent`, for a whole batch at once: the runner uses it to
-   * replay the log (a rebuild, a verify, a first start) and to catch up a long way behind, in
-   * batches of thousands. Without it, those apply one event at a time as live batches do.
+   * The same as `handlers` and `everyEvent`, for a whole batch at once: the runner uses it for
+   * every batch, live ones (a single event too) and those that replay the log (a rebuild, a
+   * verify, a first start) or catch up a long way behind, in thousands. Without it, events are
+   * applied one at a time through the handlers.
    */
   applyBatch?: BatchHandler;
   /**

@@ -2,6 +2,8 @@ import { expect } from 'vitest';
 import type pg from 'pg';
 import { withTransaction } from '../db/database';
 import type { EventMetadata, RecordedEvent } from '../event-store/types';
+import { migrate } from '../db/migrate';
+import { projectionMigrations } from '../projections/checkpoints';
 import type { Projection, ProjectionContext } from '../projections/types';
 
 /** An event as a spec states it: its type and data, and when it happened if that matters. */
@@ -35,9 +37,11 @@ export interface SpecExpectation {
 /**
  * given(events).when(events).then({ rows, pushes }) for a projection, against real PostgreSQL:
  * each spec makes a fresh schema from the projection's DDL, applies the `given` events and then
- * the `when` events through its handlers (one transaction each, `search_path` on that schema, as
- * the runner does), and checks the rows that queries return and the changes the `when` events
- * announced. Positions count from 1 over given and when events together; times default to one
+ * the `when` events one at a time (one transaction each, `search_path` on that schema) as the
+ * runner applies a batch of one: through the projection's batch form when it has one (its
+ * deferred writes last), else its handlers; and checks the rows that queries return and the
+ * changes the `when` events announced. (The handlers are checked against the batch forms apart:
+ * `bulk-replay.int.test.ts`.) Positions count from 1 over given and when events together; times default to one
  * second apart from 2025-01-01T00:00:00Z.
  */
 export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
@@ -45,6 +49,8 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
   const run = async (given: GivenEvent[], when: GivenEvent[]): Promise<SpecOutcome> => {
     const schema = `${projection.schema}_spec_${++specs}_${process.pid}`;
     const db = pool();
+    // The functions the batch forms write with (public.insert_rows, ...), as a projector host has them.
+    await migrate(db, 'projections', projectionMigrations);
     await db.query(`drop schema if exists ${schema} cascade`);
     await db.query(`create schema ${schema}`);
     await withTransaction(db, async (client) => {
@@ -56,20 +62,24 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
     const apply = async (events: GivenEvent[], record: boolean) => {
       for (const e of events) {
         const recorded = recordedEvent(e, ++position);
-        // As the runner does: the event's own handler, then the one for every event.
         const handler = projection.handlers[e.type];
-        const { everyEvent } = projection;
+        const { everyEvent, applyBatch } = projection;
         if (!handler && !everyEvent) continue;
         await withTransaction(db, async (client) => {
           await client.query(`set local search_path to ${schema}, public`);
-          const ctx: ProjectionContext = {
-            db: client,
-            // The `given` events are history nobody hears about, as in a replay.
-            replaying: !record,
-            emit: (change, rooms) => {
-              if (record) pushes.push({ push: { ...change, position: recorded.position }, rooms });
-            },
+          // The `given` events are history nobody hears about, as in a replay.
+          const replaying = !record;
+          const emit: ProjectionContext['emit'] = (change, rooms) => {
+            if (record) pushes.push({ push: { ...change, position: recorded.position }, rooms });
           };
+          if (applyBatch) {
+            const later: [text: string, params: readonly unknown[] | undefined][] = [];
+            await applyBatch([recorded], { db: client, replaying, emit, later: (text, params) => void later.push([text, params]) });
+            for (const [text, params] of later) await client.query(text, params ? [...params] : undefined);
+            return;
+          }
+          // The event's own handler, then the one for every event.
+          const ctx: ProjectionContext = { db: client, replaying, emit };
           if (handler) await handler(recorded, ctx);
           if (everyEvent) await everyEvent(recorded, ctx);
         });

@@ -26,8 +26,8 @@ const productOf = ({ search: _, ...p }: ProductRecord): Product =>
   toProduct({ ...p, resale_poisha: String(p.resale_poisha), original_poisha: String(p.original_poisha), listed_at: String(p.listed_at) });
 
 /**
- * The catalog projection's handlers for a batch of events at once (a replay, a long catch-up;
- * ADR 0044). The rows the batch touches are read once: its products, with every product of a
+ * The catalog projection's handlers for a batch of events at once (every batch the runner
+ * applies, live or a replay; ADRs 0044, 0047). The rows the batch touches are read once: its products, with every product of a
  * seller it renames or verifies; the sellers it names; the reports of the products it reports or
  * removes. Each event then changes them in memory exactly as its handler's SQL does, and each
  * changed row is written once. When anyone listens, each changed product is announced once, as

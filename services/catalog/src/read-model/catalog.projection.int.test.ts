@@ -71,7 +71,7 @@ const upsert = (id: string, position: number, over: Partial<Product> = {}, was?:
     id,
     row: product(id, { listedAt: position, ...over }),
     position,
-    // What the event changed, as it was: the gateway's routing to views (ADR 0045).
+    // What the event changed, as it was (only the fields it changed): the gateway's routing to views (ADR 0045).
     ...(was ? { route: { was } } : {}),
   },
   rooms: [rooms.everyone],
@@ -192,7 +192,10 @@ describe('catalog projection (rm_catalog)', () => {
       .when({ type: 'SellerVerified', data: { userId: 's1' } }, listed('p3'))
       .then({
         rows: { [FLAGS]: [flags('p1', { seller_verified: true }), flags('p2'), flags('p3', { seller_verified: true })] },
-        pushes: [upsert('p1', 4, { sellerVerified: true, listedAt: 2 }), upsert('p3', 5, { sellerVerified: true })],
+        pushes: [
+          upsert('p1', 4, { sellerVerified: true, listedAt: 2 }, { sellerVerified: false }),
+          upsert('p3', 5, { sellerVerified: true }),
+        ],
       });
   });
 
@@ -204,7 +207,7 @@ describe('catalog projection (rm_catalog)', () => {
       )
       .then({
         rows: { [FLAGS]: [flags('p1', { seller_name: 'Karim Ali' })], 'select name from sellers': [{ name: 'Karim Ali' }] },
-        pushes: [upsert('p1', 4, { seller: 'Karim Ali', listedAt: 3 })],
+        pushes: [upsert('p1', 4, { seller: 'Karim Ali', listedAt: 3 }, { seller: 'Karim' })],
       });
   });
 
@@ -222,7 +225,7 @@ describe('catalog projection (rm_catalog)', () => {
       .when({ type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'bk1', buyerName: 'Nusrat' } })
       .then({
         rows: { [FLAGS]: [flags('p1', { sold: true, paid_sale: true })] },
-        pushes: [upsert('p1', 2, { sold: true, paid_sale: true, listedAt: 1 }, { sold: false, advertised: false })],
+        pushes: [upsert('p1', 2, { sold: true, paid_sale: true, listedAt: 1 }, { sold: false, paid_sale: false })],
       });
   });
 
@@ -259,7 +262,7 @@ describe('catalog projection (rm_catalog)', () => {
           ],
         },
         pushes: [
-          upsert('p1', 2, { reported: true, listedAt: 1 }),
+          upsert('p1', 2, { reported: true, listedAt: 1 }, { reported: false }),
           {
             push: {
               entity: 'reported_product',
@@ -283,7 +286,8 @@ describe('catalog projection (rm_catalog)', () => {
       .then({
         rows: { 'select reporter_id, by_name, reason from reports': [{ reporter_id: 'b1', by_name: '', reason: '' }] },
         pushes: [
-          upsert('p1', 3, { reported: true, listedAt: 1 }),
+          // Already reported: nothing about the product changed.
+          upsert('p1', 3, { reported: true, listedAt: 1 }, {}),
           {
             push: {
               entity: 'reported_product',
