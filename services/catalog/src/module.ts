@@ -4,6 +4,7 @@ import {
   createLogger,
   handleCommand,
   notFound,
+  StateCache,
   validation,
   type CommandBus,
   type CommandContext,
@@ -13,6 +14,7 @@ import {
 } from '@tv-shop/platform';
 import type pg from 'pg';
 import { productDecider, type ProductCommand } from './product/decide';
+import type { ProductState } from './product/product';
 import { CatalogQueries } from './read-model/queries';
 import { DEFAULT_LISTING_LIMITS, type ListingLimits } from './seller-listings/limits';
 import { ListingSlots } from './seller-listings/slots';
@@ -43,6 +45,8 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
     }),
   );
 
+  // The products this process last wrote, so that their next command needs no read (ADR 0051).
+  const productStates = new StateCache<ProductState>();
   // A product command, then the seller's slot back if it sold or removed the TV.
   const run = async (productId: string, command: ProductCommand, meta: Omit<CommandContext, 'now'>) => {
     // A listing starts its product's stream: appended without reading it first (ADR 0047).
@@ -52,9 +56,7 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
       streams.product(productId),
       command,
       { ...meta, now },
-      {
-        expectNew: command.type === 'ListProduct',
-      },
+      { expectNew: command.type === 'ListProduct', cache: productStates },
     );
     await slots.afterProductCommand(productId, out, meta);
     return out;

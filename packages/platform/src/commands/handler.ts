@@ -30,7 +30,7 @@ interface DomainEventShape {
   data: unknown;
 }
 
-export interface HandleOptions {
+export interface HandleOptions<S = unknown> {
   /** Conflicts retried at most this many times in all (default 4). */
   maxAttempts?: number;
   /**
@@ -39,6 +39,50 @@ export interface HandleOptions {
    * exist (a retry of this command, a clash) or the decision refuses, it goes the usual way.
    */
   expectNew?: boolean;
+  /**
+   * Streams' states as this process last appended to them (ADR 0051): a command on a stream in
+   * it is decided on that state and appended expecting its version, without reading the stream.
+   * When that does not settle it (another writer moved the stream, the command was handled
+   * before, the decision refused or decided nothing) it goes the usual way.
+   */
+  cache?: StateCache<S>;
+}
+
+/**
+ * The states of the streams a process appended to last, each with the version it has after
+ * those events: every entry is a fact (the events at and below that version are the ones that
+ * state was folded from), so a stale one only costs a version conflict. The least recently used
+ * go first past `max` entries.
+ */
+export class StateCache<S> {
+  private readonly entries = new Map<string, { version: number; state: S }>();
+  constructor(private readonly max = 10_000) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(streamId: string): { version: number; state: S } | undefined {
+    const entry = this.entries.get(streamId);
+    if (entry) {
+      this.entries.delete(streamId);
+      this.entries.set(streamId, entry);
+    }
+    return entry;
+  }
+
+  /** Keeps `state` at `version`, unless a later version of the stream is kept already. */
+  set(streamId: string, version: number, state: S): void {
+    const known = this.entries.get(streamId);
+    if (known && known.version >= version) return;
+    this.entries.delete(streamId);
+    this.entries.set(streamId, { version, state });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  forget(streamId: string): void {
+    this.entries.delete(streamId);
+  }
 }
 
 /**
@@ -52,12 +96,14 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
   streamId: string,
   command: C,
   ctx: CommandContext,
-  options: number | HandleOptions = {},
+  options: number | HandleOptions<S> = {},
 ): Promise<CommandOutcome> {
-  const { maxAttempts = 4, expectNew = false } = typeof options === 'number' ? { maxAttempts: options } : options;
-  if (expectNew) {
-    const created = await appendNew(store, decider, streamId, command, ctx);
-    if (created) return created;
+  const { maxAttempts = 4, expectNew = false, cache: states } = typeof options === 'number' ? { maxAttempts: options } : options;
+  // A new stream's state is the empty one; a stream this process wrote last, the one it kept.
+  const from = expectNew ? { version: -1, state: fold(decider, []) } : states?.get(streamId);
+  if (from) {
+    const done = await appendOn(store, decider, streamId, command, ctx, states, from);
+    if (done) return done;
   }
   // The stream, and this command's first event if it was stored before, in one read.
   const first = await store.readStreamAndEvent(streamId, eventIdFor(ctx.commandId, 0));
@@ -84,6 +130,7 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
     }
     try {
       const res = await store.append(streamId, newEvents(decided, ctx), history.length - 1);
+      states?.set(streamId, res.events[res.events.length - 1]!.version, decided.reduce(decider.evolve, state));
       return { streamId, position: res.position, events: res.events, alreadyDone: false };
     } catch (err) {
       // The stream moved: perhaps because this very command landed from a concurrent retry.
@@ -116,29 +163,35 @@ function newEvents<E extends DomainEventShape>(decided: E[], ctx: CommandContext
 }
 
 /**
- * `expectNew`: decides on the empty state and appends expecting no stream. Null when that does
- * not settle it (the stream exists, the events were stored before, the decision refused or
- * decided nothing): the caller then reads the stream and decides as usual, so every answer is
- * the one the usual way gives.
+ * Decides on `from`, a state of the stream at a version (the empty one for `expectNew`, the kept
+ * one for `cache`), and appends expecting that version, without reading. Null when that does not
+ * settle it (the stream moved, the events were stored before, the decision refused or decided
+ * nothing): the caller then reads the stream and decides as usual, so every answer is the one
+ * the usual way gives. The cache's entry is dropped then.
  */
-async function appendNew<C, E extends DomainEventShape, S>(
+async function appendOn<C, E extends DomainEventShape, S>(
   store: EventStore,
   decider: Decider<C, E, S>,
   streamId: string,
   command: C,
   ctx: CommandContext,
+  states: StateCache<S> | undefined,
+  from: { version: number; state: S },
 ): Promise<CommandOutcome | null> {
   let decided: E[];
   try {
-    decided = decider.decide(command, fold(decider, []));
+    decided = decider.decide(command, from.state);
   } catch {
     return null;
   }
   if (decided.length === 0) return null;
   try {
-    const res = await store.append(streamId, newEvents(decided, ctx), -1);
+    const res = await store.append(streamId, newEvents(decided, ctx), from.version);
+    states?.set(streamId, res.events[res.events.length - 1]!.version, decided.reduce(decider.evolve, from.state));
     return { streamId, position: res.position, events: res.events, alreadyDone: false };
   } catch (err) {
+    // Another writer moved the stream, or this command was stored before: the usual way answers.
+    states?.forget(streamId);
     if (err instanceof ConcurrencyError || err instanceof DuplicateEventError) return null;
     throw err;
   }
