@@ -45,8 +45,9 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
     }),
   );
 
-  // The products this process last wrote, so that their next command needs no read (ADR 0051).
-  const productStates = new StateCache<ProductState>();
+  // The products this process last wrote, so that their next command needs no read (ADR 0051):
+  // the 2,000 written last (a listing's state is a few kB).
+  const productStates = new StateCache<ProductState>(2000);
   // A product command, then the seller's slot back if it sold or removed the TV.
   const run = async (productId: string, command: ProductCommand, meta: Omit<CommandContext, 'now'>) => {
     // A listing starts its product's stream: appended without reading it first (ADR 0047).

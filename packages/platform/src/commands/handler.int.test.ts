@@ -193,11 +193,11 @@ describe('command handler', () => {
       );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
       expect((await store.readStream(stream)).filter((e) => e.type === 'Withdrawn')).toHaveLength(5);
-      const kept = cache.get(stream);
-      if (kept) expect(kept).toEqual({ version: 5, state: { balance: 0 } });
+      // The losers drop no entry newer than the state they decided on.
+      expect(cache.get(stream)).toEqual({ version: 5, state: { balance: 0 } });
     });
 
-    it('keeps at most its size, dropping the least recently used, and never goes back to an earlier version', () => {
+    it('keeps at most its size, dropping the least recently used, never goes back to an earlier version, and forgets only what is no later than a lost decision', () => {
       const cache = new StateCache<number>(2);
       cache.set('a', 0, 1);
       cache.set('b', 0, 2);
@@ -208,6 +208,11 @@ describe('command handler', () => {
       cache.set('a', 2, 9);
       expect(cache.get('a')).toEqual({ version: 3, state: 10 });
       expect(cache.size).toBe(2);
+      // A command that lost on version 2 leaves version 3 kept; one that lost on 3 drops it.
+      cache.forget('a', 2);
+      expect(cache.get('a')).toEqual({ version: 3, state: 10 });
+      cache.forget('a', 3);
+      expect(cache.get('a')).toBeUndefined();
     });
   });
 });

@@ -80,8 +80,16 @@ export class StateCache<S> {
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
-  forget(streamId: string): void {
-    this.entries.delete(streamId);
+  /** Drops the stream's entry if it is no later than `version` (a later one was kept by a command that won). */
+  forget(streamId: string, version: number): void {
+    const known = this.entries.get(streamId);
+    if (known && known.version <= version) this.entries.delete(streamId);
+  }
+
+  /** Keeps the stream's state after `appended`, folded from the events as the store answered them. */
+  keep<E>(streamId: string, state: S, appended: RecordedEvent[], evolve: (state: S, event: E) => S): void {
+    const folded = appended.reduce((s, e) => evolve(s, { type: e.type, data: e.data } as E), state);
+    this.set(streamId, appended[appended.length - 1]!.version, folded);
   }
 }
 
@@ -130,7 +138,7 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
     }
     try {
       const res = await store.append(streamId, newEvents(decided, ctx), history.length - 1);
-      states?.set(streamId, res.events[res.events.length - 1]!.version, decided.reduce(decider.evolve, state));
+      states?.keep(streamId, state, res.events, decider.evolve);
       return { streamId, position: res.position, events: res.events, alreadyDone: false };
     } catch (err) {
       // The stream moved: perhaps because this very command landed from a concurrent retry.
@@ -187,11 +195,11 @@ async function appendOn<C, E extends DomainEventShape, S>(
   if (decided.length === 0) return null;
   try {
     const res = await store.append(streamId, newEvents(decided, ctx), from.version);
-    states?.set(streamId, res.events[res.events.length - 1]!.version, decided.reduce(decider.evolve, from.state));
+    states?.keep(streamId, from.state, res.events, decider.evolve);
     return { streamId, position: res.position, events: res.events, alreadyDone: false };
   } catch (err) {
     // Another writer moved the stream, or this command was stored before: the usual way answers.
-    states?.forget(streamId);
+    states?.forget(streamId, from.version);
     if (err instanceof ConcurrencyError || err instanceof DuplicateEventError) return null;
     throw err;
   }
