@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestLogger } from './app';
 import { startTestShop, type TestShop } from './testing/harness';
 
-/** An Express app behind `requestLogger(level)`, with `routes`; the JSON lines it logs, parsed. */
+/**
+ * An Express app behind `requestLogger(level)`, with `routes`, listening for the enclosing
+ * describe block; the JSON lines it logs, parsed, and its address once it listens.
+ */
 function loggedApp(level: string, routes: (app: express.Express) => void) {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
@@ -19,14 +22,13 @@ function loggedApp(level: string, routes: (app: express.Express) => void) {
   app.use(requestLogger(level, sink));
   routes(app);
   const server = http.createServer(app);
-  return {
-    lines,
-    start: async () => {
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
+  const logged = { lines, base: '' };
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    logged.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  return logged;
 }
 
 describe('security headers', () => {
@@ -66,19 +68,16 @@ describe('request logs', () => {
     app.get('/api/slow', (_req, res) => void setTimeout(() => res.json({ late: true }), 300));
   });
   const { lines } = logged;
-  let base: string;
-  beforeAll(async () => {
-    base = await logged.start();
-  });
-  afterAll(() => logged.stop());
 
   it('when requests carry passwords, tokens and cookies, then each is one JSON line with method, url and status, and none of the secrets', async () => {
-    await fetch(`${base}/api/auth/login`, {
+    await fetch(`${logged.base}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer header-token-value', cookie: 'sid=cookie-value' },
       body: JSON.stringify({ email: 'a@b.co', password: 'body-password-value' }),
     });
-    await fetch(`${base}/api/jwt?email=a@b.co&token=query-token-value`, { headers: { 'stripe-signature': 't=1,v1=signature-value' } });
+    await fetch(`${logged.base}/api/jwt?email=a@b.co&token=query-token-value`, {
+      headers: { 'stripe-signature': 't=1,v1=signature-value' },
+    });
     await expect.poll(() => lines.length).toBe(2);
     const text = JSON.stringify(lines);
     for (const secret of [
@@ -101,7 +100,7 @@ describe('request logs', () => {
   });
   it('when the client goes away before the answer, then the line says the request was aborted, with no status, and where it came from', async () => {
     const before = lines.length;
-    await expect(fetch(`${base}/api/slow`, { signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    await expect(fetch(`${logged.base}/api/slow`, { signal: AbortSignal.timeout(50) })).rejects.toThrow();
     await expect.poll(() => lines.length).toBe(before + 1);
     expect(lines[before]).toMatchObject({
       level: 30,
@@ -120,15 +119,13 @@ describe('request logs at LOG_LEVEL=error', () => {
     app.get('/api/broken', (_req, res) => void res.status(500).json({ status: 500 }));
   });
   const { lines } = logged;
-  let base: string;
-  beforeAll(async () => {
-    base = await logged.start();
-  });
-  afterAll(() => logged.stop());
 
   it('when requests succeed, are refused or meet an outage, then nothing is written; a 500 is one line with its status and the id the caller sent', async () => {
-    for (const path of ['/api/fine', '/api/refused', '/api/outage']) expect((await fetch(`${base}${path}`)).status).toBeLessThan(600);
-    const broken = await fetch(`${base}/api/broken`, { headers: { 'x-request-id': 'trace-42', authorization: 'Bearer hidden-token' } });
+    for (const path of ['/api/fine', '/api/refused', '/api/outage'])
+      expect((await fetch(`${logged.base}${path}`)).status).toBeLessThan(600);
+    const broken = await fetch(`${logged.base}/api/broken`, {
+      headers: { 'x-request-id': 'trace-42', authorization: 'Bearer hidden-token' },
+    });
     expect(broken.headers.get('x-request-id')).toBe('trace-42');
     await expect.poll(() => lines.length).toBe(1);
     expect(lines[0]).toMatchObject({

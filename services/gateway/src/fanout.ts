@@ -60,11 +60,11 @@ const pendingBytes = (s: Socket) =>
 /**
  * Pushes leave the projector's publish: a change is queued in O(1) and the queue goes out on a
  * later turn of the event loop, away from the call that published it, at most once every
- * `flushMs`. Sockets that did not subscribe to views get
- * each change by its rooms, as before (one broadcast per change). Sockets with views are grouped
- * by their set of views; each group gets one packet a flush holding what its views make of the
- * changes (ADR 0045), encoded once and written to its sockets a slice at a time, yielding to the
- * event loop in between. A socket whose connection has not taken what it was sent is dropped.
+ * `flushMs`. Sockets that did not subscribe to views get each change by its rooms, as before (one
+ * broadcast per change). Sockets with views are grouped by their set of views; each group gets one
+ * packet a flush holding what its views make of the changes (ADR 0045), encoded once and written
+ * to its sockets a slice at a time, yielding to the event loop in between. A socket whose
+ * connection has not taken what it was sent is dropped.
  */
 export class Fanout {
   private readonly groups = new Map<string, Group>();

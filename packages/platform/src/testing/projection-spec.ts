@@ -41,16 +41,19 @@ export interface SpecExpectation {
  * runner applies a batch of one: through the projection's batch form when it has one (its
  * deferred writes last), else its handlers; and checks the rows that queries return and the
  * changes the `when` events announced. (The handlers are checked against the batch forms apart:
- * `bulk-replay.int.test.ts`.) Positions count from 1 over given and when events together; times default to one
- * second apart from 2025-01-01T00:00:00Z.
+ * `bulk-replay.int.test.ts`.) Positions count from 1 over given and when events together; times
+ * default to one second apart from 2025-01-01T00:00:00Z.
  */
 export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
   let specs = 0;
+  // The functions the batch forms write with (public.insert_rows, ...), as a projector host has
+  // them: made once per pool, not once per spec.
+  const migrated = new WeakMap<pg.Pool, Promise<unknown>>();
   const run = async (given: GivenEvent[], when: GivenEvent[]): Promise<SpecOutcome> => {
     const schema = `${projection.schema}_spec_${++specs}_${process.pid}`;
     const db = pool();
-    // The functions the batch forms write with (public.insert_rows, ...), as a projector host has them.
-    await migrate(db, 'projections', projectionMigrations);
+    if (!migrated.has(db)) migrated.set(db, migrate(db, 'projections', projectionMigrations));
+    await migrated.get(db);
     await db.query(`drop schema if exists ${schema} cascade`);
     await db.query(`create schema ${schema}`);
     await withTransaction(db, async (client) => {

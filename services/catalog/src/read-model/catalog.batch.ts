@@ -26,12 +26,13 @@ const productOf = ({ search: _, ...p }: ProductRecord): Product =>
   toProduct({ ...p, resale_poisha: String(p.resale_poisha), original_poisha: String(p.original_poisha), listed_at: String(p.listed_at) });
 
 /**
- * The catalog projection's handlers for a batch of events at once (every batch the runner
- * applies, live or a replay; ADRs 0044, 0047). The rows the batch touches are read once: its products, with every product of a
- * seller it renames or verifies; the sellers it names; the reports of the products it reports or
- * removes. Each event then changes them in memory exactly as its handler's SQL does, and each
- * changed row is written once. When anyone listens, each changed product is announced once, as
- * of the last event that changed it, with the fields it changed as they were before the batch.
+ * The catalog projection's handlers for a batch of events at once (every batch the runner applies,
+ * live or a replay; ADRs 0044, 0047). The rows the batch touches are read once: its products, with
+ * every product of a seller it renames or verifies; the sellers it names; the reports of the
+ * products it reports or removes. Each event then changes them in memory exactly as its handler's
+ * SQL does, and each changed row is written once. When anyone listens, each changed product is
+ * announced once, as of the last event that changed it, with the fields it changed as they were
+ * before the batch.
  */
 /** A listing's row in `products` as its ProductListed leaves it (the handler's insert). */
 export const listedProductRow = (l: ProductListing, sellerVerified: boolean, position: number) => ({

@@ -61,10 +61,10 @@ export const identityProjection: Projection = {
 
 /**
  * The handlers above for a batch of events at once (every batch the runner applies, live or a
- * replay; ADRs 0044, 0047): the
- * users the batch names are read once, each event changes them in memory exactly as its
- * handler's SQL does, and each changed row is written once. When anyone listens, each changed
- * user is announced once, as of the last event that changed it (a deleted one as removed).
+ * replay; ADRs 0044, 0047): the users the batch names are read once, each event changes them in
+ * memory exactly as its handler's SQL does, and each changed row is written once. When anyone
+ * listens, each changed user is announced once, as of the last event that changed it (a deleted
+ * one as removed).
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
   const users = new RowSet<UserRow & { registered_at: string }>('users', ['id']);

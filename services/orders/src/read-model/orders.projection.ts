@@ -124,10 +124,10 @@ function insertSellers(events: RecordedEvent[], ctx: BatchContext): void {
 
 /**
  * The handlers above for a batch of events at once (every batch the runner applies, live or a
- * replay; ADRs 0044, 0047): the
- * bookings and product sellers the batch names are read once, each event changes them in memory
- * exactly as its handler's SQL does, and each changed row is written once. When anyone listens,
- * each changed booking is announced once, as of the last event that changed it.
+ * replay; ADRs 0044, 0047): the bookings and product sellers the batch names are read once, each
+ * event changes them in memory exactly as its handler's SQL does, and each changed row is written
+ * once. When anyone listens, each changed booking is announced once, as of the last event that
+ * changed it.
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
   if (!events.some((e) => BOOKING_EVENTS.has(e.type))) return insertSellers(events, ctx);
