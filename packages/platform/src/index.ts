@@ -13,6 +13,7 @@ export * from './retry';
 export { startEmbeddedPostgres, stopOrphanedPostmaster, freePort, type EmbeddedServer, type EmbeddedOptions } from './db/embedded';
 export * from './projections/types';
 export { LastChanges, RowSet, insertRows } from './projections/row-set';
+export { KeptRows } from './projections/kept-rows';
 export * from './projections/runner';
 export * from './projections/checkpoints';
 export * from './commands/decider';

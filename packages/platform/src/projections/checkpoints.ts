@@ -140,6 +140,19 @@ export const projectionMigrations: Migration[] = [
       ${guardedMove('advance_checkpoint', '')}
       ${guardedMove('move_checkpoint', 'handles = null,')}`,
   },
+  {
+    // ADR 0052. A runner that keeps rows between live batches names, in each batch's opening, the
+    // schema they were read from by its oid: a rebuild's swap renames another schema into the
+    // name, so a batch after a swap fails (SQLSTATE TV002) before anything of it is applied,
+    // even when the swap left the checkpoint where the runner had it.
+    id: '0007-kept-rows-schema-check',
+    sql: `create function public.assert_schema(schema_name text, expected oid) returns void language plpgsql as $fn$
+      begin
+        if to_regnamespace(schema_name)::oid is distinct from expected then
+          raise exception 'schema % is not the one its kept rows were read from', schema_name using errcode = 'TV002';
+        end if;
+      end $fn$;`,
+  },
 ];
 
 /** A pool, or a client inside a transaction: both can run a checkpoint's query. */

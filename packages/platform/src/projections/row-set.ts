@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { inlineParams } from '../db/sql-text';
+import type { KeptRows } from './kept-rows';
 import type { BatchContext } from './types';
 
 /** Where a batch's writes go: run with its commit (`BatchContext.later`). */
@@ -37,6 +38,10 @@ export function insertRows(writes: Writes, table: string, rows: Row[]): void {
  * Every row a batch touches must be loaded before the first change: a row the table holds and
  * this set does not know would be missed by `update` and `delete`, or make `save` fail as a
  * duplicate.
+ *
+ * Given the runner's `KeptRows` (`BatchContext.kept`, ADR 0052), the set keeps what it loads and
+ * what it saves there, and `byKeys` takes the rows kept from earlier batches instead of reading
+ * them: the table must then be changed only through sets given it.
  */
 export class RowSet<R extends object> {
   private readonly rows = new Map<string, R>();
@@ -47,6 +52,7 @@ export class RowSet<R extends object> {
   constructor(
     readonly table: string,
     private readonly keyColumns: (keyof R & string)[],
+    private readonly kept?: KeptRows,
   ) {}
 
   /** The key of a row, or of the key columns' values in order. */
@@ -67,6 +73,26 @@ export class RowSet<R extends object> {
     await RowSet.loadTogether(db, [[this, where, params]]);
   }
 
+  /**
+   * The load (for `loadTogether`) of the rows with these keys, `where` naming them by its one
+   * parameter (`t.id = any($1)`): the rows kept from earlier batches are taken at once, and only
+   * the others are read.
+   */
+  byKeys(where: string, keys: Iterable<string>): Load {
+    const missing: string[] = [];
+    for (const key of new Set(keys)) {
+      if (this.rows.has(key)) continue;
+      const row = this.kept?.get(this.table, key) as R | undefined;
+      if (!row) {
+        missing.push(key);
+        continue;
+      }
+      this.rows.set(key, row);
+      this.stored.set(key, this.keyColumnsOf(row));
+    }
+    return [this, where, [missing]];
+  }
+
   private selecting(where: string, params: unknown[]): string | null {
     if (params.every((p) => Array.isArray(p) && p.length === 0)) return null;
     return `select to_json(t) as row from ${ident(this.table)} t where ${inlineParams(where, params)}`;
@@ -78,6 +104,7 @@ export class RowSet<R extends object> {
       if (this.rows.has(key)) continue;
       this.rows.set(key, row);
       this.stored.set(key, this.keyColumnsOf(row));
+      this.kept?.set(this.table, key, row as Row);
     }
   }
 
@@ -130,8 +157,8 @@ export class RowSet<R extends object> {
 
   /**
    * Writes every change made since the load, with the batch's commit (`later`): the stored
-   * versions of changed and removed rows deleted by key, the changed rows inserted. The set then
-   * reflects the table as it will be.
+   * versions of changed and removed rows deleted by key, the changed rows inserted. The set (and
+   * what it keeps) then reflects the table as it will be once the batch commits.
    */
   save(writes: Writes): void {
     const gone = [...this.changed].filter((k) => this.stored.has(k)).map((k) => this.stored.get(k)!);
@@ -144,8 +171,13 @@ export class RowSet<R extends object> {
     insertRows(writes, this.table, rows as Row[]);
     for (const k of this.changed) {
       const row = this.rows.get(k);
-      if (row) this.stored.set(k, this.keyColumnsOf(row));
-      else this.stored.delete(k);
+      if (row) {
+        this.stored.set(k, this.keyColumnsOf(row));
+        this.kept?.set(this.table, k, row as Row);
+      } else {
+        this.stored.delete(k);
+        this.kept?.delete(this.table, k);
+      }
     }
     this.changed.clear();
   }

@@ -17,6 +17,7 @@ import {
   setCheckpoint,
   waitForCheckpoint,
 } from './checkpoints';
+import { KeptRows } from './kept-rows';
 import type { Projection, ProjectionContext } from './types';
 import { compareSchemas, type VerifyOptions, type VerifyProgress, type VerifyResult } from './verify';
 
@@ -36,6 +37,12 @@ export interface RunnerOptions {
   bulk?: boolean;
   /** How far behind the log (in positions) a starting projection catches up in bulk batches first (default 1,000). */
   catchUpInBulk?: number;
+  /**
+   * A live batch starts at least this long after the one before it started, gathering what the
+   * log brings meanwhile (ADR 0052): default 100 ms for a read model no write waits for
+   * (`awaited: false`), 0 for the others. A quiet log's lone event waits for nothing.
+   */
+  gatherMs?: number;
   standbyRetryMs?: number;
   log?: (msg: string, extra?: unknown) => void;
 }
@@ -97,6 +104,12 @@ export class ProjectionRunner extends LeaderElected {
   /** The leadership attempt this runner's state belongs to. */
   private leading = -1;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The rows its committed live batches left, while this attempt leads and they all commit (ADR 0052). */
+  private readonly kept = new KeptRows();
+  /** The oid of the schema the kept rows were read from; null: not known yet (nothing is kept). */
+  private keptSchema: number | null = null;
+  /** When the last live batch was taken (performance.now()); `gatherMs` counts from it. */
+  private lastTaken = -Infinity;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -140,6 +153,7 @@ export class ProjectionRunner extends LeaderElected {
     const position = await openCheckpoint(this.pool, name);
     if (!this.isCurrent(attempt)) return;
     this.current = this.stored = position;
+    this.forgetKept();
     this.leading = attempt;
     this.storeFailures = 0;
     this.lastError = null;
@@ -161,12 +175,35 @@ export class ProjectionRunner extends LeaderElected {
       name: `projection.${name}`,
       from: this.current,
       batchSize: this.opts.batchSize ?? 500,
-      onBatch: (batch) => this.exclusive(() => this.applyLive(batch.events)),
+      onBatch: async (batch) => {
+        await this.gather(batch.events.length);
+        return this.exclusive(() => this.applyLive(batch.events));
+      },
       onError: (err) => {
         this.lastError = describeError(err);
         this.opts.log?.(`projection ${name} failed a batch; retrying`, { error: this.lastError });
       },
     });
+  }
+
+  /** Forgets the kept rows and the schema they were read from (ADR 0052). */
+  private forgetKept(): void {
+    this.kept.clear();
+    this.keptSchema = null;
+  }
+
+  /**
+   * Before a live batch of `size` events: waits out what is left of `gatherMs` since the last
+   * one was taken; the subscription reads nothing meanwhile, so the next batch holds what
+   * arrived. Under load, a read model nobody waits for (the audit log) then commits a batch
+   * every 100 ms or so rather than one per write or two, which costs the database and this
+   * process a fraction per event. A full batch (the runner is behind) does not wait.
+   */
+  private async gather(size: number): Promise<void> {
+    const gatherMs = this.opts.gatherMs ?? (this.projection.awaited === false ? 100 : 0);
+    const left = this.lastTaken + gatherMs - performance.now();
+    if (left > 0 && size < (this.opts.batchSize ?? 500)) await new Promise((resolve) => setTimeout(resolve, left));
+    this.lastTaken = performance.now();
   }
 
   /** Stops this attempt's subscription, waiting for a batch in flight. */
@@ -263,8 +300,8 @@ export class ProjectionRunner extends LeaderElected {
    * One live (or catch-up) batch: its row changes and the checkpoint in one transaction, then its
    * announcements. Every batch, a lone event's too, uses the projection's batch form when it has
    * one, so a busy log costs a few statements per batch rather than per event, and any batch two
-   * round trips at most (ADR 0047). A batch with nothing for this projection only moves its
-   * checkpoint.
+   * round trips at most (ADR 0047); one when the rows it reads are kept (ADR 0052). A batch with
+   * nothing for this projection only moves its checkpoint.
    */
   private async applyLive(all: RecordedEvent[]): Promise<void> {
     // After a rebuild the checkpoint may be ahead of what the subscription re-reads.
@@ -286,6 +323,12 @@ export class ProjectionRunner extends LeaderElected {
     }
     const notices: ChangeNotice[] = [];
     const { schema } = this.projection;
+    if (this.keptSchema === null) {
+      this.kept.clear();
+      const { rows } = await this.pool.query<{ oid: number }>('select to_regnamespace($1)::oid::int8 as oid', [schema]);
+      this.keptSchema = Number(rows[0]!.oid);
+    }
+    const keptSchema = this.keptSchema;
     await withClient(this.pool, async (client) => {
       // The transaction is opened, pointed at the tables and its checkpoint moved (guarded by its
       // old value: if someone else moved it, an offline rebuild say, it fails and nothing is
@@ -293,8 +336,11 @@ export class ProjectionRunner extends LeaderElected {
       // the WAL to reach the disk: a batch lost in a crash of the database server goes with its
       // checkpoint (one transaction) and is applied again from the log, which every append
       // commits durably.
+      // The schema is still the one the kept rows were read from (ADR 0052): a rebuild's swap
+      // fails the batch here even when it left the checkpoint where this runner had it.
       let opening: string | null = `begin; set local search_path to ${ident(schema)}, public; set local synchronous_commit to off;
-        select public.advance_checkpoint(${quote(this.name)}, ${sqlPosition(this.stored)}, ${sqlPosition(to)})`;
+        select public.advance_checkpoint(${quote(this.name)}, ${sqlPosition(this.stored)}, ${sqlPosition(to)}),
+               public.assert_schema(${quote(schema)}, ${keptSchema}::oid)`;
       const open = () => {
         const sql = opening;
         opening = null;
@@ -314,6 +360,9 @@ export class ProjectionRunner extends LeaderElected {
         const first = open();
         await client.query([...(first ? [first] : []), ...writes, 'commit'].join('\n;\n'));
       } catch (err) {
+        // Rolled back, or its outcome unknown; or the tables changed elsewhere: what is kept may
+        // not be what they hold.
+        this.forgetKept();
         await client.query('rollback').catch(() => {});
         if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
         this.current = this.stored = await readCheckpoint(client, this.name);
@@ -367,7 +416,9 @@ export class ProjectionRunner extends LeaderElected {
       } catch (err) {
         await client.query('rollback').catch(() => {});
         if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
-        // Moved by someone else (an offline rebuild, another leader): theirs stands.
+        // Moved by someone else (an offline rebuild, another leader): theirs stands, and the
+        // tables may have changed with it.
+        this.forgetKept();
         if (this.isCurrent(attempt)) this.current = this.stored = await readCheckpoint(client, this.name);
         return;
       }
@@ -407,6 +458,7 @@ export class ProjectionRunner extends LeaderElected {
       await batchForm(events, {
         db: client,
         replaying: notices === null,
+        ...(notices === null ? {} : { kept: this.kept }),
         emit: (change, rooms, position) => {
           notices?.push({ kind: 'change', projection: this.name, push: { ...change, position }, rooms });
         },
@@ -417,6 +469,8 @@ export class ProjectionRunner extends LeaderElected {
       if (!writes && later.length > 0) await client.query(later.join('\n;\n'));
       return;
     }
+    // The handlers write the tables on their own: nothing kept can be trusted after them.
+    if (notices !== null) this.forgetKept();
     for (const event of events) {
       const handler = this.projection.handlers[event.type];
       const { everyEvent } = this.projection;
@@ -459,6 +513,8 @@ export class ProjectionRunner extends LeaderElected {
     let pos = await this.withIndexesBuiltAfter(fresh, () => this.replayInto(fresh, 0, { onProgress: opts.onProgress }));
     return this.exclusive(async () => {
       pos = await this.replayInto(fresh, pos);
+      // Before the swap (its outcome may be unknown if it fails) and again after it.
+      this.forgetKept();
       await withTransaction(this.pool, async (client) => {
         await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
         await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
@@ -467,6 +523,7 @@ export class ProjectionRunner extends LeaderElected {
         await recordHandles(client, this.name, this.handles);
       });
       this.current = this.stored = pos;
+      this.forgetKept();
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
       return { position: pos };
     });

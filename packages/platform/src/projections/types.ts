@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Change } from '../change-feed/port';
 import type { RecordedEvent } from '../event-store/types';
+import type { KeptRows } from './kept-rows';
 
 export interface ProjectionContext {
   /** The batch's transaction; its search_path is the projection's schema. */
@@ -32,6 +33,11 @@ export interface BatchContext {
    * parameters are written into its text as literals (`inlineParams`).
    */
   later(text: string, params?: readonly unknown[]): void;
+  /**
+   * Live (not replaying): the rows of this projection's tables its committed batches left, kept
+   * by the leading runner between batches (ADR 0052); a batch form hands it to its `RowSet`s.
+   */
+  kept?: KeptRows;
 }
 
 /**

@@ -4,6 +4,7 @@ import { withTransaction } from '../db/database';
 import type { EventMetadata, RecordedEvent } from '../event-store/types';
 import { migrate } from '../db/migrate';
 import { projectionMigrations } from '../projections/checkpoints';
+import { KeptRows } from '../projections/kept-rows';
 import type { Projection, ProjectionContext } from '../projections/types';
 
 /** An event as a spec states it: its type and data, and when it happened if that matters. */
@@ -39,7 +40,8 @@ export interface SpecExpectation {
  * each spec makes a fresh schema from the projection's DDL, applies the `given` events and then
  * the `when` events one at a time (one transaction each, `search_path` on that schema) as the
  * runner applies a batch of one: through the projection's batch form when it has one (its
- * deferred writes last), else its handlers; and checks the rows that queries return and the
+ * deferred writes last; the `when` events with the rows kept between them, ADR 0052), else its
+ * handlers; and checks the rows that queries return and the
  * changes the `when` events announced. (The handlers are checked against the batch forms apart:
  * `bulk-replay.int.test.ts`.) Positions count from 1 over given and when events together; times
  * default to one second apart from 2025-01-01T00:00:00Z.
@@ -62,6 +64,8 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
     });
     const pushes: SpecPush[] = [];
     let position = 0;
+    // As the leading runner keeps rows between live batches (ADR 0052): the `when` events share it.
+    const kept = new KeptRows();
     const apply = async (events: GivenEvent[], record: boolean) => {
       for (const e of events) {
         const recorded = recordedEvent(e, ++position);
@@ -77,7 +81,13 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
           };
           if (applyBatch) {
             const later: [text: string, params: readonly unknown[] | undefined][] = [];
-            await applyBatch([recorded], { db: client, replaying, emit, later: (text, params) => void later.push([text, params]) });
+            await applyBatch([recorded], {
+              db: client,
+              replaying,
+              emit,
+              later: (text, params) => void later.push([text, params]),
+              ...(replaying ? {} : { kept }),
+            });
             for (const [text, params] of later) await client.query(text, params ? [...params] : undefined);
             return;
           }

@@ -134,13 +134,14 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   const named = events
     .filter((e) => e.type === 'UserRegistered' || e.type === 'UserProfileUpdated')
     .map((e) => (e.data as { userId: string }).userId);
-  const actors = new RowSet<{ id: string; name: string; email: string }>('actors', ['id']);
-  const daily = new RowSet<DayRecord>('daily', ['day']);
+  // Kept between live batches (ADR 0052): the day's figures and the actors of recent events.
+  const actors = new RowSet<{ id: string; name: string; email: string }>('actors', ['id'], ctx.kept);
+  const daily = new RowSet<DayRecord>('daily', ['day'], ctx.kept);
   // The UTC day of an event, as `at time zone 'UTC'` makes it.
   const dayOf = (e: RecordedEvent) => new Date(e.recordedAt).toISOString().slice(0, 10);
   await RowSet.loadTogether(ctx.db, [
-    [actors, 't.id = any($1)', [[...named, ...pushed.map((e) => e.metadata.actorId)]]],
-    [daily, 't.day = any($1::date[])', [[...new Set(events.filter((e) => counted(e)).map(dayOf))]]],
+    actors.byKeys('t.id = any($1)', [...named, ...pushed.map((e) => e.metadata.actorId)]),
+    daily.byKeys('t.day = any($1::date[])', events.filter((e) => counted(e)).map(dayOf)),
   ]);
   const lastLive = new Map<string, number>();
   for (const e of events) {

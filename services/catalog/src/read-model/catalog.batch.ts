@@ -69,7 +69,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   const reportedOrRemoved = new Set<string>();
   for (const e of events) {
     const d = e.data as { productId?: string; userId?: string; sellerId?: string };
-    if (PRODUCT_EVENTS.has(e.type)) productIds.add(d.productId!);
+    // A listing starts its product's stream: the table has no row for it yet.
+    if (PRODUCT_EVENTS.has(e.type) && e.type !== 'ProductListed') productIds.add(d.productId!);
     if (e.type === 'ProductListed') sellerIds.add(d.sellerId!);
     if (e.type === 'ProductReported' || e.type === 'ProductRemoved') reportedOrRemoved.add(d.productId!);
     if (e.type === 'UserRegistered') sellerIds.add(d.userId!);
@@ -79,12 +80,16 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
     }
   }
   const { db } = ctx;
-  const products = new RowSet<ProductRecord>('products', ['id']);
-  const sellers = new RowSet<SellerRecord>('sellers', ['id']);
+  // Products and sellers are kept between live batches (ADR 0052): a toggled product or a
+  // listing's seller is mostly there already. Every product of a renamed or verified seller is
+  // read, since what is kept may not be all of them.
+  const products = new RowSet<ProductRecord>('products', ['id'], ctx.kept);
+  const sellers = new RowSet<SellerRecord>('sellers', ['id'], ctx.kept);
   const reports = new RowSet<ReportRecord>('reports', ['product_id', 'reporter_id']);
   await RowSet.loadTogether(db, [
-    [products, 't.id = any($1) or t.seller_id = any($2)', [[...productIds], [...renamedOrVerified]]],
-    [sellers, 't.id = any($1)', [[...sellerIds]]],
+    products.byKeys('t.id = any($1)', productIds),
+    [products, 't.seller_id = any($1)', [[...renamedOrVerified]]],
+    sellers.byKeys('t.id = any($1)', sellerIds),
     [reports, 't.product_id = any($1)', [[...reportedOrRemoved]]],
   ]);
   // What was announced before the batch, for the pushes' `was`.

@@ -131,16 +131,18 @@ function insertSellers(events: RecordedEvent[], ctx: BatchContext): void {
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
   if (!events.some((e) => BOOKING_EVENTS.has(e.type))) return insertSellers(events, ctx);
-  const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string }>('product_sellers', ['product_id']);
-  const bookings = new RowSet<BookingRecord>('bookings', ['id']);
-  const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]);
+  // Kept between live batches (ADR 0052): a booking paid or cancelled soon after it was placed
+  // is there already.
+  const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string }>('product_sellers', ['product_id'], ctx.kept);
+  const bookings = new RowSet<BookingRecord>('bookings', ['id'], ctx.kept);
+  const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]!);
   await RowSet.loadTogether(ctx.db, [
-    [sellers, 't.product_id = any($1)', [[...named('ProductListed', 'productId'), ...named('BookingPlaced', 'productId')]]],
-    [
-      bookings,
-      't.id = any($1)',
-      [[...named('BookingPlaced', 'bookingId'), ...named('BookingPaid', 'bookingId'), ...named('BookingCancelled', 'bookingId')]],
-    ],
+    sellers.byKeys('t.product_id = any($1)', [...named('ProductListed', 'productId'), ...named('BookingPlaced', 'productId')]),
+    bookings.byKeys('t.id = any($1)', [
+      ...named('BookingPlaced', 'bookingId'),
+      ...named('BookingPaid', 'bookingId'),
+      ...named('BookingCancelled', 'bookingId'),
+    ]),
   ]);
   const touched = new LastChanges();
   for (const e of events) {
