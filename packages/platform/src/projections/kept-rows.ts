@@ -1,14 +1,19 @@
 type Row = Record<string, unknown>;
 
-/** A deep copy of a row, its nested objects and arrays frozen. */
-function frozenCopy(row: Row): Row {
-  const copy = structuredClone(row);
-  const freeze = (value: unknown): void => {
-    if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-    Object.values(value).forEach(freeze);
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.values(value).forEach(deepFreeze);
     Object.freeze(value);
-  };
-  Object.values(copy).forEach(freeze);
+  }
+  return value;
+};
+
+/** A copy of a row whose nested objects and arrays are frozen copies (its plain values need none). */
+function frozenCopy(row: Row): Row {
+  const copy: Row = {};
+  for (const [column, value] of Object.entries(row)) {
+    copy[column] = typeof value === 'object' && value !== null ? deepFreeze(structuredClone(value)) : value;
+  }
   return copy;
 }
 

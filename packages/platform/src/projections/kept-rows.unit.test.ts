@@ -36,3 +36,18 @@ describe('KeptRows', () => {
     expect(kept.size).toBe(0);
   });
 });
+
+describe('KeptRows, nested values', () => {
+  it('keeps its own frozen copy of a nested value: changing it in place fails, and the original stays free', () => {
+    const kept = new KeptRows();
+    const images = ['a.jpg', 'b.jpg'];
+    kept.set('t', 'a', { id: 'a', images, meta: { tags: ['x'] } });
+    images.push('c.jpg');
+    const got = kept.get('t', 'a') as { images: string[]; meta: { tags: string[] } };
+    expect(got.images).toEqual(['a.jpg', 'b.jpg']);
+    expect(() => got.images.push('d.jpg')).toThrow(TypeError);
+    expect(() => got.meta.tags.push('y')).toThrow(TypeError);
+    got.images = [...got.images, 'd.jpg']; // replacing a value is how a batch changes a row
+    expect(kept.get('t', 'a')).toMatchObject({ images: ['a.jpg', 'b.jpg'] });
+  });
+});

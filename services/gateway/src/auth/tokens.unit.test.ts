@@ -1,0 +1,51 @@
+import jwt from 'jsonwebtoken';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Tokens } from './tokens';
+
+const SECRET = 'a-test-secret-of-enough-length-0123456789';
+
+describe('Tokens', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('verifies a token it signed, and the same token again without a second check of its signature', () => {
+    const tokens = new Tokens(SECRET);
+    const token = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Seller' });
+    const spy = vi.spyOn(jwt, 'verify');
+    const first = tokens.verify(token);
+    expect(first).toMatchObject({ sub: 'u1', email: 'u1@x.test', role: 'Seller' });
+    expect(tokens.verify(token)).toEqual(first);
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+  });
+
+  it('refuses a remembered token once it has expired', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    const tokens = new Tokens(SECRET);
+    const token = jwt.sign({ email: 'u1@x.test', role: 'Buyer' }, SECRET, {
+      subject: 'u1',
+      expiresIn: 60,
+      algorithm: 'HS256',
+      issuer: 'tv-shop',
+    });
+    expect(tokens.verify(token)?.sub).toBe('u1');
+    vi.setSystemTime(new Date('2026-01-01T00:00:59Z'));
+    expect(tokens.verify(token)?.sub).toBe('u1');
+    vi.setSystemTime(new Date('2026-01-01T00:01:00Z'));
+    expect(tokens.verify(token)).toBeNull();
+    expect(tokens.verify(token)).toBeNull();
+  });
+
+  it('refuses a token signed with another secret, or altered, however often it is sent', () => {
+    const tokens = new Tokens(SECRET);
+    const foreign = new Tokens('another-secret-of-enough-length-987654321').sign({ sub: 'u1', email: 'u1@x.test', role: 'Admin' });
+    const own = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer' });
+    const [head, , signature] = own.split('.');
+    const altered = `${head}.${Buffer.from(JSON.stringify({ sub: 'u1', email: 'u1@x.test', role: 'Admin', iss: 'tv-shop' })).toString('base64url')}.${signature}`;
+    for (let i = 0; i < 2; i++) {
+      expect(tokens.verify(foreign)).toBeNull();
+      expect(tokens.verify(altered)).toBeNull();
+    }
+    expect(tokens.verify(own)?.role).toBe('Buyer');
+  });
+});
