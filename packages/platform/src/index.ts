@@ -10,6 +10,7 @@ export { CatchUpSubscription } from './event-store/subscription';
 export * from './db/migrate';
 export * from './db/database';
 export * from './retry';
+export { RecentlyUsed } from './recently-used';
 export { startEmbeddedPostgres, stopOrphanedPostmaster, freePort, type EmbeddedServer, type EmbeddedOptions } from './db/embedded';
 export * from './projections/types';
 export { LastChanges, RowSet, insertRows } from './projections/row-set';

@@ -1,5 +1,6 @@
 import { AppError, ConcurrencyError, DuplicateEventError } from '../errors';
 import { eventIdFor } from '../ids';
+import { RecentlyUsed } from '../recently-used';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/types';
 import { fold, type Decider } from './decider';
 
@@ -55,34 +56,29 @@ export interface HandleOptions<S = unknown> {
  * go first past `max` entries.
  */
 export class StateCache<S> {
-  private readonly entries = new Map<string, { version: number; state: S }>();
-  constructor(private readonly max = 10_000) {}
+  private readonly entries: RecentlyUsed<string, { version: number; state: S }>;
+  constructor(max = 10_000) {
+    this.entries = new RecentlyUsed(max);
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
   get(streamId: string): { version: number; state: S } | undefined {
-    const entry = this.entries.get(streamId);
-    if (entry) {
-      this.entries.delete(streamId);
-      this.entries.set(streamId, entry);
-    }
-    return entry;
+    return this.entries.get(streamId);
   }
 
   /** Keeps `state` at `version`, unless a later version of the stream is kept already. */
   set(streamId: string, version: number, state: S): void {
-    const known = this.entries.get(streamId);
+    const known = this.entries.peek(streamId);
     if (known && known.version >= version) return;
-    this.entries.delete(streamId);
     this.entries.set(streamId, { version, state });
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
   }
 
   /** Drops the stream's entry if it is no later than `version` (a later one was kept by a command that won). */
   forget(streamId: string, version: number): void {
-    const known = this.entries.get(streamId);
+    const known = this.entries.peek(streamId);
     if (known && known.version <= version) this.entries.delete(streamId);
   }
 

@@ -1,3 +1,5 @@
+import { RecentlyUsed } from '../recently-used';
+
 type Row = Record<string, unknown>;
 
 const deepFreeze = <T>(value: T): T => {
@@ -39,27 +41,21 @@ export const KEPT_ROWS_PER_TABLE = 5000;
  * place would fail at once rather than change what is kept (or the event it came from).
  */
 export class KeptRows {
-  private readonly tables = new Map<string, Map<string, Row>>();
+  private readonly tables = new Map<string, RecentlyUsed<string, Row>>();
 
   constructor(private readonly perTable = KEPT_ROWS_PER_TABLE) {}
 
   /** A copy of the row kept under this key, if any (now the most recently used). */
   get(table: string, key: string): Row | undefined {
-    const rows = this.tables.get(table);
-    const row = rows?.get(key);
-    if (!rows || !row) return undefined;
-    rows.delete(key);
-    rows.set(key, row);
-    return { ...row };
+    const row = this.tables.get(table)?.get(key);
+    return row && { ...row };
   }
 
   /** Keeps a copy of the row under this key; the least recently used goes beyond the bound. */
   set(table: string, key: string, row: Row): void {
     let rows = this.tables.get(table);
-    if (!rows) this.tables.set(table, (rows = new Map<string, Row>()));
-    rows.delete(key);
+    if (!rows) this.tables.set(table, (rows = new RecentlyUsed<string, Row>(this.perTable)));
     rows.set(key, frozenCopy(row));
-    if (rows.size > this.perTable) rows.delete(rows.keys().next().value!);
   }
 
   /** Forgets the row under this key (the batch deleted it). */

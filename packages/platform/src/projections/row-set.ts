@@ -83,12 +83,8 @@ export class RowSet<R extends object> {
     for (const key of new Set(keys)) {
       if (this.rows.has(key)) continue;
       const row = this.kept?.get(this.table, key) as R | undefined;
-      if (!row) {
-        missing.push(key);
-        continue;
-      }
-      this.rows.set(key, row);
-      this.stored.set(key, this.keyColumnsOf(row));
+      if (row) this.hold(key, row);
+      else missing.push(key);
     }
     return [this, where, [missing]];
   }
@@ -102,10 +98,15 @@ export class RowSet<R extends object> {
     for (const { row } of rows) {
       const key = this.keyOf(row);
       if (this.rows.has(key)) continue;
-      this.rows.set(key, row);
-      this.stored.set(key, this.keyColumnsOf(row));
+      this.hold(key, row);
       this.kept?.set(this.table, key, row as Row);
     }
+  }
+
+  /** A row as the table holds it now, read or kept. */
+  private hold(key: string, row: R): void {
+    this.rows.set(key, row);
+    this.stored.set(key, this.keyColumnsOf(row));
   }
 
   /** `load` of several sets in one round trip (their parameters written into one query's text). */

@@ -174,7 +174,7 @@ export class ProjectionRunner extends LeaderElected {
     this.sub = (this.opts.source ?? this.store).subscribe({
       name: `projection.${name}`,
       from: this.current,
-      batchSize: this.opts.batchSize ?? 500,
+      batchSize: this.liveBatchSize,
       onBatch: async (batch) => {
         await this.gather(batch.events.length);
         return this.exclusive(() => this.applyLive(batch.events));
@@ -184,6 +184,11 @@ export class ProjectionRunner extends LeaderElected {
         this.opts.log?.(`projection ${name} failed a batch; retrying`, { error: this.lastError });
       },
     });
+  }
+
+  /** The most events a live batch holds. */
+  private get liveBatchSize(): number {
+    return this.opts.batchSize ?? 500;
   }
 
   /** Forgets the kept rows and the schema they were read from (ADR 0052). */
@@ -202,7 +207,7 @@ export class ProjectionRunner extends LeaderElected {
   private async gather(size: number): Promise<void> {
     const gatherMs = this.opts.gatherMs ?? (this.projection.awaited === false ? 100 : 0);
     const left = this.lastTaken + gatherMs - performance.now();
-    if (left > 0 && size < (this.opts.batchSize ?? 500)) await new Promise((resolve) => setTimeout(resolve, left));
+    if (left > 0 && size < this.liveBatchSize) await new Promise((resolve) => setTimeout(resolve, left));
     this.lastTaken = performance.now();
   }
 
@@ -324,7 +329,6 @@ export class ProjectionRunner extends LeaderElected {
     const notices: ChangeNotice[] = [];
     const { schema } = this.projection;
     if (this.keptSchema === null) {
-      this.kept.clear();
       const { rows } = await this.pool.query<{ oid: number }>('select to_regnamespace($1)::oid::int8 as oid', [schema]);
       this.keptSchema = Number(rows[0]!.oid);
     }
@@ -513,7 +517,7 @@ export class ProjectionRunner extends LeaderElected {
     let pos = await this.withIndexesBuiltAfter(fresh, () => this.replayInto(fresh, 0, { onProgress: opts.onProgress }));
     return this.exclusive(async () => {
       pos = await this.replayInto(fresh, pos);
-      // Before the swap (its outcome may be unknown if it fails) and again after it.
+      // Before the swap, whose outcome may be unknown if it fails; no batch runs until it is done.
       this.forgetKept();
       await withTransaction(this.pool, async (client) => {
         await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
@@ -523,7 +527,6 @@ export class ProjectionRunner extends LeaderElected {
         await recordHandles(client, this.name, this.handles);
       });
       this.current = this.stored = pos;
-      this.forgetKept();
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
       return { position: pos };
     });

@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { Role } from '@tv-shop/contracts';
-import { secretInDataDir } from '@tv-shop/platform';
+import { RecentlyUsed, secretInDataDir } from '@tv-shop/platform';
 
 export interface TokenClaims {
   sub: string;
@@ -27,7 +27,7 @@ export class Tokens {
    * of a write's CPU under load); its expiry is checked on every use. Only tokens that verified
    * are remembered, so a flood of bad ones costs what it did and evicts nothing it should not.
    */
-  private readonly verified = new Map<string, Readonly<TokenClaims>>();
+  private readonly verified = new RecentlyUsed<string, Readonly<TokenClaims>>(VERIFIED_KEPT);
 
   constructor(private readonly secret: string) {
     this.key = createSecretKey(Buffer.from(secret, 'utf8'));
@@ -56,11 +56,10 @@ export class Tokens {
   verify(token: string): Readonly<TokenClaims> | null {
     const known = this.verified.get(token);
     if (known) {
-      this.verified.delete(token);
       // As jsonwebtoken judges it: expired from the second of `exp` on.
-      if (known.expiresAt !== null && Date.now() >= known.expiresAt) return null;
-      this.verified.set(token, known);
-      return known;
+      if (known.expiresAt === null || Date.now() < known.expiresAt) return known;
+      this.verified.delete(token);
+      return null;
     }
     let claims: Readonly<TokenClaims>;
     try {
@@ -76,7 +75,6 @@ export class Tokens {
       return null;
     }
     this.verified.set(token, claims);
-    if (this.verified.size > VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value!);
     return claims;
   }
 }
