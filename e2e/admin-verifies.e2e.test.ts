@@ -6,10 +6,10 @@ import { ADMIN, card, expectToast, logInFromHome, sellerWithProduct } from './su
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-test('when the admin verifies a seller, then a green check shows live on their cards', async () => {
+test('when the admin verifies a seller, then a green check shows live on their cards and on their product page', async () => {
   const sellerName = `Verified Vision ${Date.now()}`;
   const productName = `Xiaomi Mi TV 4A ${Date.now()}`;
-  await sellerWithProduct(baseUrl, sellerName, productName);
+  const { productId } = await sellerWithProduct(baseUrl, sellerName, productName);
 
   // A shopper has All Products open the whole time; it must change without leaving the page.
   const shopper = await newPage();
@@ -19,6 +19,15 @@ test('when the admin verifies a seller, then a green check shows live on their c
   expect(await productCard.getByRole('img', { name: 'verified seller' }).count()).toBe(0);
   await waitLive(shopper);
   await markNoReload(shopper);
+
+  // Another has the product's own page open: its Seller block must change too.
+  const reader = await newPage();
+  await reader.goto(`/products/${productId}`);
+  const sellerBlock = reader.getByRole('region', { name: 'Seller' });
+  await sellerBlock.getByText(sellerName).first().waitFor();
+  expect(await sellerBlock.getByRole('img', { name: 'verified seller' }).count()).toBe(0);
+  await waitLive(reader);
+  await markNoReload(reader);
 
   const page = await newPage();
   await logInFromHome(page, ADMIN.email, ADMIN.password);
@@ -39,6 +48,8 @@ test('when the admin verifies a seller, then a green check shows live on their c
   expect(await stillSamePage(shopper)).toBe(true);
   expect(new URL(shopper.url()).pathname).toBe('/all_products');
   await snap(shopper, '4-all-products-verified');
+  await sellerBlock.getByRole('img', { name: 'verified seller' }).waitFor();
+  expect(await stillSamePage(reader)).toBe(true);
 
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'All Buyers' }).click();
   await page.getByRole('columnheader', { name: 'Email' }).or(page.getByText('No Buyer Available')).first().waitFor();

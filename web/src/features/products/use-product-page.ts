@@ -29,7 +29,7 @@ function usePageRead(load: () => Promise<void>) {
   return { ...state, notFound: missing === load };
 }
 
-/** The product (live: a push changes it in place, a removal empties it) and its seller's profile. */
+/** The product (live: a push changes it in place, a removal empties it) and its seller's profile (its tick live too). */
 export function useProductPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
   const [seller, setSeller] = useState<{ id: string; profile: SellerProfile | null } | null>(null);
@@ -43,7 +43,15 @@ export function useProductPage(id: string) {
   }, [id, loadIntoStore]);
   const state = usePageRead(load);
   const product: Product | undefined = useAtomValue(productsStore.stateAtom).rows.get(id);
-  return { ...state, product, seller: seller?.id === id ? seller.profile : null };
+  // The profile is read with the page; its tick follows the product, which a seller's
+  // verification changes by push.
+  const profile = seller?.id === id ? seller.profile : null;
+  const verified = product?.sellerVerified;
+  const live = useMemo(
+    () => (profile && verified !== undefined && profile.verified !== verified ? { ...profile, verified } : profile),
+    [profile, verified],
+  );
+  return { ...state, product, seller: live };
 }
 
 const available = (p: Product) => !p.sold;
