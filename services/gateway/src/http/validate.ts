@@ -8,9 +8,28 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, where = 'b
   }
   const res = schema.safeParse(input);
   if (res.success) return res.data;
-  const errors = res.error.issues.map((i) => ({ field: i.path.join('.') || where, message: i.message }));
+  const errors = res.error.issues.map((i) => ({ field: i.path.join('.') || where, message: plainMessage(i) }));
   const first = errors[0]!;
   throw new AppError('validation', `${first.field} ${first.message}`, { errors });
+}
+
+/**
+ * An issue's message in the words the hand-written ones use: zod's own wording for a missing
+ * field, a wrong type or a value outside a list ("Invalid input: expected string, received
+ * undefined") becomes "is required", "must be a number", "must be one of ..."; a message a schema
+ * gives itself is kept as it is.
+ */
+export function plainMessage(issue: z.core.$ZodIssue): string {
+  const { message } = issue;
+  if (issue.code === 'invalid_type' && message.startsWith('Invalid input')) {
+    if (message.endsWith('received undefined')) return 'is required';
+    const expected = String(issue.expected);
+    return `must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
+  }
+  if (issue.code === 'invalid_value' && message.startsWith('Invalid option') && issue.values.length > 0) {
+    return `must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
+  }
+  return message;
 }
 
 /** A required query parameter, as one string. */

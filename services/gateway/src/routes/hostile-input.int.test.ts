@@ -81,4 +81,18 @@ describe('hostile input: money fields and deeply nested bodies', () => {
     });
     expect(ok.status).toBe(201);
   });
+  it('when a field is missing, of the wrong type or not one of its choices, then the detail says so in plain words', async () => {
+    const missing = await shop.call('POST', '/products', { token: seller.token, body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.detail).toBe('porduct_name is required');
+    const wrongType = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ details: 42 }) });
+    expect(wrongType.body).toMatchObject({ field: 'details', detail: 'details must be a string' });
+    const notANumber = await shop.call('GET', '/products/search?minPrice=x');
+    expect(notANumber.status).toBe(400);
+    expect(notANumber.body).toMatchObject({ field: 'minPrice', detail: 'minPrice must be a number' });
+    const notAChoice = await shop.call('GET', '/products/search?sort=bogus');
+    expect(notAChoice.status).toBe(400);
+    expect(notAChoice.body).toMatchObject({ field: 'sort', detail: 'sort must be one of newest, price_asc, price_desc' });
+    for (const res of [missing, wrongType, notANumber, notAChoice]) expect(res.body.detail).not.toMatch(/Invalid|received/);
+  });
 });

@@ -36,6 +36,7 @@ describe("the server's refusal of a search's prices", () => {
   it('is said in the same words as the filters', () => {
     expect(priceRefusal('minPrice must not be more than maxPrice')).toBe(PRICE_SENTENCES.minAboveMax);
     expect(priceRefusal('maxPrice Invalid input: expected number, received NaN')).toBe(PRICE_SENTENCES.notAPrice);
+    expect(priceRefusal('minPrice must be a number')).toBe(PRICE_SENTENCES.notAPrice);
     expect(priceRefusal('minPrice must be 0 or more')).toBe(PRICE_SENTENCES.notAPrice);
     expect(priceRefusal('maxPrice is too large')).toBe(PRICE_SENTENCES.tooHigh);
   });
