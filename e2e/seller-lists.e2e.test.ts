@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { pngFile } from './support/png';
-import { card, choose, expectToast, PASSWORD, uniqueEmail } from './support/shop';
+import { api, card, choose, expectToast, logIn, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -73,4 +73,34 @@ test('when a seller lists an advertised TV, then it is on the home page until it
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await page.getByText('Providing Services since 2018').first().waitFor();
   await expect.poll(() => card(page, productName).count()).toBe(0);
+});
+
+test("when a listing's photo is an address that cannot be loaded, then My Products shows a placeholder, not clipped alt text", async () => {
+  const client = api(baseUrl);
+  const email = uniqueEmail('seller');
+  const { token } = await client.signup('Rafi Seller', email, 'Seller');
+  const productName = `LG OLED ${Date.now()}`;
+  // The spec's client sends photo addresses from elsewhere; this one answers nothing.
+  await client.addProduct(token, {
+    porduct_name: productName,
+    productImage: 'https://127.0.0.1:1/gone.png',
+    details: 'Photo hosted elsewhere, now gone.',
+    location: 'Uttara, Dhaka',
+    resale_price: 21000,
+    orginal_price: 50000,
+    use_duration: '1 year',
+    phone_number: '01700000000',
+    product_condition: 'Good',
+    category_id: 'lg',
+  });
+
+  const page = await newPage();
+  await page.goto('/login');
+  await logIn(page, email, PASSWORD);
+  await page.goto('/dashboard/my_product');
+  const row = page.locator('tr').filter({ hasText: productName });
+  await row.waitFor();
+  await row.locator('.row-avatar span[role="img"]').waitFor();
+  expect(await row.locator('.row-avatar img').count()).toBe(0);
+  expect(await row.locator('.row-avatar [role="img"]').getAttribute('aria-label')).toBe(productName);
 });
