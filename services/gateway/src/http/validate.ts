@@ -13,23 +13,54 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, where = 'b
   throw new AppError('validation', `${first.field} ${first.message}`, { errors });
 }
 
+/** zod's names of types as a sentence says them. */
+const TYPE_WORDS: Record<string, string> = {
+  int: 'a whole number',
+  number: 'a number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  tuple: 'a list',
+  object: 'an object',
+  record: 'an object',
+};
+const SIZE_UNITS: Record<string, [string, string]> = { string: ['character', 'characters'], array: ['item', 'items'] };
+
 /**
- * An issue's message in the words the hand-written ones use: zod's own wording for a missing
- * field, a wrong type or a value outside a list ("Invalid input: expected string, received
- * undefined") becomes "is required", "must be a number", "must be one of ..."; a message a schema
- * gives itself is kept as it is.
+ * An issue's message in the words the hand-written ones use. zod's own wording, which its
+ * messages begin with ("Invalid input: expected string, received undefined", "Too big: expected
+ * string to have <=80 characters", "Unrecognized key: ..."), becomes "is required", "must be a
+ * number", "must be at most 80 characters", ...; a message a schema gives itself is kept as it is
+ * (none of ours begins with those words).
  */
 export function plainMessage(issue: z.core.$ZodIssue): string {
   const { message } = issue;
-  if (issue.code === 'invalid_type' && message.startsWith('Invalid input')) {
-    if (message.endsWith('received undefined')) return 'is required';
-    const expected = String(issue.expected);
-    return `must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (!message.startsWith('Invalid input')) return message;
+      if (message.endsWith('received undefined')) return 'is required';
+      return `must be ${TYPE_WORDS[issue.expected] ?? `of type ${issue.expected}`}`;
+    case 'invalid_value':
+      if (!message.startsWith('Invalid option') || issue.values.length === 0) return message;
+      return `must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
+    case 'too_small':
+    case 'too_big': {
+      if (!/^Too (small|big):/.test(message)) return message;
+      const small = issue.code === 'too_small';
+      const bound = Number(small ? issue.minimum : issue.maximum);
+      const unit = SIZE_UNITS[issue.origin];
+      const amount = unit ? `${bound} ${bound === 1 ? unit[0] : unit[1]}` : String(bound);
+      // As the web app says a length ("must be at most 80 characters"); a list has its items.
+      const verb = issue.origin === 'array' ? 'have' : 'be';
+      if (issue.inclusive === false) return `must ${verb} ${small ? 'more' : 'less'} than ${amount}`;
+      return `must ${verb} at ${small ? 'least' : 'most'} ${amount}`;
+    }
+    case 'unrecognized_keys':
+      if (!message.startsWith('Unrecognized key')) return message;
+      return `does not take ${issue.keys.join(', ')}`;
+    default:
+      return message;
   }
-  if (issue.code === 'invalid_value' && message.startsWith('Invalid option') && issue.values.length > 0) {
-    return `must be one of ${issue.values.map((v) => String(v)).join(', ')}`;
-  }
-  return message;
 }
 
 /** A required query parameter, as one string. */
