@@ -29,7 +29,7 @@ function usePageRead(load: () => Promise<void>) {
   return { ...state, notFound: missing === load };
 }
 
-/** The product (live: a push changes it in place, a removal empties it) and its seller's profile (its tick live too). */
+/** The product (live: a push changes it in place, a removal empties it) and its seller's profile (its name and tick live too). */
 export function useProductPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
   const [seller, setSeller] = useState<{ id: string; profile: SellerProfile | null } | null>(null);
@@ -43,14 +43,16 @@ export function useProductPage(id: string) {
   }, [id, loadIntoStore]);
   const state = usePageRead(load);
   const product: Product | undefined = useAtomValue(productsStore.stateAtom).rows.get(id);
-  // The profile is read with the page; its tick follows the product, which a seller's
-  // verification changes by push.
+  // The profile is read with the page; its name and tick follow the product, which a seller's
+  // new name or verification changes by push.
   const profile = seller?.id === id ? seller.profile : null;
   const verified = product?.sellerVerified;
-  const live = useMemo(
-    () => (profile && verified !== undefined && profile.verified !== verified ? { ...profile, verified } : profile),
-    [profile, verified],
-  );
+  const name = product?.seller;
+  const live = useMemo(() => {
+    if (!profile) return null;
+    const now = { ...profile, verified: verified ?? profile.verified, name: name || profile.name };
+    return now.verified === profile.verified && now.name === profile.name ? profile : now;
+  }, [profile, verified, name]);
   return { ...state, product, seller: live };
 }
 
