@@ -75,13 +75,13 @@ test('when a seller lists an advertised TV, then it is on the home page until it
   await expect.poll(() => card(page, productName).count()).toBe(0);
 });
 
-test("when a listing's photo is an address that cannot be loaded, then My Products shows a placeholder, not clipped alt text", async () => {
+test("when a listing's photo is an address that cannot be loaded, then its card, its page and My Products show a placeholder, not a broken image", async () => {
   const client = api(baseUrl);
   const email = uniqueEmail('seller');
   const { token } = await client.signup('Rafi Seller', email, 'Seller');
   const productName = `LG OLED ${Date.now()}`;
   // The spec's client sends photo addresses from elsewhere; this one answers nothing.
-  await client.addProduct(token, {
+  const { insertedId } = await client.addProduct(token, {
     porduct_name: productName,
     productImage: 'https://127.0.0.1:1/gone.png',
     details: 'Photo hosted elsewhere, now gone.',
@@ -103,4 +103,14 @@ test("when a listing's photo is an address that cannot be loaded, then My Produc
   await row.locator('.row-avatar span[role="img"]').waitFor();
   expect(await row.locator('.row-avatar img').count()).toBe(0);
   expect(await row.locator('.row-avatar [role="img"]').getAttribute('aria-label')).toBe(productName);
+
+  await page.goto('/catagories/lg');
+  // The card's photo link is hidden from assistive technology (the heading's link names it).
+  await card(page, productName).locator('.photo-missing').getByText('No photo').waitFor();
+  expect(await card(page, productName).locator('.product-card__media img').count()).toBe(0);
+  await snap(page, 'photo-missing-card');
+  await page.goto(`/products/${insertedId}`);
+  await page.locator('.product-page__photo .photo-missing').getByText('No photo').waitFor();
+  expect(await page.locator('.product-page__photo img').count()).toBe(0);
+  await snap(page, 'photo-missing-product-page');
 });

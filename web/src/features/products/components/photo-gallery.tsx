@@ -1,5 +1,7 @@
 import { ExpandIcon, LeftIcon, RightIcon } from '@/components/ui/icons';
+import { useBrokenImage } from '@/components/ui/use-broken-image';
 import { useRef, useState, type KeyboardEvent } from 'react';
+import { MissingPhoto } from './missing-photo';
 import { galleryPhoto, type ProductPhoto } from '../photos';
 /** The 4:3 box a photo is shown in (styles.css), declared so the page keeps its place before it loads. */
 const PHOTO_BOX = { width: 1200, height: 900 } as const;
@@ -20,6 +22,7 @@ function Slide({
   name: string;
   current: boolean;
 }) {
+  const { broken, onError } = useBrokenImage(photo.url);
   const label = count === 1 ? `Open the photo of ${name} full size` : `Open photo ${index + 1} of ${count} of ${name} full size`;
   return (
     <a
@@ -32,14 +35,19 @@ function Slide({
       tabIndex={current ? 0 : -1}
       aria-hidden={current ? undefined : true}
     >
-      <img
-        {...galleryPhoto(photo)}
-        width={PHOTO_BOX.width}
-        height={PHOTO_BOX.height}
-        alt={count === 1 ? name : `${name}, photo ${index + 1} of ${count}`}
-        loading={index === 0 ? 'eager' : 'lazy'}
-        fetchPriority={index === 0 ? 'high' : 'auto'}
-      />
+      {broken ? (
+        <MissingPhoto alt={count === 1 ? name : `${name}, photo ${index + 1} of ${count}`} />
+      ) : (
+        <img
+          {...galleryPhoto(photo)}
+          onError={onError}
+          width={PHOTO_BOX.width}
+          height={PHOTO_BOX.height}
+          alt={count === 1 ? name : `${name}, photo ${index + 1} of ${count}`}
+          loading={index === 0 ? 'eager' : 'lazy'}
+          fetchPriority={index === 0 ? 'high' : 'auto'}
+        />
+      )}
       <span className="product-page__zoom" aria-hidden="true">
         <ExpandIcon /> Full size
       </span>

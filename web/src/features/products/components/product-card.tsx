@@ -4,6 +4,8 @@ import { CameraIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
 import { CARD_PHOTO, cardPhoto, photosOf, type ProductPhoto } from '../photos';
+import { useBrokenImage } from '@/components/ui/use-broken-image';
+import { MissingPhoto } from './missing-photo';
 import { ProductActions } from './product-actions';
 import { StatusBadge } from './status-badge';
 import { VerifiedMark } from './verified-mark';
@@ -74,8 +76,11 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
  */
 function CardPhoto({ photo, alt, priority }: { photo: ProductPhoto; alt: string; priority: boolean }) {
   const { src, srcSet, sizes } = cardPhoto(photo);
+  const { broken, onError } = useBrokenImage(src);
+  if (broken) return <MissingPhoto alt={alt} />;
   return (
     <img
+      onError={onError}
       src={src}
       srcSet={srcSet}
       sizes={sizes}

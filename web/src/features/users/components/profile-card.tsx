@@ -1,16 +1,18 @@
 import type { User } from '@tv-shop/contracts';
 import { UserIcon } from '@/components/ui/icons';
+import { useBrokenImage } from '@/components/ui/use-broken-image';
 
 /**
  * The dashboard's welcome: role, name, email and photo of whoever is signed in. Plain markup in
  * antd's card look (styles.css): the dashboard's first page paints without antd (ADR 0043).
  */
 export function ProfileCard({ user }: { user: User }) {
+  const { broken, onError } = useBrokenImage(user.photoURL || undefined);
   return (
     <section className="profile-card" aria-labelledby="profile-card-name">
       <div className="profile-card__head">
         <span className="profile-card__avatar">
-          {user.photoURL ? <img src={user.photoURL} alt={user.name} width={96} height={96} /> : <UserIcon />}
+          {user.photoURL && !broken ? <img src={user.photoURL} alt={user.name} width={96} height={96} onError={onError} /> : <UserIcon />}
         </span>
         <div>
           <p className="profile-card__kicker">Welcome, {user.role}</p>
