@@ -75,10 +75,10 @@ describe('rows kept between live batches (ADR 0052)', () => {
         [`${prefix}-%`],
       )
     ).rows;
-  /** Appends and waits until the runner has applied it. */
   /** A stream's total changed by hand in the projection's table, as no batch would. */
   const setTotalByHand = (name: string, stream: string, total: number) =>
     db.pool.query(`update rm_${name}.tallies set total = $1 where stream_id = $2`, [total, stream]);
+  /** Appends and waits until the runner has applied it. */
   const count = async (runner: ProjectionRunner, stream: string, n: number) => {
     await store.append(stream, [ev('Counted', { n })], 'any');
     await runner.caughtUp();

@@ -42,8 +42,9 @@ export interface SpecExpectation {
  * runner applies a batch of one: through the projection's batch form when it has one (its
  * deferred writes last; the `when` events with the rows kept between them, ADR 0052), else its
  * handlers; and checks the rows that queries return and the changes the `when` events announced.
- * (The handlers are checked against the batch forms apart: `bulk-replay.int.test.ts`.) Positions count from 1 over given and when events together; times
- * default to one second apart from 2025-01-01T00:00:00Z.
+ * (The handlers are checked against the batch forms apart: `bulk-replay.int.test.ts`.) Positions
+ * count from 1 over given and when events together; times default to one second apart from
+ * 2025-01-01T00:00:00Z.
  */
 export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
   let specs = 0;

@@ -50,8 +50,9 @@ export function useProductPage(id: string) {
   const name = product?.seller;
   const live = useMemo(() => {
     if (!profile) return null;
-    const now = { ...profile, verified: verified ?? profile.verified, name: name || profile.name };
-    return now.verified === profile.verified && now.name === profile.name ? profile : now;
+    const nowVerified = verified ?? profile.verified;
+    const nowName = name || profile.name;
+    return nowVerified === profile.verified && nowName === profile.name ? profile : { ...profile, verified: nowVerified, name: nowName };
   }, [profile, verified, name]);
   return { ...state, product, seller: live };
 }

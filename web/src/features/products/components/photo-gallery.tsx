@@ -23,6 +23,7 @@ function Slide({
   current: boolean;
 }) {
   const { broken, onError } = useBrokenImage(photo.url);
+  const alt = count === 1 ? name : `${name}, photo ${index + 1} of ${count}`;
   const label = count === 1 ? `Open the photo of ${name} full size` : `Open photo ${index + 1} of ${count} of ${name} full size`;
   return (
     <a
@@ -36,14 +37,14 @@ function Slide({
       aria-hidden={current ? undefined : true}
     >
       {broken ? (
-        <MissingPhoto alt={count === 1 ? name : `${name}, photo ${index + 1} of ${count}`} />
+        <MissingPhoto alt={alt} />
       ) : (
         <img
           {...galleryPhoto(photo)}
           onError={onError}
           width={PHOTO_BOX.width}
           height={PHOTO_BOX.height}
-          alt={count === 1 ? name : `${name}, photo ${index + 1} of ${count}`}
+          alt={alt}
           loading={index === 0 ? 'eager' : 'lazy'}
           fetchPriority={index === 0 ? 'high' : 'auto'}
         />
