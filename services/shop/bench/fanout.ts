@@ -37,6 +37,7 @@ import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { io as connect } from 'socket.io-client';
 import { productInView, type ChangePush, type Product, type View } from '@tv-shop/contracts';
+import { usage } from './cpu';
 import { LeanSocket } from './lean-socket';
 import { median, percentile, scratchDatabase, startProjectorProcess, startTvShop, type Child, type ChildServer } from './processes';
 
@@ -262,16 +263,6 @@ function deprioritise(pid: number, nice: string): string {
     return `keeps its priority (LOAD_NICE=${nice} not applied: ${(err as Error).message})`;
   }
 }
-
-/** CPU seconds and RSS of a process, from /proc. */
-const usage = (pid: number) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpu = (Number(fields[11]) + Number(fields[12])) / 100;
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { cpu, rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-};
 
 async function main() {
   const PLAN = (process.env.PLAN ?? '100:10,100:50,1000:10,1000:50,5000:10').split(',').map((step) => step.split(':').map(Number));

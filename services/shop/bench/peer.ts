@@ -14,6 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { isLocalServer, machineCpu, postgresCpu, usage } from './cpu';
 import { median, repoRoot, scratchDatabase, signUpSeller, startServer, startTvShop, tvListing, type ChildServer } from './processes';
 
 const PAIRS = Number(process.env.PAIRS ?? 3);
@@ -31,6 +32,18 @@ interface Run {
   p99: number;
   non2xx: number;
   errors: number;
+  cpu: RunCpu;
+}
+/** Where a run's CPU went, per successful write (null where it could not be read). */
+interface RunCpu {
+  /** ms of the service's own process. */
+  process: number;
+  /** ms of PostgreSQL's processes (the server on this machine only). */
+  postgres: number | null;
+  /** The service's process, as a share of one core. */
+  processShare: number;
+  /** The machine's cores, as a share of all of them. */
+  machineBusy: number | null;
 }
 
 /** The peer's packages live apart from the workspace (docs/adr/0042): installed from its own lock file on first use. */
@@ -181,12 +194,29 @@ async function load(target: Target, kind: Kind, seconds: number, connections: nu
       },
     ];
   }
+  const before = { process: usage(target.server.pid).cpu, postgres: postgresCpuHere(), machine: machineCpu(), at: performance.now() };
   const result = await autocannon({ url: target.server.url, connections, duration: seconds, requests });
-  return { rps: result['2xx'] / result.duration, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  const elapsed = (performance.now() - before.at) / 1000;
+  const after = { process: usage(target.server.pid).cpu, postgres: postgresCpuHere(), machine: machineCpu() };
+  const writes = Math.max(1, result['2xx']);
+  const cpu: RunCpu = {
+    process: ((after.process - before.process) * 1000) / writes,
+    postgres: after.postgres !== null && before.postgres !== null ? ((after.postgres - before.postgres) * 1000) / writes : null,
+    processShare: (after.process - before.process) / elapsed,
+    machineBusy:
+      after.machine && before.machine ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total) : null,
+  };
+  return { rps: result['2xx'] / result.duration, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, cpu };
 }
 
+/** PostgreSQL's CPU so far, when its server is this machine's. */
+const postgresCpuHere = () => (isLocalServer(dbs.tv.url) ? postgresCpu() : null);
+
+const ms = (x: number | null) => (x === null ? '?' : x.toFixed(2));
+const pct = (x: number | null) => (x === null ? '?' : `${(100 * x).toFixed(0)}%`);
+
 const fmt = (r: Run) =>
-  `${r.rps.toFixed(0).padStart(5)} rps  p99 ${r.p99.toFixed(0).padStart(4)} ms${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`;
+  `${r.rps.toFixed(0).padStart(5)} rps  p99 ${r.p99.toFixed(0).padStart(4)} ms  CPU/write ${ms(r.cpu.process)} + PG ${ms(r.cpu.postgres)} ms, process ${pct(r.cpu.processShare)} of a core, machine ${pct(r.cpu.machineBusy)} busy${r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : ''}`;
 
 ensurePeerInstalled();
 const pgbench = findPgbench();
@@ -252,6 +282,30 @@ try {
       );
     console.log(
       `  median  TV Shop ${tv.rps.toFixed(0)} rps, p99 ${tv.p99.toFixed(0)} ms | Emmett ${peer.rps.toFixed(0)} rps, p99 ${peer.p99.toFixed(0)} ms`,
+    );
+    const cpuOf = (side: Side): RunCpu => {
+      const all = runs[kind][side].map((r) => r.cpu);
+      const mid = (pick: (c: RunCpu) => number | null) => {
+        const xs = all.map(pick).filter((x): x is number => x !== null);
+        return xs.length === all.length ? median(xs) : null;
+      };
+      return {
+        process: mid((c) => c.process)!,
+        postgres: mid((c) => c.postgres),
+        processShare: mid((c) => c.processShare)!,
+        machineBusy: mid((c) => c.machineBusy),
+      };
+    };
+    const cpu = { tv: cpuOf('tv'), peer: cpuOf('peer') };
+    const sum = (c: RunCpu) => (c.postgres === null ? null : c.process + c.postgres);
+    for (const side of ['tv', 'peer'] as const)
+      console.log(
+        `  ${names[side]}  CPU per write ${ms(cpu[side].process)} ms in its process + ${ms(cpu[side].postgres)} ms in PostgreSQL = ${ms(sum(cpu[side]))} ms; process ${pct(cpu[side].processShare)} of a core, machine ${pct(cpu[side].machineBusy)} busy`,
+      );
+    const tvSum = sum(cpu.tv);
+    const peerSum = sum(cpu.peer);
+    console.log(
+      `  TV Shop / Emmett: ${(cpu.tv.process / cpu.peer.process).toFixed(2)}x the CPU per write in the process${tvSum !== null && peerSum !== null ? `, ${(tvSum / peerSum).toFixed(2)}x with PostgreSQL's` : " (PostgreSQL's not measured: its server is not on this machine)"}`,
     );
     console.log(
       `  TV Shop / Emmett: ${(tv.rps / peer.rps).toFixed(2)}x the writes/s, ${(tv.p99 / peer.p99).toFixed(2)}x the p99; TV Shop at ${((100 * tv.rps) / before).toFixed(0)}% of the pgbench ceiling, Emmett at ${((100 * peer.rps) / before).toFixed(0)}%`,

@@ -1,0 +1,76 @@
+// Where a benchmark's CPU went, from Linux's /proc: a process's CPU time and memory, the
+// PostgreSQL server's processes' CPU time (when the server runs on this machine), and how busy
+// the machine's cores were. Elsewhere than Linux these answer null and the benchmarks say so.
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on every Linux Node.js runs on). */
+const TICKS = 100;
+
+const fieldsOf = (pid: number | string) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (in parentheses) may hold spaces: the fields start after its last ')'.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+};
+
+/** CPU seconds (user and system) and RSS of a process. */
+export function usage(pid: number): { cpu: number; rssMb: number; peakMb: number } {
+  const fields = fieldsOf(pid);
+  const cpu = (Number(fields[11]) + Number(fields[12])) / TICKS;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { cpu, rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/**
+ * CPU seconds used so far by the PostgreSQL server on this machine: every process named
+ * `postgres` (the server, its backends, its background workers) with the time of those that
+ * ended (the server reaps its backends, so theirs is in its children's time: a pool closing an
+ * idle connection mid-run takes nothing away). Null when there is none, e.g. the server runs
+ * elsewhere.
+ */
+export function postgresCpu(): number | null {
+  let ticks = 0;
+  let found = false;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const fields = fieldsOf(pid);
+      // utime, stime, and cutime, cstime: the ended children it waited for.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      found = true;
+    } catch {
+      // ended while being read
+    }
+  }
+  return found ? ticks / TICKS : null;
+}
+
+/** Busy and total CPU seconds of the whole machine so far (all cores), or null without /proc/stat. */
+export function machineCpu(): { busy: number; total: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    // cpu  user nice system idle iowait irq softirq steal ...
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1, 9)
+      .map(Number);
+    const busy = user + nice + system + irq + softirq + steal;
+    return { busy: busy / TICKS, total: (busy + idle + iowait) / TICKS };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a PostgreSQL server URL names this machine (its CPU can then be read here). */
+export const isLocalServer = (url: string): boolean => {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return ['127.0.0.1', 'localhost', '::1', os.hostname()].includes(host) || host.startsWith('127.') || host === '';
+};
