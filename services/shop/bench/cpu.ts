@@ -1,6 +1,7 @@
 // Where a benchmark's CPU went, from Linux's /proc: a process's CPU time and memory, the
 // PostgreSQL server's processes' CPU time (when the server runs on this machine), and how busy
-// the machine's cores were. Elsewhere than Linux these answer null and the benchmarks say so.
+// the machine's cores were. Elsewhere than Linux `usage` throws and the others answer null (the
+// benchmarks print '?').
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
@@ -20,6 +21,16 @@ export function usage(pid: number): { cpu: number; rssMb: number; peakMb: number
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { cpu, rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
+}
+
+/** CPU seconds (user and system) of a process so far, or null where /proc cannot say. */
+export function processCpu(pid: number): number | null {
+  try {
+    const fields = fieldsOf(pid);
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { isLocalServer, machineCpu, postgresCpu, usage } from './cpu';
+import { isLocalServer, machineCpu, postgresCpu, processCpu } from './cpu';
 import { median, repoRoot, scratchDatabase, signUpSeller, startServer, startTvShop, tvListing, type ChildServer } from './processes';
 
 const PAIRS = Number(process.env.PAIRS ?? 3);
@@ -37,11 +37,11 @@ interface Run {
 /** Where a run's CPU went, per successful write (null where it could not be read). */
 interface RunCpu {
   /** ms of the service's own process. */
-  process: number;
+  process: number | null;
   /** ms of PostgreSQL's processes (the server on this machine only). */
   postgres: number | null;
   /** The service's process, as a share of one core. */
-  processShare: number;
+  processShare: number | null;
   /** The machine's cores, as a share of all of them. */
   machineBusy: number | null;
 }
@@ -194,15 +194,15 @@ async function load(target: Target, kind: Kind, seconds: number, connections: nu
       },
     ];
   }
-  const before = { process: usage(target.server.pid).cpu, postgres: postgresCpuHere(), machine: machineCpu(), at: performance.now() };
+  const before = { process: processCpu(target.server.pid), postgres: postgresCpuHere(), machine: machineCpu(), at: performance.now() };
   const result = await autocannon({ url: target.server.url, connections, duration: seconds, requests });
   const elapsed = (performance.now() - before.at) / 1000;
-  const after = { process: usage(target.server.pid).cpu, postgres: postgresCpuHere(), machine: machineCpu() };
+  const after = { process: processCpu(target.server.pid), postgres: postgresCpuHere(), machine: machineCpu() };
   const writes = Math.max(1, result['2xx']);
   const cpu: RunCpu = {
-    process: ((after.process - before.process) * 1000) / writes,
+    process: after.process !== null && before.process !== null ? ((after.process - before.process) * 1000) / writes : null,
     postgres: after.postgres !== null && before.postgres !== null ? ((after.postgres - before.postgres) * 1000) / writes : null,
-    processShare: (after.process - before.process) / elapsed,
+    processShare: after.process !== null && before.process !== null ? (after.process - before.process) / elapsed : null,
     machineBusy:
       after.machine && before.machine ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total) : null,
   };
@@ -290,23 +290,24 @@ try {
         return xs.length === all.length ? median(xs) : null;
       };
       return {
-        process: mid((c) => c.process)!,
+        process: mid((c) => c.process),
         postgres: mid((c) => c.postgres),
-        processShare: mid((c) => c.processShare)!,
+        processShare: mid((c) => c.processShare),
         machineBusy: mid((c) => c.machineBusy),
       };
     };
     const cpu = { tv: cpuOf('tv'), peer: cpuOf('peer') };
-    const sum = (c: RunCpu) => (c.postgres === null ? null : c.process + c.postgres);
+    const sum = (c: RunCpu) => (c.process === null || c.postgres === null ? null : c.process + c.postgres);
     for (const side of ['tv', 'peer'] as const)
       console.log(
         `  ${names[side]}  CPU per write ${ms(cpu[side].process)} ms in its process + ${ms(cpu[side].postgres)} ms in PostgreSQL = ${ms(sum(cpu[side]))} ms; process ${pct(cpu[side].processShare)} of a core, machine ${pct(cpu[side].machineBusy)} busy`,
       );
     const tvSum = sum(cpu.tv);
     const peerSum = sum(cpu.peer);
-    console.log(
-      `  TV Shop / Emmett: ${(cpu.tv.process / cpu.peer.process).toFixed(2)}x the CPU per write in the process${tvSum !== null && peerSum !== null ? `, ${(tvSum / peerSum).toFixed(2)}x with PostgreSQL's` : " (PostgreSQL's not measured: its server is not on this machine)"}`,
-    );
+    if (cpu.tv.process !== null && cpu.peer.process !== null)
+      console.log(
+        `  TV Shop / Emmett: ${(cpu.tv.process / cpu.peer.process).toFixed(2)}x the CPU per write in the process${tvSum !== null && peerSum !== null ? `, ${(tvSum / peerSum).toFixed(2)}x with PostgreSQL's` : " (PostgreSQL's not measured: its server is not on this machine)"}`,
+      );
     console.log(
       `  TV Shop / Emmett: ${(tv.rps / peer.rps).toFixed(2)}x the writes/s, ${(tv.p99 / peer.p99).toFixed(2)}x the p99; TV Shop at ${((100 * tv.rps) / before).toFixed(0)}% of the pgbench ceiling, Emmett at ${((100 * peer.rps) / before).toFixed(0)}%`,
     );
