@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { RootLayout } from '@/components/layout/root-layout';
 import { PageSkeleton } from '@/components/ui/skeleton';
@@ -8,34 +8,10 @@ import { usePageTitle } from '@/lib/use-page-title';
 import { auditPaths } from '@/features/audit/paths';
 import { RequireAuth } from './guards/require-auth';
 import { RequireRole } from './guards/require-role';
+import { page, PageBoundary } from './page-code';
 import { SessionEnd } from './session-end';
 
 const d = paths.dashboard;
-
-/**
- * Every page is downloaded when it is first opened, so the first page costs only the shell and
- * itself (scripts/bundle-budget.mjs holds each route to its budget; ADR 0041). `name` is the
- * module's export, so the pages keep their named exports.
- */
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(() => load().then((m) => ({ default: m[name] }), reloadForNewBuild));
-}
-
-const RELOADED_AT = 'tv-shop:reloaded-for-new-build';
-
-/**
- * A page's chunk failed to load: most likely this tab runs an older build whose chunks a deploy
- * has replaced (the gateway answers 404 for them). The page is reloaded once, for the new
- * build's index.html; a second failure within a minute is an error the page shows as such.
- */
-function reloadForNewBuild(err: unknown): never {
-  const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
-  if (Date.now() - last > 60_000) {
-    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
-    window.location.reload();
-  }
-  throw err;
-}
 
 const HomePage = page(() => import('./routes/home'), 'HomePage');
 const AllProductsPage = page(() => import('./routes/all-products'), 'AllProductsPage');
@@ -74,10 +50,12 @@ function PageMounted() {
 
 /** A page in its Suspense, titled `title` (paths.ts) from the moment it is opened. */
 const loading = (element: ReactNode, title: string) => (
-  <Suspense fallback={<PageFallback title={title} />}>
-    <PageMounted />
-    {element}
-  </Suspense>
+  <PageBoundary>
+    <Suspense fallback={<PageFallback title={title} />}>
+      <PageMounted />
+      {element}
+    </Suspense>
+  </PageBoundary>
 );
 
 const router = createBrowserRouter([
