@@ -1,15 +1,15 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { ADMIN, card, expectToast, logInFromHome, sellerWithProduct } from './support/shop';
+import { ADMIN, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-test('when the admin verifies a seller, then a green check shows live on their cards and on their product page', async () => {
+test('when the admin verifies a seller, then a green check shows live on their cards and on their product page, and their own dashboard says Verified', async () => {
   const sellerName = `Verified Vision ${Date.now()}`;
   const productName = `Xiaomi Mi TV 4A ${Date.now()}`;
-  const { productId } = await sellerWithProduct(baseUrl, sellerName, productName);
+  const { productId, email: sellerEmail } = await sellerWithProduct(baseUrl, sellerName, productName);
 
   // A shopper has All Products open the whole time; it must change without leaving the page.
   const shopper = await newPage();
@@ -28,6 +28,17 @@ test('when the admin verifies a seller, then a green check shows live on their c
   expect(await sellerBlock.getByRole('img', { name: 'verified seller' }).count()).toBe(0);
   await waitLive(reader);
   await markNoReload(reader);
+
+  // The seller has their dashboard open: it says their account waits for the admin.
+  const seller = await newPage();
+  await logInFromHome(seller, sellerEmail, PASSWORD);
+  await seller.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await seller.getByText('Welcome, Seller').waitFor();
+  const verification = seller.locator('.profile-card__verification');
+  await verification.getByText('Pending', { exact: true }).waitFor();
+  await waitLive(seller);
+  await markNoReload(seller);
+  await snap(seller, '4-profile-seller-pending');
 
   const page = await newPage();
   await logInFromHome(page, ADMIN.email, ADMIN.password);
@@ -50,6 +61,10 @@ test('when the admin verifies a seller, then a green check shows live on their c
   await snap(shopper, '4-all-products-verified');
   await sellerBlock.getByRole('img', { name: 'verified seller' }).waitFor();
   expect(await stillSamePage(reader)).toBe(true);
+  await verification.getByText('Verified', { exact: true }).waitFor();
+  expect(await verification.getByText('Pending', { exact: true }).count()).toBe(0);
+  expect(await stillSamePage(seller)).toBe(true);
+  await snap(seller, '4-profile-seller-verified');
 
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'All Buyers' }).click();
   await page.getByRole('columnheader', { name: 'Email' }).or(page.getByText('No Buyer Available')).first().waitFor();

@@ -9,7 +9,7 @@ import { productsStore, reportedProductsStore } from '@/features/products/atoms'
 import { usersStore } from '@/features/users/atoms';
 import { ApiError } from '@/lib/api-client';
 import { connectLive } from '@/lib/live-socket';
-import { sessionAtom, sessionTokenAtom, sessionUserAtom } from '@/lib/session';
+import { refreshSessionUserAtom, sessionAtom, sessionTokenAtom, sessionUserAtom } from '@/lib/session';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 
 /**
@@ -33,6 +33,7 @@ export function LiveSync() {
   const jotai = useStore();
   const applyBooking = useSetAtom(bookingsStore.applyAtom);
   const applyUser = useSetAtom(usersStore.applyAtom);
+  const refreshSessionUser = useSetAtom(refreshSessionUserAtom);
   const reloadLists = useSetAtom(listsReloadAtom);
   const addLogEvent = useSetAtom(addPushedEventAtom);
   const addDay = useSetAtom(addPushedDayAtom);
@@ -55,6 +56,8 @@ export function LiveSync() {
           announceNewBooking(push);
           return applyBooking(push);
         case 'user':
+          // The signed-in account's own row too (its account view): the admin verified it, say.
+          if (push.op === 'upsert') refreshSessionUser(push.row);
           return applyUser(push);
         // The admin's event log and overview (only the admin's sockets receive these).
         case 'log_event':
@@ -82,7 +85,20 @@ export function LiveSync() {
       }
     };
     return connectLive(token, { onChange, onResync: () => reloadLists((n) => n + 1), sessionStillValid });
-  }, [ready, token, email, applyProduct, applyReported, applyBooking, applyUser, reloadLists, jotai, addLogEvent, addDay]);
+  }, [
+    ready,
+    token,
+    email,
+    applyProduct,
+    applyReported,
+    applyBooking,
+    applyUser,
+    refreshSessionUser,
+    reloadLists,
+    jotai,
+    addLogEvent,
+    addDay,
+  ]);
 
   return null;
 }

@@ -19,6 +19,17 @@ export const sessionUserAtom = atom((get) => {
   return session.status === 'signed-in' ? session.user : null;
 });
 
+/**
+ * The signed-in account as the identity read model has it now (a live push of the user's own
+ * row): its name, photo and verified mark follow without signing in again. Its role stays the
+ * one the session was opened with; a row of another account changes nothing.
+ */
+export const refreshSessionUserAtom = atom(null, (get, set, row: User) => {
+  const session = get(sessionAtom);
+  if (session.status !== 'signed-in' || session.user._id !== row._id) return;
+  set(sessionAtom, { ...session, user: { ...row, role: session.user.role } });
+});
+
 export const useSession = () => useAtomValue(sessionAtom);
 export const useSessionUser = () => useAtomValue(sessionUserAtom);
 

@@ -1,10 +1,12 @@
 import type { User } from '@tv-shop/contracts';
-import { UserIcon } from '@/components/ui/icons';
+import { CheckCircleIcon, UserIcon } from '@/components/ui/icons';
 import { useBrokenImage } from '@/components/ui/use-broken-image';
 
 /**
- * The dashboard's welcome: role, name, email and photo of whoever is signed in. Plain markup in
- * antd's card look (styles.css): the dashboard's first page paints without antd (ADR 0043).
+ * The dashboard's welcome: role, name, email and photo of whoever is signed in, and for a seller
+ * whether the admin has verified them (it changes live: the session follows the account's row).
+ * Plain markup in antd's card look (styles.css): the dashboard's first page paints without antd
+ * (ADR 0043).
  */
 export function ProfileCard({ user }: { user: User }) {
   const { broken, onError } = useBrokenImage(user.photoURL || undefined);
@@ -34,6 +36,26 @@ export function ProfileCard({ user }: { user: User }) {
           <dt>Email</dt>
           <dd>{user.email}</dd>
         </div>
+        {user.role.toLowerCase() === 'seller' ? (
+          <div>
+            <dt>Verification</dt>
+            <dd className="profile-card__verification">
+              {user.verified ? (
+                <>
+                  <strong>Verified</strong> <CheckCircleIcon className="verified-mark" aria-hidden="true" />
+                  <span className="profile-card__hint">Buyers see the mark beside your name.</span>
+                </>
+              ) : (
+                <>
+                  <strong>Pending</strong>
+                  <span className="profile-card__hint">
+                    The admin has not verified your account yet. Verified sellers get a mark beside their name.
+                  </span>
+                </>
+              )}
+            </dd>
+          </div>
+        ) : null}
       </dl>
     </section>
   );
