@@ -114,11 +114,19 @@ test('with the keyboard alone a buyer signs in, books a TV and pays with the san
   const card = page.locator('article.product-card').filter({ hasText: productName });
   await page.getByText('1 TV', { exact: true }).waitFor();
   await card.waitFor();
-  await tabTo(page, card.getByRole('button', { name: 'Book Now' }));
+  const bookNow = card.getByRole('button', { name: 'Book Now' });
+  const focused = (locator: typeof bookNow) => locator.evaluate((el) => el === el.ownerDocument.activeElement);
+  await tabTo(page, bookNow);
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
   const phone = dialog.getByLabel('Phone Number');
-  await expect.poll(() => phone.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+  await expect.poll(() => focused(phone)).toBe(true);
+  // Escape closes the dialog and gives the focus back to Book Now; Enter opens it again.
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  await expect.poll(() => focused(bookNow)).toBe(true);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focused(phone)).toBe(true);
   await page.keyboard.type('01922222222');
   await tabTo(page, dialog.getByLabel('Meeting Location'));
   await page.keyboard.type('Banani Road 11');

@@ -1,5 +1,5 @@
 import type { Product } from '@tv-shop/contracts';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
 
 // With antd and its theme: the pages that list TVs do not load antd themselves (ADR 0043).
 const Modal = lazy(() =>
@@ -8,9 +8,22 @@ const Modal = lazy(() =>
 
 /**
  * The booking dialog, downloaded when a buyer first presses "Book now" rather than with every
- * page that lists TVs (issue 15's budget).
+ * page that lists TVs (issue 15's budget). It is unmounted as it closes, before antd's dialog
+ * could hand the focus back, so the focus goes back here to what had it when the dialog opened
+ * (the Book Now button), as it does from the other dialogs.
  */
 export function BookingModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
+  const opener = useRef<HTMLElement | null>(null);
+  const open = product !== null;
+  useLayoutEffect(() => {
+    if (open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      return;
+    }
+    const back = opener.current;
+    opener.current = null;
+    if (back?.isConnected) back.focus();
+  }, [open]);
   if (!product) return null;
   return (
     <Suspense fallback={null}>
