@@ -5,7 +5,7 @@ import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
 import { isOutage } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
-import { sessionAtom } from '@/lib/session';
+import { sessionAtom, useEndSession } from '@/lib/session';
 import { emailFromToken, tokenStorage } from '@/lib/token-storage';
 
 /** The signed-in user's profile as last read, so an outage at load does not sign them out. */
@@ -38,6 +38,8 @@ function keepUser(user: User | null): void {
  */
 export function SessionBootstrap() {
   const [session, setSession] = useAtom(sessionAtom);
+  // A stored token that no longer works (expired, revoked, unreadable) ends the session, saying so.
+  const endSession = useEndSession();
 
   // The profile is kept while signed in (sign-in, a refreshed profile) and dropped on sign-out.
   const user = session.status === 'signed-in' ? session.user : null;
@@ -49,9 +51,12 @@ export function SessionBootstrap() {
     if (session.status !== 'loading') return;
     const token = tokenStorage.get();
     const email = token ? emailFromToken(token) : null;
-    if (!token || !email) {
-      tokenStorage.clear();
+    if (!token) {
       setSession({ status: 'signed-out' });
+      return;
+    }
+    if (!email) {
+      endSession();
       return;
     }
     let alive = true;
@@ -70,8 +75,7 @@ export function SessionBootstrap() {
           console.error(error);
           if (!alive) return;
           if (!isOutage(error)) {
-            tokenStorage.clear();
-            setSession({ status: 'signed-out' });
+            endSession();
             return;
           }
           const kept = cachedUser(email);
@@ -94,7 +98,7 @@ export function SessionBootstrap() {
       alive = false;
       clearTimeout(retry);
     };
-  }, [session.status, setSession]);
+  }, [session.status, setSession, endSession]);
 
   return null;
 }

@@ -4,17 +4,20 @@ import { paths } from '@/config/paths';
 import { GoogleButton } from '@/features/auth/components/google-button';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { usePageTitle } from '@/lib/use-page-title';
-import { useReturnAfterSignIn } from './use-return-after-sign-in';
+import { Notice } from '@/components/ui/notice';
+import { useReturnAfterSignIn, useSignInReason } from './use-return-after-sign-in';
 import { withAntd } from '@/lib/antd-theme';
 
 function LoginPageContent() {
   usePageTitle(paths.login.title);
   const location = useLocation();
+  const reason = useSignInReason();
   const done = useReturnAfterSignIn('Succusfully SignIn');
   return (
     <div className="page auth-page">
       <section className="auth-card" aria-labelledby="login-heading">
         <h1 id="login-heading">Login</h1>
+        {reason ? <Notice type="info" role="status" className="auth-card__reason" title={reason} /> : null}
         <LoginForm onSignedIn={done} />
         <p className="auth-card__switch">
           New to TV Shop? {/* Keep where the user came from, so signing up also returns there. */}

@@ -4,18 +4,21 @@ import { paths } from '@/config/paths';
 import { GoogleButton } from '@/features/auth/components/google-button';
 import { SignupForm } from '@/features/auth/components/signup-form';
 import { usePageTitle } from '@/lib/use-page-title';
-import { useReturnAfterSignIn } from './use-return-after-sign-in';
+import { Notice } from '@/components/ui/notice';
+import { useReturnAfterSignIn, useSignInReason } from './use-return-after-sign-in';
 import { withAntd } from '@/lib/antd-theme';
 
 function SignupPageContent() {
   usePageTitle(paths.signup.title);
   const location = useLocation();
+  const reason = useSignInReason();
   const done = useReturnAfterSignIn('Succusfully SignUp');
   const google = useReturnAfterSignIn('Succusfully SignIn');
   return (
     <div className="page auth-page">
       <section className="auth-card" aria-labelledby="signup-heading">
         <h1 id="signup-heading">Sign Up</h1>
+        {reason ? <Notice type="info" role="status" className="auth-card__reason" title={reason} /> : null}
         <SignupForm onSignedUp={done} />
         <p className="auth-card__switch">
           Already have an account?{' '}

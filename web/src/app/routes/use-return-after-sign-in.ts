@@ -4,12 +4,29 @@ import toast from 'react-hot-toast';
 import { useLocation, useNavigate, type Location } from 'react-router-dom';
 import { useSignIn } from '@/lib/session';
 
+/**
+ * What a page that sends someone to log in puts in the navigation's state: where they were, to
+ * come back to, and why (Book Now says 'book'; a guard says nothing), for the login page to say.
+ */
+export interface SentToSignIn {
+  from?: Location;
+  reason?: 'book';
+}
+
+/** Why this visit to login or signup happened, in a sentence; null when nobody sent them. */
+export function useSignInReason(): string | null {
+  const state = useLocation().state as SentToSignIn | null;
+  if (!state?.from) return null;
+  if (state.reason === 'book') return 'Log in as a buyer to book this TV. You will come back to it afterwards.';
+  return 'Log in to open that page. You will come back to it afterwards.';
+}
+
 /** Where a guard (or Book Now) sent the user from; login and signup return there, else home. */
 export function useReturnAfterSignIn(successText: string) {
   const navigate = useNavigate();
   const location = useLocation();
   const signIn = useSignIn();
-  const from = (location.state as { from?: Location } | null)?.from;
+  const from = (location.state as SentToSignIn | null)?.from;
   return useCallback(
     ({ token, user }: AuthAnswer) => {
       signIn(token, user);

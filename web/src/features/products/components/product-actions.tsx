@@ -24,7 +24,7 @@ export function ProductActions({ product, onBook, className = 'product-card__act
   const location = useLocation();
 
   const book = () => {
-    if (!user) void navigate(paths.login.href(), { state: { from: location } });
+    if (!user) void navigate(paths.login.href(), { state: { from: location, reason: 'book' } });
     else onBook(product);
   };
 
