@@ -100,7 +100,8 @@ test("when a listing's photo is an address that cannot be loaded, then its card,
   await page.goto('/dashboard/my_product');
   const row = page.locator('tr').filter({ hasText: productName });
   await row.waitFor();
-  await row.locator('.row-avatar span[role="img"]').waitFor();
+  // A TV's placeholder, as on the cards: a camera, not a person.
+  await row.locator('.row-avatar span[role="img"].row-avatar__missing-photo').waitFor();
   expect(await row.locator('.row-avatar img').count()).toBe(0);
   expect(await row.locator('.row-avatar [role="img"]').getAttribute('aria-label')).toBe(productName);
 

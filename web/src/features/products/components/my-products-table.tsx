@@ -76,7 +76,7 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
         dataSource={products}
         columns={[
           { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
-          { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} /> },
+          { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} of="tv" /> },
           { title: 'Product Name', dataIndex: 'porduct_name' },
           { title: 'Price', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.resale_price) },
           {
