@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
-import { PHONE, snap, snapAsIs, useBrowser } from './support/browser';
+import { DESKTOP, PHONE, snap, snapAsIs, useBrowser } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
 import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
@@ -77,6 +77,14 @@ test("when a buyer books a seller's TV, then the seller's My Bookings shows it l
   expect(await row.getByRole('link', { name: '+880 1912-345678' }).getAttribute('href')).toBe('tel:+8801912345678');
   expect(await fitsWidth(sellerPage)).toBe(true);
   await snapAsIs(sellerPage, '10-seller-my-bookings-phone');
+  // At 1280 px it is a row of a table-like grid: the status tag stays inside it (within its
+  // 16 px padding).
+  await sellerPage.setViewportSize(DESKTOP);
+  const rowBox = (await row.boundingBox())!;
+  const tagBox = (await row.getByText('Waiting for payment').boundingBox())!;
+  expect(tagBox.x + tagBox.width).toBeLessThanOrEqual(rowBox.x + rowBox.width - 16);
+  await snapAsIs(sellerPage, '10-seller-my-bookings-desktop');
+  await sellerPage.setViewportSize(PHONE);
 
   // The buyer pays: the seller's row turns Paid, still without a reload.
   const bookings = (await (
