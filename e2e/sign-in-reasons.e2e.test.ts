@@ -37,13 +37,10 @@ test('when the stored session token has expired or cannot be read, then the app 
   const expired = `${base64url({ alg: 'HS256', typ: 'JWT' })}.${base64url({ sub: 'gone', email: 'gone@tvshop.test', exp: 1_000_000 })}.c2ln`;
   for (const token of [expired, 'not-a-token']) {
     const page = await newPage();
-    await page.addInitScript((t) => {
-      // Only on the first load: the app's own clearing must stick.
-      if (!sessionStorage.getItem('seeded')) {
-        sessionStorage.setItem('seeded', '1');
-        localStorage.setItem('TV_Shop_Token', t);
-      }
-    }, token);
+    // Only on the first load: the app's own clearing must stick.
+    await page.addInitScript(
+      `if (!sessionStorage.getItem('seeded')) { sessionStorage.setItem('seeded', '1'); localStorage.setItem('TV_Shop_Token', ${JSON.stringify(token)}); }`,
+    );
     await page.goto('/dashboard');
     await expectToast(page, 'Your session has ended. Please log in again.');
     await page.getByRole('heading', { name: 'Login' }).waitFor();

@@ -164,6 +164,9 @@ const logFilters = {
   from: isoTime().optional(),
   to: isoTime(true).optional(),
 };
+/** A time range that ends before it starts matches nothing: it is a mistake, said as one. */
+const inOrder = (q: { from?: string; to?: string }) => q.from === undefined || q.to === undefined || q.from <= q.to;
+const outOfOrder = { message: 'must not be after to', path: ['from'] };
 
 /**
  * The event log's query string (GET /api/admin/events). `after` pages forward (oldest first, the
@@ -179,11 +182,15 @@ export const LogQuery = z
   })
   .strict()
   .refine((q) => q.after === undefined || q.order === 'asc', { message: 'pages forward: it goes with order=asc', path: ['after'] })
-  .refine((q) => q.before === undefined || q.order === 'desc', { message: 'pages back: it goes with order=desc', path: ['before'] });
+  .refine((q) => q.before === undefined || q.order === 'desc', { message: 'pages back: it goes with order=desc', path: ['before'] })
+  .refine(inOrder, outOfOrder);
 export type LogQuery = z.infer<typeof LogQuery>;
 
 /** The export's query string: the same filters and a format, without paging (the whole filtered log). */
-export const LogExportQuery = z.object({ ...logFilters, format: z.enum(['ndjson', 'csv']).default('ndjson') }).strict();
+export const LogExportQuery = z
+  .object({ ...logFilters, format: z.enum(['ndjson', 'csv']).default('ndjson') })
+  .strict()
+  .refine(inOrder, outOfOrder);
 export type LogExportQuery = z.infer<typeof LogExportQuery>;
 
 /** `at` of GET /api/admin/streams/{id}: a log position or an ISO time (now when absent). */

@@ -120,6 +120,8 @@ describe('the event log (admin)', () => {
       ['order=desc&after=3', 'after'],
       ['to=2026-11-22T10:00', 'to'],
       ['from=2026-02-30', 'from'],
+      ['from=2030-01-01&to=2020-01-01', 'from'],
+      ['from=2026-11-22T10:00:01Z&to=2026-11-22T10:00:00Z', 'from'],
       ['limit=1&limit=2', 'limit'],
       ['colour=red', 'query'],
     ]) {
@@ -134,6 +136,12 @@ describe('the event log (admin)', () => {
     expect((await get('/admin/streams/nothing-here')).status).toBe(404);
     expect((await get(`/admin/streams/product-${'0'.repeat(8)}`)).status).toBe(404);
     expect((await get('/admin/events/export?format=xml')).status).toBe(400);
+    const backwards = await get<{ detail: string }>('/admin/events/export?from=2030-01-01&to=2020-01-01');
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.field).toBe('from');
+    expect(backwards.body.detail).toBe('from must not be after to');
+    // The same day as both ends is the whole day, not a mistake.
+    expect((await get('/admin/events?from=2026-11-22&to=2026-11-22')).status).toBe(200);
   });
 
   it('given the log holds password hashes, when any of it is read or exported, then no secret appears', async () => {

@@ -63,7 +63,21 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
       <Form.Item name="from" label="From" className="event-filters__field">
         <Input type="datetime-local" />
       </Form.Item>
-      <Form.Item name="to" label="To" className="event-filters__field">
+      <Form.Item
+        name="to"
+        label="To"
+        className="event-filters__field"
+        dependencies={['from']}
+        rules={[
+          ({ getFieldValue }) => ({
+            validator: (_, to?: string) => {
+              const from = toIso(getFieldValue('from') as string | undefined);
+              const until = toIso(to);
+              return from && until && until < from ? Promise.reject(new Error('To must not be before From')) : Promise.resolve();
+            },
+          }),
+        ]}
+      >
         <Input type="datetime-local" />
       </Form.Item>
       <div className="event-filters__actions">
