@@ -6,14 +6,18 @@ import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProdu
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-test('when a buyer reports a TV, then the admin sees it live; when the admin removes it, it leaves the buyer page', async () => {
+test('when a buyer reports a TV, then the admin sees it live; when the admin removes it, it leaves the buyer page, and its open product page says so with a way on', async () => {
   const productName = `Panasonic Viera ${Date.now()}`;
-  await sellerWithProduct(baseUrl, 'Chittagong Screens', productName);
+  const { productId } = await sellerWithProduct(baseUrl, 'Chittagong Screens', productName);
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Live Buyer', email, 'Buyer');
 
   const buyer = await newPage();
   const admin = await newPage();
+  // A visitor reads the TV's own page the whole time.
+  const reader = await newPage();
+  await reader.goto(`/products/${productId}`);
+  await reader.getByRole('heading', { name: productName }).waitFor();
   await logInFromHome(buyer, email, PASSWORD);
   await logInFromHome(admin, ADMIN.email, ADMIN.password);
 
@@ -24,7 +28,7 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   await buyer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
   const productCard = card(buyer, productName);
   await productCard.waitFor();
-  await Promise.all([waitLive(buyer), waitLive(admin), markNoReload(buyer), markNoReload(admin)]);
+  await Promise.all([waitLive(buyer), waitLive(admin), waitLive(reader), markNoReload(buyer), markNoReload(admin), markNoReload(reader)]);
 
   const adminRow = admin.locator('tr').filter({ hasText: productName });
   // Add Report asks first, with room for a reason.
@@ -53,4 +57,9 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   expect(await stillSamePage(buyer)).toBe(true);
   await adminRow.waitFor({ state: 'detached' });
   await snap(buyer, '5-buyer-after-removal');
+
+  await reader.getByText('This listing has been removed.').waitFor();
+  expect(await stillSamePage(reader)).toBe(true);
+  await reader.getByRole('link', { name: 'See the TVs for sale' }).click();
+  await reader.getByRole('heading', { name: 'All Our Resale Products' }).waitFor();
 });

@@ -26,7 +26,9 @@ test('when a signed-out visitor opens a guarded page, then login sends them back
 
   // Errors a user can act on are said in words: Google is off here, and a wrong password.
   await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.getByText('Google sign-in is not configured on this server.').first().waitFor();
+  await page.getByRole('alert').filter({ hasText: 'Google sign-in is not configured on this server.' }).waitFor();
+  // Once: under the button, not again in a toast.
+  expect(await page.getByText('Google sign-in is not configured on this server.').count()).toBe(1);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Login', exact: true }).click();

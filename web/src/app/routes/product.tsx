@@ -1,6 +1,6 @@
 import type { Product } from '@tv-shop/contracts';
 import { useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { EmptyText } from '@/components/ui/empty-text';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
@@ -28,7 +28,9 @@ export function ProductPage() {
       ) : (
         <>
           <h1 className="visually-hidden">Listing removed</h1>
-          <EmptyText>This listing has been removed.</EmptyText>
+          <EmptyText>
+            This listing has been removed. <Link to={paths.allProducts.href()}>See the TVs for sale</Link>
+          </EmptyText>
         </>
       )}
       <BookingModal product={booking} onClose={() => setBooking(null)} />

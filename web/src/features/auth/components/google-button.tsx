@@ -2,7 +2,6 @@ import { Alert, Button } from 'antd';
 import { GoogleOutlined } from '@ant-design/icons';
 import type { AuthAnswer } from '@tv-shop/contracts';
 import { useState } from 'react';
-import toast from 'react-hot-toast';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { getPublicConfig } from '../api/get-public-config';
 import { googleLogin } from '../api/google-login';
@@ -28,8 +27,8 @@ export function GoogleButton({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) 
         error instanceof ApiError && (error.status === 501 || /not configured/i.test(error.problem.title))
           ? NOT_CONFIGURED
           : errorMessage(error);
+      // Said once, under the button (a toast as well said the same sentence twice).
       setMessage(text);
-      toast.error(text);
     } finally {
       setBusy(false);
     }
