@@ -80,7 +80,8 @@ test('a buyer: the shop with Book Now and Add Report, the booking and report dia
   const menu = await sideMenuPaths(page);
   expect(menu).toContain('/dashboard/my_order');
   const dialogs = async (size: string): Promise<string[]> => {
-    await page.goto(`/products/${stage.productId}`);
+    // A TV the buyer has not booked: on the one they booked, Book Now gives way to the way to pay.
+    await page.goto(`/products/${stage.unbookedProductId}`);
     await settled(page);
     await page.getByRole('button', { name: 'Add Report' }).click();
     await page.getByRole('dialog').getByText('What is wrong with this listing?').waitFor();

@@ -51,6 +51,14 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   await logInFromHome(page, email, PASSWORD);
 
   await book(page, first, 'enter');
+  // Booked: the card no longer offers Book Now but the way to pay.
+  const booked = card(page, first).getByRole('link', { name: 'Booked: pay in My Orders' });
+  await booked.waitFor();
+  expect(await card(page, first).getByRole('button', { name: 'Book Now' }).count()).toBe(0);
+  await snap(page, '3-card-booked');
+  await booked.click();
+  await page.getByRole('heading', { name: 'My Orders' }).or(page.getByText('Hello,')).first().waitFor();
+  expect(new URL(page.url()).pathname).toBe('/dashboard/my_order');
   const row = await openPayment(page, first);
   expect(await page.getByText('Hello, Nadia Buyer').count()).toBe(1);
   expect(await page.getByText('18,500 TK').count()).toBeGreaterThan(0);

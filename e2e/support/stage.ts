@@ -23,8 +23,10 @@ export interface Stage {
   /** A listing still for sale, with its category. */
   productId: string;
   categoryId: string;
-  /** The buyer's unpaid booking: its payment page. */
+  /** The buyer's unpaid booking (of `productId`): its payment page. */
   openBookingId: string;
+  /** A listing for sale the buyer has not booked: its Book Now opens the booking dialog. */
+  unbookedProductId: string;
   /** A pending seller (Verify shows for them in All Sellers). */
   pendingSellerName: string;
   /** A listing the buyer reported (Reported Items shows it with its reason). */
@@ -95,6 +97,7 @@ export async function stageShop(baseUrl: string): Promise<Stage> {
     productId: open,
     categoryId: 'samsung',
     openBookingId,
+    unbookedProductId: advertised,
     pendingSellerName,
     reportedName: `Samsung 50" The Frame ${stamp}`,
     stamp,

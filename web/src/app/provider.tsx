@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Toaster } from 'react-hot-toast';
 import { env } from '@/config/env';
 import { LiveSync } from './live-sync';
+import { MyBookingsSync } from './my-bookings-sync';
 import { SessionBootstrap } from './session-bootstrap';
 
 /**
@@ -15,6 +16,7 @@ export function AppProvider({ children }: { children: ReactNode }) {
     <JotaiProvider>
       <SessionBootstrap />
       <LiveSync />
+      <MyBookingsSync />
       {children}
       <Toaster position={env.toastPosition} />
     </JotaiProvider>

@@ -1,8 +1,9 @@
 import type { Product } from '@tv-shop/contracts';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Tag } from '@/components/ui/tag';
 import { paths } from '@/config/paths';
+import { useMyBookingOf } from '@/lib/my-bookings';
 import { hasRole, useSessionUser } from '@/lib/session';
 import { ReportButton } from './report-button';
 
@@ -15,13 +16,15 @@ interface ProductActionsProps {
 
 /**
  * Book Now (a visitor is sent to sign in first and comes back) and Add Report, or the Reported
- * tag: what a card and the product page offer alike.
+ * tag: what a card and the product page offer alike. A buyer who has booked the TV sees that
+ * instead, with the way to pay (My Orders), or that they bought it.
  */
 export function ProductActions({ product, onBook, className = 'product-card__actions' }: ProductActionsProps) {
   const user = useSessionUser();
   const isBuyer = hasRole(user, 'Buyer');
   const navigate = useNavigate();
   const location = useLocation();
+  const mine = useMyBookingOf(product._id);
 
   const book = () => {
     if (!user) void navigate(paths.login.href(), { state: { from: location, reason: 'book' } });
@@ -30,7 +33,15 @@ export function ProductActions({ product, onBook, className = 'product-card__act
 
   return (
     <div className={className}>
-      {!user || isBuyer ? (
+      {mine === 'paid' ? (
+        <Tag color="green" className="my-booking-label">
+          You bought this
+        </Tag>
+      ) : mine === 'open' ? (
+        <Link className="btn btn--outline my-booking-link" to={paths.dashboard.myOrders.href()}>
+          <span>Booked: pay in My Orders</span>
+        </Link>
+      ) : !user || isBuyer ? (
         <Button variant="primary" onClick={book} disabled={product.sold}>
           Book Now
         </Button>

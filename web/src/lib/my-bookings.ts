@@ -1,0 +1,13 @@
+import { atom, useAtomValue } from 'jotai';
+
+/** Where the signed-in buyer stands with a TV: booked and not paid yet, or bought. */
+export type MyBooking = 'open' | 'paid';
+
+/**
+ * The signed-in buyer's live bookings by product id (none for anyone else). Kept by the app
+ * (app/my-bookings-sync.tsx) from the buyer's bookings, which pushes keep current, so a card or a
+ * product page can show "Booked" instead of a Book Now that the server would refuse.
+ */
+export const myBookingsAtom = atom<ReadonlyMap<string, MyBooking>>(new Map());
+
+export const useMyBookingOf = (productId: string): MyBooking | undefined => useAtomValue(myBookingsAtom).get(productId);
