@@ -1,6 +1,9 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The web app's own imports (`@/lib/...`), as web/vite.config.ts resolves them, for its unit tests.
+  resolve: { alias: { '@': fileURLToPath(new URL('./web/src', import.meta.url)) } },
   test: {
     include: ['packages/**/*.test.ts', 'services/**/*.test.ts', 'web/src/**/*.unit.test.ts', 'test/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'e2e/**', 'test/compose/**', '**/*.kafka.test.ts'],

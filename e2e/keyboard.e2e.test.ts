@@ -134,6 +134,10 @@ test('with the keyboard alone a buyer signs in, books a TV and pays with the san
   await page.keyboard.press('Enter');
   await expectToast(page, 'Booking successfully');
   await dialog.waitFor({ state: 'hidden' });
+  // Book Now has given way to the way to pay, and the focus went with it, not to the page.
+  const booked = card.getByRole('link', { name: 'Booked: pay in My Orders' });
+  await booked.waitFor();
+  await expect.poll(() => focused(booked), { timeout: 5_000 }).toBe(true);
 
   // Dashboard, My Order, Pay.
   await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }), { back: true });

@@ -120,4 +120,9 @@ test("when a buyer books a seller's TV, then the seller's My Bookings shows it l
   // The buyer who paid sees that they bought it, where Book Now was.
   await card(buyerPage, productName).getByText('You bought this').waitFor();
   expect(await card(buyerPage, productName).getByRole('button', { name: 'Book Now' }).count()).toBe(0);
+  // Anyone else sees it sold, its Book Now disabled.
+  const visitor = await newPage();
+  await visitor.goto('/all_products?sold=any');
+  await card(visitor, productName).getByText('Sold', { exact: true }).waitFor();
+  expect(await card(visitor, productName).getByRole('button', { name: 'Book Now' }).isDisabled()).toBe(true);
 });

@@ -21,7 +21,7 @@ test('when a visitor presses Book Now, then the login page says why they are the
   await snap(page, '16-login-reason-book');
   await page.getByRole('link', { name: 'Create new account' }).click();
   await page.getByRole('heading', { name: 'Sign Up' }).waitFor();
-  await reason(page, bookText).waitFor();
+  await reason(page, 'Sign up as a buyer to book this TV. You will come back to it afterwards.').waitFor();
 
   // Opened directly, the login page has nothing to explain.
   await page.goto('/login');

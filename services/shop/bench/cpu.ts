@@ -34,11 +34,12 @@ export function processCpu(pid: number): number | null {
 }
 
 /**
- * CPU seconds used so far by the PostgreSQL server on this machine: every process named
- * `postgres` (the server, its backends, its background workers) with the time of those that
- * ended (the server reaps its backends, so theirs is in its children's time: a pool closing an
- * idle connection mid-run takes nothing away). Null when there is none, e.g. the server runs
- * elsewhere.
+ * CPU seconds used so far by PostgreSQL on this machine, every cluster running here: each
+ * process named `postgres` (a server, its backends, its background workers) with the time of
+ * those that ended (a server reaps its backends, so theirs is in its children's time: a pool
+ * closing an idle connection mid-run takes nothing away). Null when there is none, e.g. the
+ * server runs elsewhere. A backend reaped between the reading of its server and its own is
+ * missed once: rare, and one connection's time at most.
  */
 export function postgresCpu(): number | null {
   let ticks = 0;

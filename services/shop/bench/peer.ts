@@ -306,7 +306,7 @@ try {
     const peerSum = sum(cpu.peer);
     if (cpu.tv.process !== null && cpu.peer.process !== null)
       console.log(
-        `  TV Shop / Emmett: ${(cpu.tv.process / cpu.peer.process).toFixed(2)}x the CPU per write in the process${tvSum !== null && peerSum !== null ? `, ${(tvSum / peerSum).toFixed(2)}x with PostgreSQL's` : " (PostgreSQL's not measured: its server is not on this machine)"}`,
+        `  TV Shop / Emmett: ${(cpu.tv.process / cpu.peer.process).toFixed(2)}x the CPU per write in the process${tvSum !== null && peerSum !== null ? `, ${(tvSum / peerSum).toFixed(2)}x with PostgreSQL's` : " (PostgreSQL's not measured: no PostgreSQL process of this machine could be read, or SERVER_URL names another)"}`,
       );
     console.log(
       `  TV Shop / Emmett: ${(tv.rps / peer.rps).toFixed(2)}x the writes/s, ${(tv.p99 / peer.p99).toFixed(2)}x the p99; TV Shop at ${((100 * tv.rps) / before).toFixed(0)}% of the pgbench ceiling, Emmett at ${((100 * peer.rps) / before).toFixed(0)}%`,

@@ -5,12 +5,14 @@ import { getMyBookings } from '@/features/bookings/api/get-my-bookings';
 import { bookingsStore } from '@/features/bookings/atoms';
 import { myBookingsAtom, type MyBooking } from '@/lib/my-bookings';
 import { hasRole, useSessionUser } from '@/lib/session';
+import { onLiveReconnect } from '@/lib/live-socket';
+import { listsReloadAtom } from '@/lib/use-live-list';
 
 /**
  * For a signed-in buyer: reads their bookings once (pushes to their account keep the store
- * current after that, My Orders reads them again) and keeps `myBookingsAtom`, by product, to the
- * open and paid ones. A failed read leaves it as it was: Book Now then stays, and the server still
- * refuses a second booking with its own words.
+ * current after that; My Orders, or a resync after the tab missed pushes, reads them again) and
+ * keeps `myBookingsAtom`, by product, to the open and paid ones. A failed read leaves it as it
+ * was: Book Now then stays, and the server still refuses a second booking with its own words.
  */
 export function MyBookingsSync() {
   const user = useSessionUser();
@@ -18,25 +20,33 @@ export function MyBookingsSync() {
   const loadIntoStore = useSetAtom(bookingsStore.loadAtom);
   const state = useAtomValue(bookingsStore.stateAtom);
   const setMine = useSetAtom(myBookingsAtom);
+  // Read again, as every open list is, when the server could not replay what this tab missed.
+  const reload = useAtomValue(listsReloadAtom);
 
   useEffect(() => {
     if (!email) return;
     let alive = true;
-    getMyBookings(email).then(
-      ({ data, position }) => alive && loadIntoStore({ rows: data, position, inScope: (b: Booking) => b.email.toLowerCase() === email }),
-      () => undefined,
-    );
+    const read = () =>
+      getMyBookings(email).then(
+        ({ data, position }) => alive && loadIntoStore({ rows: data, position, inScope: (b: Booking) => b.email.toLowerCase() === email }),
+        () => undefined,
+      );
+    void read();
+    // A read an outage kept from us is made again once the live connection is back.
+    const stop = onLiveReconnect(() => void read());
     return () => {
       alive = false;
+      stop();
     };
-  }, [email, loadIntoStore]);
+  }, [email, reload, loadIntoStore]);
 
   useEffect(() => {
     const mine = new Map<string, MyBooking>();
     if (email)
       for (const b of state.rows.values())
         if (b.email.toLowerCase() === email && (b.status === 'open' || b.status === 'paid')) mine.set(b.product_id, b.status);
-    setMine(mine);
+    // Every card reads this map: a new one only when what it says changed.
+    setMine((before) => (before.size === mine.size && [...mine].every(([id, status]) => before.get(id) === status) ? before : mine));
   }, [email, state, setMine]);
 
   return null;

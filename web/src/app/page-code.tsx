@@ -41,10 +41,12 @@ export function page<K extends string>(load: () => Promise<Record<K, ComponentTy
  * once, for the new build's index.html. When it does not answer (the network or the server is
  * down), reloading would swap the app for the browser's own error page and lose what the user was
  * doing, so the page says so in place, with Retry; so does a second failure within a minute.
+ * (A browser that keeps a failed module download fails the Retry at once; the server answering
+ * by then, that Retry reloads the page.)
  */
 async function pageCodeFailed(err: unknown, restart: () => void): Promise<never> {
   failed.add(restart);
-  const answering = await fetch('/', { method: 'HEAD', cache: 'no-store' }).then(
+  const answering = await fetch('/', { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout(5000) }).then(
     (res) => res.ok,
     () => false,
   );

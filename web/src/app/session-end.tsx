@@ -22,7 +22,8 @@ export function SessionEnd() {
       onSessionEnded(() => {
         endSession();
         const from = here.current;
-        if (from.pathname !== paths.login.href()) void navigate(paths.login.href(), { replace: true, state: { from } });
+        if (from.pathname !== paths.login.href())
+          void navigate(paths.login.href(), { replace: true, state: { from, reason: 'session-ended' } });
       }),
     [endSession, navigate],
   );

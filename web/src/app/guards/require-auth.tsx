@@ -8,6 +8,6 @@ export function RequireAuth() {
   const session = useSession();
   const location = useLocation();
   if (session.status === 'loading') return <Spinner label="Checking your session" />;
-  if (session.status === 'signed-out') return <Navigate to={paths.login.href()} replace state={{ from: location }} />;
+  if (session.status === 'signed-out') return <Navigate to={paths.login.href()} replace state={{ from: location, reason: 'guard' }} />;
   return <Outlet />;
 }

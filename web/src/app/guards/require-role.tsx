@@ -77,7 +77,7 @@ export function RequireRole({ role }: { role: Role }) {
   }, [check.status]);
 
   // RequireAuth sits above, so this only happens while a session is ending.
-  if (!email) return <Navigate to={paths.login.href()} replace state={{ from: location }} />;
+  if (!email) return <Navigate to={paths.login.href()} replace state={{ from: location, reason: 'guard' }} />;
   switch (check.status) {
     case 'pending':
       return <Spinner label="Checking your access" />;

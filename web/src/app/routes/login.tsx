@@ -11,7 +11,7 @@ import { withAntd } from '@/lib/antd-theme';
 function LoginPageContent() {
   usePageTitle(paths.login.title);
   const location = useLocation();
-  const reason = useSignInReason();
+  const reason = useSignInReason('login');
   const done = useReturnAfterSignIn('Succusfully SignIn');
   return (
     <div className="page auth-page">

@@ -11,7 +11,7 @@ import { withAntd } from '@/lib/antd-theme';
 function SignupPageContent() {
   usePageTitle(paths.signup.title);
   const location = useLocation();
-  const reason = useSignInReason();
+  const reason = useSignInReason('signup');
   const done = useReturnAfterSignIn('Succusfully SignUp');
   const google = useReturnAfterSignIn('Succusfully SignIn');
   return (

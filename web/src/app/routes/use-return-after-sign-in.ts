@@ -6,19 +6,21 @@ import { useSignIn } from '@/lib/session';
 
 /**
  * What a page that sends someone to log in puts in the navigation's state: where they were, to
- * come back to, and why (Book Now says 'book'; a guard says nothing), for the login page to say.
+ * come back to, and why: Book Now says 'book', a guard 'guard', a session the server ended
+ * 'session-ended' (its toast has said so already).
  */
 export interface SentToSignIn {
   from?: Location;
-  reason?: 'book';
+  reason?: 'book' | 'guard' | 'session-ended';
 }
 
-/** Why this visit to login or signup happened, in a sentence; null when nobody sent them. */
-export function useSignInReason(): string | null {
+/** Why this visit to login (or signup) happened, in a sentence; null when there is nothing to say. */
+export function useSignInReason(page: 'login' | 'signup'): string | null {
   const state = useLocation().state as SentToSignIn | null;
-  if (!state?.from) return null;
-  if (state.reason === 'book') return 'Log in as a buyer to book this TV. You will come back to it afterwards.';
-  return 'Log in to open that page. You will come back to it afterwards.';
+  const act = page === 'login' ? 'Log in' : 'Sign up';
+  if (state?.reason === 'book') return `${act} as a buyer to book this TV. You will come back to it afterwards.`;
+  if (state?.reason === 'guard') return `${act} to open that page. You will come back to it afterwards.`;
+  return null;
 }
 
 /** Where a guard (or Book Now) sent the user from; login and signup return there, else home. */

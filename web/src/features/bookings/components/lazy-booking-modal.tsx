@@ -10,19 +10,24 @@ const Modal = lazy(() =>
  * The booking dialog, downloaded when a buyer first presses "Book now" rather than with every
  * page that lists TVs (issue 15's budget). It is unmounted as it closes, before antd's dialog
  * could hand the focus back, so the focus goes back here to what had it when the dialog opened
- * (the Book Now button), as it does from the other dialogs.
+ * (the Book Now button), as it does from the other dialogs, or to what replaced it.
  */
 export function BookingModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
-  const opener = useRef<HTMLElement | null>(null);
+  const opener = useRef<{ element: HTMLElement; place: HTMLElement | null } | null>(null);
   const open = product !== null;
   useLayoutEffect(() => {
     if (open) {
-      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      const element = document.activeElement;
+      // Its place is taken now: once it is removed, it no longer knows where it was.
+      opener.current = element instanceof HTMLElement ? { element, place: element.parentElement } : null;
       return;
     }
-    const back = opener.current;
+    const back = opener.current?.element;
+    const place = opener.current?.place;
     opener.current = null;
     if (back?.isConnected) back.focus();
+    // Replaced meanwhile (the booking's push turned Book Now into "Booked"): what took its place.
+    else if (place?.isConnected) place.querySelector<HTMLElement>('a[href], button:not([disabled])')?.focus();
   }, [open]);
   if (!product) return null;
   return (

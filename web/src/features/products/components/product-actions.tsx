@@ -1,4 +1,5 @@
 import type { Product } from '@tv-shop/contracts';
+import { useLayoutEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Tag } from '@/components/ui/tag';
@@ -25,6 +26,17 @@ export function ProductActions({ product, onBook, className = 'product-card__act
   const navigate = useNavigate();
   const location = useLocation();
   const mine = useMyBookingOf(product._id);
+  // Book Now gives way to "Booked" as the booking's push arrives, often while it has the focus
+  // (the booking dialog hands it back on closing): the focus then moves to the link, not to the page.
+  const bookNowRef = useRef<HTMLButtonElement>(null);
+  const bookedRef = useRef<HTMLAnchorElement>(null);
+  const moveFocus = useRef(false);
+  if (mine === 'open' && bookNowRef.current !== null && bookNowRef.current === document.activeElement) moveFocus.current = true;
+  useLayoutEffect(() => {
+    if (!moveFocus.current) return;
+    moveFocus.current = false;
+    bookedRef.current?.focus();
+  }, [mine]);
 
   const book = () => {
     if (!user) void navigate(paths.login.href(), { state: { from: location, reason: 'book' } });
@@ -38,11 +50,11 @@ export function ProductActions({ product, onBook, className = 'product-card__act
           You bought this
         </Tag>
       ) : mine === 'open' ? (
-        <Link className="btn btn--outline my-booking-link" to={paths.dashboard.myOrders.href()}>
+        <Link ref={bookedRef} className="btn btn--outline my-booking-link" to={paths.dashboard.myOrders.href()}>
           <span>Booked: pay in My Orders</span>
         </Link>
       ) : !user || isBuyer ? (
-        <Button variant="primary" onClick={book} disabled={product.sold}>
+        <Button ref={bookNowRef} variant="primary" onClick={book} disabled={product.sold}>
           Book Now
         </Button>
       ) : null}
