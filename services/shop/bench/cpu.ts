@@ -14,10 +14,12 @@ const fieldsOf = (pid: number | string) => {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 };
 
+/** A process's own CPU time (utime + stime), in ticks. */
+const ownTicks = (fields: string[]) => Number(fields[11]) + Number(fields[12]);
+
 /** CPU seconds (user and system) and RSS of a process. */
 export function usage(pid: number): { cpu: number; rssMb: number; peakMb: number } {
-  const fields = fieldsOf(pid);
-  const cpu = (Number(fields[11]) + Number(fields[12])) / TICKS;
+  const cpu = ownTicks(fieldsOf(pid)) / TICKS;
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { cpu, rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
@@ -26,8 +28,7 @@ export function usage(pid: number): { cpu: number; rssMb: number; peakMb: number
 /** CPU seconds (user and system) of a process so far, or null where /proc cannot say. */
 export function processCpu(pid: number): number | null {
   try {
-    const fields = fieldsOf(pid);
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+    return ownTicks(fieldsOf(pid)) / TICKS;
   } catch {
     return null;
   }
@@ -54,8 +55,8 @@ export function postgresCpu(): number | null {
     try {
       if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
       const fields = fieldsOf(pid);
-      // utime, stime, and cutime, cstime: the ended children it waited for.
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      // Its own, and cutime + cstime: the ended children it waited for.
+      ticks += ownTicks(fields) + Number(fields[13]) + Number(fields[14]);
       found = true;
     } catch {
       // ended while being read

@@ -199,10 +199,13 @@ async function load(target: Target, kind: Kind, seconds: number, connections: nu
   const elapsed = (performance.now() - before.at) / 1000;
   const after = { process: processCpu(target.server.pid), postgres: postgresCpuHere(), machine: machineCpu() };
   const writes = Math.max(1, result['2xx']);
+  const used = (a: number | null, b: number | null) => (a !== null && b !== null ? a - b : null);
+  const processUsed = used(after.process, before.process);
+  const postgresUsed = used(after.postgres, before.postgres);
   const cpu: RunCpu = {
-    process: after.process !== null && before.process !== null ? ((after.process - before.process) * 1000) / writes : null,
-    postgres: after.postgres !== null && before.postgres !== null ? ((after.postgres - before.postgres) * 1000) / writes : null,
-    processShare: after.process !== null && before.process !== null ? (after.process - before.process) / elapsed : null,
+    process: processUsed === null ? null : (processUsed * 1000) / writes,
+    postgres: postgresUsed === null ? null : (postgresUsed * 1000) / writes,
+    processShare: processUsed === null ? null : processUsed / elapsed,
     machineBusy:
       after.machine && before.machine ? (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total) : null,
   };

@@ -1,7 +1,6 @@
-import type { Booking } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect } from 'react';
-import { getMyBookings } from '@/features/bookings/api/get-my-bookings';
+import { bookedBy, getMyBookings } from '@/features/bookings/api/get-my-bookings';
 import { bookingsStore } from '@/features/bookings/atoms';
 import { myBookingsAtom, type MyBooking } from '@/lib/my-bookings';
 import { hasRole, useSessionUser } from '@/lib/session';
@@ -28,7 +27,7 @@ export function MyBookingsSync() {
     let alive = true;
     const read = () =>
       getMyBookings(email).then(
-        ({ data, position }) => alive && loadIntoStore({ rows: data, position, inScope: (b: Booking) => b.email.toLowerCase() === email }),
+        ({ data, position }) => alive && loadIntoStore({ rows: data, position, inScope: bookedBy(email) }),
         () => undefined,
       );
     void read();
@@ -42,9 +41,10 @@ export function MyBookingsSync() {
 
   useEffect(() => {
     const mine = new Map<string, MyBooking>();
-    if (email)
-      for (const b of state.rows.values())
-        if (b.email.toLowerCase() === email && (b.status === 'open' || b.status === 'paid')) mine.set(b.product_id, b.status);
+    if (email) {
+      const isMine = bookedBy(email);
+      for (const b of state.rows.values()) if (isMine(b) && (b.status === 'open' || b.status === 'paid')) mine.set(b.product_id, b.status);
+    }
     // Every card reads this map: a new one only when what it says changed.
     setMine((before) => (before.size === mine.size && [...mine].every(([id, status]) => before.get(id) === status) ? before : mine));
   }, [email, state, setMine]);

@@ -6,9 +6,15 @@ import { bookingsStore } from '../atoms';
 
 export const getMyBookings = (email: string) => apiRead<Booking[]>('/bookings', { query: { email } });
 
+/** Whether a booking is the buyer's with this email: what their list answers for. */
+export const bookedBy =
+  (email: string) =>
+  (b: Booking): boolean =>
+    b.email.toLowerCase() === email.toLowerCase();
+
 export function useMyBookings(email: string) {
   const fetchList = useCallback(() => getMyBookings(email), [email]);
-  const mine = useMemo(() => (b: Booking) => b.email.toLowerCase() === email.toLowerCase(), [email]);
+  const mine = useMemo(() => bookedBy(email), [email]);
   const { items, ...state } = useLiveList(bookingsStore, fetchList, mine);
   // Newest first, like the server's answer, also for a booking that arrived by push.
   const bookings = useMemo(() => [...items].sort((a, b) => b.booked_at.localeCompare(a.booked_at)), [items]);
