@@ -75,11 +75,17 @@ export const CatalogCommandData = {
   RemoveAdvertising: by,
   ReportProduct: by.extend({ actorName: z.string(), reason: z.string() }),
   /**
-   * Who asks: an admin (`admin`), or catalog's own policy after the seller's account was deleted
-   * (`seller-deleted`). Whether an admin's removal is for reports is the product's to say: the
-   * decider emits `ProductRemoved { reason: 'reported' }` when its stream holds a report.
+   * Who asks: an admin (`admin`), the product's own seller taking it off sale (`withdrawn`, with
+   * who asks: the decider checks it is the seller), or catalog's own policy after the seller's
+   * account was deleted (`seller-deleted`). Whether an admin's removal is for reports is the
+   * product's to say: the decider emits `ProductRemoved { reason: 'reported' }` when its stream
+   * holds a report.
    */
-  RemoveProduct: z.object({ reason: z.enum(['admin', 'seller-deleted']) }),
+  RemoveProduct: z.discriminatedUnion('reason', [
+    z.object({ reason: z.literal('admin') }),
+    z.object({ reason: z.literal('seller-deleted') }),
+    by.extend({ reason: z.literal('withdrawn') }),
+  ]),
   /** Sent by orders before it records a payment: the product's own stream decides who bought it (ADR 0006). */
   RecordSale: z.object({ bookingId: id, buyerName: z.string() }),
 };

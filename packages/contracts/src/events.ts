@@ -59,7 +59,7 @@ export type CatalogEvent =
   | { type: 'ProductAdvertisingRemoved'; data: { productId: string } }
   /** `reporterName` and `reason` were added later; older events have neither. */
   | { type: 'ProductReported'; data: { productId: string; reporterId: string; reporterName?: string; reason?: string } }
-  | { type: 'ProductRemoved'; data: { productId: string; reason: 'reported' | 'seller-deleted' | 'admin' } }
+  | { type: 'ProductRemoved'; data: { productId: string; reason: 'reported' | 'seller-deleted' | 'admin' | 'withdrawn' } }
   | { type: 'CategoryAdded'; data: { categoryId: string; category_name: string; name: string; bgColor: string; color: string } }
   | { type: 'BlogPublished'; data: { blogId: string; ques: string; paragraphs: string[] } }
   | SellerListingsEvent;

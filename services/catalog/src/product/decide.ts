@@ -75,6 +75,13 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       return [{ type: 'ProductReported', data: { productId: s.listing.productId, reporterId: actorId, reporterName: actorName, reason } }];
     }
     case 'RemoveProduct': {
+      if (command.data.reason === 'withdrawn') {
+        // The seller takes their own TV off sale. A paid sale is final (ADR 0010): the buyer's
+        // order points at it, so it stays, as Make Available is refused for it.
+        const s = owned(state, command.data.actorId);
+        if (s.soldTo !== null) throw illegalState('This TV was paid for by a buyer; a paid sale is final and cannot be withdrawn');
+        return [{ type: 'ProductRemoved', data: { productId: s.listing.productId, reason: 'withdrawn' } }];
+      }
       const s = listed(state);
       // An admin removing a product someone reported removes it for the report; the seller's
       // account deletion stays the reason when that is what asks.

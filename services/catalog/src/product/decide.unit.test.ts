@@ -140,6 +140,39 @@ describe('product decider', () => {
       .when({ type: 'RemoveProduct', data: { reason: 'seller-deleted' } })
       .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } }]);
   });
+  it('given a product for sale, reported or sold by hand, when its seller withdraws it, then ProductRemoved as withdrawn', () => {
+    const reported: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+    };
+    const withdrawn = [{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } }] as const;
+    given(listed)
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
+      .then([...withdrawn]);
+    given(listed, reported)
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
+      .then([...withdrawn]);
+    given(listed, sold)
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
+      .then([...withdrawn]);
+  });
+  it('given a product, when another seller withdraws it, then forbidden; when a buyer paid for it, then refused: a paid sale is final', () => {
+    given(listed)
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', actorId: 's2' } })
+      .thenThrows({ kind: 'forbidden' });
+    given(listed, soldToB1)
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
+      .thenThrows({ kind: 'illegal_state' });
+    given(listed, { type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } })
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
+      .thenThrows({ kind: 'not_found' });
+  });
+  it('when a withdrawal does not say who asks, then the command is refused on data.actorId', () => {
+    expect(readCommand('catalog', { type: 'RemoveProduct', data: { reason: 'withdrawn' } })).toMatchObject({
+      ok: false,
+      field: 'data.actorId',
+    });
+  });
   it('when a sender claims a removal reason only the product may give (reported), then the command is refused on data.reason', () => {
     const read = readCommand('catalog', { type: 'RemoveProduct', data: { reason: 'reported' } });
     expect(read).toMatchObject({ ok: false, field: 'data.reason' });

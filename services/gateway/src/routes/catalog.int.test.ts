@@ -230,7 +230,9 @@ describe('catalog API', () => {
     ]);
     for (const r of row.reports) expect(new Date(r.at).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
+    // Only the admin removes (its own seller withdraws it with PUT /product/withdraw: sale-is-final.int).
     expect((await shop.call('DELETE', `/product/${p._id}`, { token: seller.token })).status).toBe(403);
+    expect((await shop.call('DELETE', `/product/${p._id}`, { token: buyer.token })).status).toBe(403);
     const del = await shop.call('DELETE', `/product/${p._id}`, { token: admin.token });
     expect(del.body).toMatchObject({ acknowledged: true });
     expect((await shop.call('GET', '/all_products')).body.map((x: Product) => x._id)).not.toContain(p._id);

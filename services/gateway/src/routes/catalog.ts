@@ -120,6 +120,15 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   sellerAction('/product/unsold_status/:id', 'MarkProductAvailable');
   sellerAction('/product/get_advertise/:id', 'AdvertiseProduct');
   sellerAction('/product/remove_advertise/:id', 'RemoveAdvertising');
+  // A seller takes their own TV off the shop for good (ADR 0054): the product's decider checks
+  // whose it is and refuses a TV a buyer paid for. The spec's DELETE stays the admin's.
+  r.put('/product/withdraw/:id', async (req, res) => {
+    const seller = withRole(req, 'Seller');
+    const id = idParam(String(req.params.id), 'Product');
+    const data = { reason: 'withdrawn' as const, actorId: seller._id };
+    const reply = await sender.send(req, { service: 'catalog', type: 'RemoveProduct', aggregateId: id, data });
+    res.json(CommandSender.answer(reply));
+  });
 
   r.put('/product/add_reported/:id', async (req, res) => {
     const buyer = withRole(req, 'Buyer');

@@ -220,4 +220,59 @@ describe('a sale is final; sellers see their bookings', () => {
     expect(visitorPushes.some((x) => x.entity === 'reported_product')).toBe(false);
     expect(JSON.stringify(visitorPushes)).not.toContain('Rafi Reporter');
   });
+
+  it('when a seller withdraws their own TV, then it leaves the shop, its open booking is cancelled and nobody can book it; a paid one stays', async () => {
+    const seller = await shop.signup('Seller');
+    const other = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token);
+    const bookingId = await shop.book(buyer.token, p._id);
+    const visitorPushes = await open();
+
+    // Only its seller may withdraw it; anyone else changes nothing, and the admin's DELETE is not theirs.
+    const withdraw = (token?: string) => shop.call('PUT', `/product/withdraw/${p._id}`, token ? { token } : {});
+    expect((await shop.call('DELETE', `/product/${p._id}`, { token: seller.token })).status).toBe(403);
+    for (const token of [other.token, buyer.token, (await shop.admin()).token]) {
+      const refused = await withdraw(token);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    }
+    expect((await withdraw()).status).toBe(401);
+    expect(await product(p._id)).toBeDefined();
+
+    const withdrawn = await withdraw(seller.token);
+    expect(withdrawn.status).toBe(200);
+    expect(withdrawn.body).toMatchObject({ acknowledged: true });
+    expect(await product(p._id)).toBeUndefined();
+    expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(404);
+    const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
+    expect(mine.body.map((x: Product) => x._id)).not.toContain(p._id);
+    await expect.poll(() => visitorPushes.find((x) => x.entity === 'product' && x.id === p._id)).toMatchObject({ op: 'remove' });
+    // The buyer's booking is cancelled by orders' policy, with the reason kept in their history.
+    await expect
+      .poll(
+        async () =>
+          ((await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token })).body as Booking[]).find(
+            (b) => b._id === bookingId,
+          )?.status,
+        {
+          timeout: 5000,
+        },
+      )
+      .toBe('cancelled');
+    const again = await shop.call('POST', '/bookings', {
+      token: buyer.token,
+      body: { product_id: p._id, phone_number: '01800000000', meeting_location: 'Banani' },
+    });
+    expect(again.status).toBe(404);
+    expect((await withdraw(seller.token)).status).toBe(404);
+
+    // A TV a buyer paid for is a record of the sale: its seller cannot withdraw it.
+    const q = await shop.addProduct(seller.token);
+    expect((await pay(buyer.token, await shop.book(buyer.token, q._id))).status).toBe(200);
+    const paid = await shop.call('PUT', `/product/withdraw/${q._id}`, { token: seller.token });
+    expect(paid.status).toBe(409);
+    expect(paid.body.detail).toMatch(/paid sale is final/);
+    expect(await product(q._id)).toMatchObject({ sold: true, paid_sale: true });
+  });
 });

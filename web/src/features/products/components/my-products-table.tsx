@@ -1,4 +1,4 @@
-import { Alert, Button, Space } from 'antd';
+import { Alert, Button, Popconfirm, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -8,6 +8,7 @@ import { RowAvatar } from '@/components/ui/row-avatar';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { formatTk } from '@/lib/format';
 import { useAdvertiseProduct } from '../api/advertise-product';
+import { useWithdrawProduct } from '../api/withdraw-product';
 import { markProductAvailable } from '../api/mark-product-available';
 import { useMarkProductSold } from '../api/mark-product-sold';
 import { useRemoveProductAdvertising } from '../api/remove-product-advertising';
@@ -54,6 +55,7 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
   const available = useMakeAvailable();
   const advertise = useAdvertiseProduct();
   const unadvertise = useRemoveProductAdvertising();
+  const withdraw = useWithdrawProduct();
 
   if (products.length === 0) return <EmptyText>No Product Available.Please Add Products.</EmptyText>;
 
@@ -120,6 +122,20 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
                   >
                     Advertise
                   </Button>
+                )}
+                {/* A TV a buyer paid for is the record of that sale: the server refuses to withdraw it. */}
+                {row.paid_sale ? null : (
+                  <Popconfirm
+                    title={`Withdraw ${row.porduct_name}?`}
+                    description="It leaves the shop for good; a booking not yet paid for is cancelled."
+                    okText="Withdraw"
+                    okButtonProps={{ danger: true }}
+                    onConfirm={() => withdraw.run(row._id)}
+                  >
+                    <Button size="small" danger loading={withdraw.pendingId === row._id} aria-label={`Withdraw ${row.porduct_name}`}>
+                      Withdraw
+                    </Button>
+                  </Popconfirm>
                 )}
               </Space>
             ),
