@@ -164,7 +164,7 @@ export function parseCommand<S extends CommandService>(
 
 /**
  * The policies whose reactions belong to a command, so the write's answer waits for them too:
- * deleting a user withdraws their listings (catalog's policy) and cancels their open bookings
+ * deleting a user removes their listings (catalog's policy) and cancels their open bookings
  * (orders' policy). Named by policy, as each service starts it.
  */
 export const REACTIONS_OF = {

@@ -2,6 +2,7 @@ import { parseCommand, streams, type EventOf } from '@tv-shop/contracts';
 import {
   AppError,
   createLogger,
+  forbidden,
   handleCommand,
   notFound,
   StateCache,
@@ -78,6 +79,10 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
 
   bus.register('catalog', async (env) => {
     let command = parseCommand('catalog', env, validation);
+    // The deciders check ownership on `data.actorId`; the log records `env.actor`. They must be
+    // the same account, so a command can never pass as one seller while the log names another.
+    const { actorId } = command.data as { actorId?: unknown };
+    if (actorId !== undefined && actorId !== env.actor.id) throw forbidden('The command names someone other than who sent it');
     if (command.type === 'ListProduct') {
       const name = await categoryName(command.data.categoryId);
       command = { ...command, data: { ...command.data, productId: env.aggregateId, categoryName: name } };

@@ -93,6 +93,9 @@ export const browserCodec: ImageCodec<ImageBitmap> = {
     typeof createImageBitmap === 'function' ? createImageBitmap(file, { imageOrientation: 'from-image' }).catch(() => null) : null,
   async encodeJpeg(bitmap, width, height, quality) {
     const canvas = canvasOf(width, height);
+    // What getContext on the union answers depends on the order the checker met the DOM's
+    // overloads in: needed for tsc, "unnecessary" to a whole-project lint on some days.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     const context = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
     if (!context) throw new Error('The photo could not be drawn.');
     context.fillStyle = '#fff';

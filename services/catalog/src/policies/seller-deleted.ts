@@ -26,9 +26,9 @@ export interface SellerDeletedDeps {
 }
 
 /**
- * Catalog's policy: a deleted seller's TVs for sale are withdrawn (`ProductRemoved`, reason
+ * Catalog's policy: a deleted seller's TVs for sale are removed (`ProductRemoved`, reason
  * `seller-deleted`). Which ones: catalog's read model once it has caught up with the deletion, so
- * a TV listed a moment before it is withdrawn too. Each command's id is named by the deletion and
+ * a TV listed a moment before it is removed too. Each command's id is named by the deletion and
  * the product, so a policy that runs the event again (a restart) repeats nothing.
  * (A sale is not a policy: orders sends RecordSale before it records a payment, ADR 0006.)
  */

@@ -80,6 +80,8 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
         // order points at it, so it stays, as Make Available is refused for it.
         const s = owned(state, command.data.actorId);
         if (s.soldTo !== null) throw illegalState('This TV was paid for by a buyer; a paid sale is final and cannot be withdrawn');
+        // A withdrawal would take the buyers' reports off the admin's Reported Items with it.
+        if (s.reported) throw illegalState('Buyers reported this listing; it stays until the admin has reviewed it');
         return [{ type: 'ProductRemoved', data: { productId: s.listing.productId, reason: 'withdrawn' } }];
       }
       const s = listed(state);

@@ -140,16 +140,9 @@ describe('product decider', () => {
       .when({ type: 'RemoveProduct', data: { reason: 'seller-deleted' } })
       .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } }]);
   });
-  it('given a product for sale, reported or sold by hand, when its seller withdraws it, then ProductRemoved as withdrawn', () => {
-    const reported: ProductEvent = {
-      type: 'ProductReported',
-      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
-    };
+  it('given a product for sale or sold by hand, when its seller withdraws it, then ProductRemoved as withdrawn', () => {
     const withdrawn = [{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } }] as const;
     given(listed)
-      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
-      .then([...withdrawn]);
-    given(listed, reported)
       .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
       .then([...withdrawn]);
     given(listed, sold)
@@ -163,6 +156,17 @@ describe('product decider', () => {
     given(listed, soldToB1)
       .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
       .thenThrows({ kind: 'illegal_state' });
+  });
+  it('given a reported product, when its seller withdraws it, then refused: the reports stay for the admin to review', () => {
+    const reported: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: 'Not as shown' },
+    };
+    given(listed, reported)
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
+      .thenThrows({ kind: 'illegal_state' });
+  });
+  it('given a removed product, when its seller withdraws it again, then not found', () => {
     given(listed, { type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } })
       .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', ...seller } })
       .thenThrows({ kind: 'not_found' });

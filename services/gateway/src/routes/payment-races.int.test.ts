@@ -70,6 +70,35 @@ describe('payment races', () => {
     expect(again.status).toBe(409);
   });
 
+  it('when the seller withdraws the TV while a buyer pays for it, then either the sale stands and the withdrawal is refused, or the TV is gone and the payment refunded', async () => {
+    for (let round = 0; round < 6; round++) {
+      const seller = await shop.signup('Seller');
+      const buyer = await shop.signup('Buyer');
+      const p = await shop.addProduct(seller.token);
+      const bookingId = await book(buyer.token, p._id);
+      const intent = await confirmCard(buyer.token, bookingId);
+      const [paid, withdrawn] = await Promise.all([
+        shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } }),
+        shop.call('PUT', `/product/withdraw/${p._id}`, { token: seller.token }),
+      ]);
+      const listed = ((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id);
+      const page = await shop.call('GET', `/product/${p._id}`);
+      if (paid.status === 200) {
+        // The sale came first: the seller is refused and the buyer keeps the TV and the charge.
+        expect(withdrawn.status).toBe(409);
+        expect(page.body.product).toMatchObject({ sold: true, paid_sale: true });
+        expect(await refunded(intent)).toBeNull();
+      } else {
+        // The withdrawal came first: the payment is refused and given back.
+        expect([paid.status, withdrawn.status]).toEqual([409, 200]);
+        expect(paid.body.detail).toMatch(/refunded/);
+        expect(listed).toBeUndefined();
+        expect(page.status).toBe(404);
+        expect(await refunded(intent)).not.toBeNull();
+      }
+    }
+  });
+
   it('when a buyer asks for a payment intent twice, then it is the same intent: one booking is never charged twice', async () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');

@@ -274,5 +274,16 @@ describe('a sale is final; sellers see their bookings', () => {
     expect(paid.status).toBe(409);
     expect(paid.body.detail).toMatch(/paid sale is final/);
     expect(await product(q._id)).toMatchObject({ sold: true, paid_sale: true });
+
+    // Nor one buyers reported: its reports stay on the admin's Reported Items until the admin decides.
+    const r = await shop.addProduct(seller.token);
+    expect(
+      (await shop.call('PUT', `/product/add_reported/${r._id}`, { token: buyer.token, body: { reason: 'Not as shown' } })).status,
+    ).toBe(200);
+    const reported = await shop.call('PUT', `/product/withdraw/${r._id}`, { token: seller.token });
+    expect(reported.status).toBe(409);
+    expect(reported.body.detail).toMatch(/admin has reviewed/);
+    const queue = await shop.call('GET', '/reported_products', { token: (await shop.admin()).token });
+    expect(queue.body.map((x: Product) => x._id)).toContain(r._id);
   });
 });

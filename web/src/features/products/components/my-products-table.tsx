@@ -1,6 +1,6 @@
 import { Alert, Button, Popconfirm, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
@@ -56,11 +56,25 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
   const advertise = useAdvertiseProduct();
   const unadvertise = useRemoveProductAdvertising();
   const withdraw = useWithdrawProduct();
+  const region = useRef<HTMLDivElement>(null);
+  /**
+   * Withdraws row `index`. Its row (and the button that had the focus) is gone once that
+   * succeeds: the focus goes to the Withdraw button now in its place, or the last one, or the list.
+   */
+  const withdrawRow = async (id: string, index: number) => {
+    await withdraw.run(id);
+    requestAnimationFrame(() => {
+      const root = region.current;
+      if (!root || root.querySelector(`[data-withdraw="${CSS.escape(id)}"]`)) return;
+      const buttons = root.querySelectorAll<HTMLElement>('[data-withdraw]');
+      (buttons[index] ?? buttons[buttons.length - 1] ?? root).focus();
+    });
+  };
 
   if (products.length === 0) return <EmptyText>No Product Available.Please Add Products.</EmptyText>;
 
   return (
-    <>
+    <div ref={region} tabIndex={-1} aria-label="My products" className="my-products">
       {available.refusal ? (
         <Alert
           className="my-products__refusal"
@@ -105,8 +119,8 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
           {
             title: 'Action',
             key: 'action',
-            render: (_, row) => (
-              <Space>
+            render: (_, row, index) => (
+              <Space wrap>
                 {row.advertised ? (
                   <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.pendingId === row._id}>
                     Remove Advertise
@@ -123,16 +137,25 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
                     Advertise
                   </Button>
                 )}
-                {/* A TV a buyer paid for is the record of that sale: the server refuses to withdraw it. */}
-                {row.paid_sale ? null : (
+                {/* The server refuses to withdraw a TV a buyer paid for (the record of that sale) or
+                    one buyers reported (the admin reviews it first). */}
+                {row.paid_sale ? null : row.reported ? (
+                  <span className="my-products__under-review">Reported: the admin reviews it</span>
+                ) : (
                   <Popconfirm
                     title={`Withdraw ${row.porduct_name}?`}
-                    description="It leaves the shop for good; a booking not yet paid for is cancelled."
+                    description="It leaves the shop for good; any unpaid bookings of it are cancelled."
                     okText="Withdraw"
                     okButtonProps={{ danger: true }}
-                    onConfirm={() => withdraw.run(row._id)}
+                    onConfirm={() => withdrawRow(row._id, index)}
                   >
-                    <Button size="small" danger loading={withdraw.pendingId === row._id} aria-label={`Withdraw ${row.porduct_name}`}>
+                    <Button
+                      size="small"
+                      danger
+                      data-withdraw={row._id}
+                      loading={withdraw.pendingId === row._id}
+                      aria-label={`Withdraw ${row.porduct_name}`}
+                    >
                       Withdraw
                     </Button>
                   </Popconfirm>
@@ -142,6 +165,6 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
           },
         ]}
       />
-    </>
+    </div>
   );
 }
