@@ -56,7 +56,7 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
   const advertise = useAdvertiseProduct();
   const unadvertise = useRemoveProductAdvertising();
   const withdraw = useWithdrawProduct();
-  const region = useRef<HTMLDivElement>(null);
+  const region = useRef<HTMLElement>(null);
   /**
    * Withdraws row `index`. Its row (and the button that had the focus) is gone once that
    * succeeds: the focus goes to the Withdraw button now in its place, or the last one, or the list.
@@ -71,10 +71,8 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
     });
   };
 
-  if (products.length === 0) return <EmptyText>No Product Available.Please Add Products.</EmptyText>;
-
   return (
-    <div ref={region} tabIndex={-1} aria-label="My products" className="my-products">
+    <section ref={region} tabIndex={-1} aria-label="My products" className="my-products">
       {available.refusal ? (
         <Alert
           className="my-products__refusal"
@@ -87,84 +85,89 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
           onClose={available.dismiss}
         />
       ) : null}
-      <StackTable<Product>
-        rowKey="_id"
-        dataSource={products}
-        columns={[
-          { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
-          { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} of="tv" /> },
-          { title: 'Product Name', dataIndex: 'porduct_name' },
-          { title: 'Price', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.resale_price) },
-          {
-            title: 'Change Status',
-            key: 'change',
-            render: (_, row) =>
-              row.paid_sale ? (
-                <span className="sold-to">Sold to {buyers.get(row._id) ?? 'a buyer'}</span>
-              ) : row.sold ? (
-                <Button
-                  size="small"
-                  onClick={() => void available.run(row._id, row.porduct_name)}
-                  loading={available.pendingId === row._id}
-                >
-                  Make Available
-                </Button>
-              ) : (
-                <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.pendingId === row._id}>
-                  Make Sold
-                </Button>
-              ),
-          },
-          { title: 'Status', key: 'status', render: (_, row) => <StatusBadge sold={row.sold} /> },
-          {
-            title: 'Action',
-            key: 'action',
-            render: (_, row, index) => (
-              <Space wrap>
-                {row.advertised ? (
-                  <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.pendingId === row._id}>
-                    Remove Advertise
-                  </Button>
-                ) : (
+      {products.length === 0 ? (
+        // Inside the region, so that withdrawing the last TV leaves the focus here.
+        <EmptyText>No Product Available.Please Add Products.</EmptyText>
+      ) : (
+        <StackTable<Product>
+          rowKey="_id"
+          dataSource={products}
+          columns={[
+            { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
+            { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} of="tv" /> },
+            { title: 'Product Name', dataIndex: 'porduct_name' },
+            { title: 'Price', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.resale_price) },
+            {
+              title: 'Change Status',
+              key: 'change',
+              render: (_, row) =>
+                row.paid_sale ? (
+                  <span className="sold-to">Sold to {buyers.get(row._id) ?? 'a buyer'}</span>
+                ) : row.sold ? (
                   <Button
                     size="small"
-                    type="primary"
-                    // A sold TV is off the market; the server ends its advertising too.
-                    disabled={row.sold}
-                    onClick={() => void advertise.run(row._id)}
-                    loading={advertise.pendingId === row._id}
+                    onClick={() => void available.run(row._id, row.porduct_name)}
+                    loading={available.pendingId === row._id}
                   >
-                    Advertise
+                    Make Available
                   </Button>
-                )}
-                {/* The server refuses to withdraw a TV a buyer paid for (the record of that sale) or
-                    one buyers reported (the admin reviews it first). */}
-                {row.paid_sale ? null : row.reported ? (
-                  <span className="my-products__under-review">Reported: the admin reviews it</span>
                 ) : (
-                  <Popconfirm
-                    title={`Withdraw ${row.porduct_name}?`}
-                    description="It leaves the shop for good; any unpaid bookings of it are cancelled."
-                    okText="Withdraw"
-                    okButtonProps={{ danger: true }}
-                    onConfirm={() => withdrawRow(row._id, index)}
-                  >
+                  <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.pendingId === row._id}>
+                    Make Sold
+                  </Button>
+                ),
+            },
+            { title: 'Status', key: 'status', render: (_, row) => <StatusBadge sold={row.sold} /> },
+            {
+              title: 'Action',
+              key: 'action',
+              render: (_, row, index) => (
+                <Space wrap>
+                  {row.advertised ? (
+                    <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.pendingId === row._id}>
+                      Remove Advertise
+                    </Button>
+                  ) : (
                     <Button
                       size="small"
-                      danger
-                      data-withdraw={row._id}
-                      loading={withdraw.pendingId === row._id}
-                      aria-label={`Withdraw ${row.porduct_name}`}
+                      type="primary"
+                      // A sold TV is off the market; the server ends its advertising too.
+                      disabled={row.sold}
+                      onClick={() => void advertise.run(row._id)}
+                      loading={advertise.pendingId === row._id}
                     >
-                      Withdraw
+                      Advertise
                     </Button>
-                  </Popconfirm>
-                )}
-              </Space>
-            ),
-          },
-        ]}
-      />
-    </div>
+                  )}
+                  {/* The server refuses to withdraw a TV a buyer paid for (the record of that sale) or
+                    one buyers reported (the admin reviews it first). */}
+                  {row.paid_sale ? null : row.reported ? (
+                    <span className="my-products__under-review">Reported: the admin reviews it</span>
+                  ) : (
+                    <Popconfirm
+                      title={`Withdraw ${row.porduct_name}?`}
+                      description="It leaves the shop for good; any unpaid bookings of it are cancelled."
+                      okText="Withdraw"
+                      okButtonProps={{ danger: true }}
+                      onConfirm={() => withdrawRow(row._id, index)}
+                    >
+                      <Button
+                        size="small"
+                        danger
+                        data-withdraw={row._id}
+                        loading={withdraw.pendingId === row._id}
+                        aria-label={`Withdraw ${row.porduct_name}`}
+                      >
+                        Withdraw
+                      </Button>
+                    </Popconfirm>
+                  )}
+                </Space>
+              ),
+            },
+          ]}
+        />
+      )}
+    </section>
   );
 }
