@@ -44,7 +44,7 @@ export class CommandSender {
   /**
    * Sends one of the services' typed commands (`@tv-shop/contracts`), on behalf of the caller.
    * `settle` names policies whose reactions belong to this write (a deleted seller's listings
-   * are withdrawn): the answer then also waits for them and for the read models after them.
+   * are removed): the answer then also waits for them and for the read models after them.
    */
   async send<C extends AddressedCommand>(
     req: Request,

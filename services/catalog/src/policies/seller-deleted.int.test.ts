@@ -11,7 +11,7 @@ import { catalogProjection } from '../read-model/catalog.projection';
  * Catalog's seller-deleted policy, given a catalog (its bus, its projection) and the log: when a
  * user is deleted, then the events it leaves on product streams.
  */
-describe('policy: a deleted seller’s TVs for sale are withdrawn', () => {
+describe('policy: a deleted seller’s TVs for sale are removed', () => {
   let db: TestDatabase;
   let store: PostgresEventStore;
   let log: TestLog;

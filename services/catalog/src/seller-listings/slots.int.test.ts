@@ -151,8 +151,27 @@ describe('listing slots around catalog’s product commands', () => {
     expect(err).toMatchObject({ status: 429, field: 'active_listings' });
     expect((err as Error).message).toMatch(/before making another available/);
     expect(await store.headPosition()).toBe(head);
-    // What the product refuses anyway is refused as before, taking nothing.
-    await expect(send('MarkProductAvailable', first, { actorId: 'someone-else' }, seller)).rejects.toMatchObject({ kind: 'forbidden' });
+    // A command whose actorId is not its sender's account is refused before anything is read or
+    // written, whoever of the two owns the TV (catalog's module; the log would name the sender).
+    await expect(send('MarkProductAvailable', first, { actorId: 'someone-else' }, seller)).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: expect.stringMatching(/someone other than who sent it/),
+    });
+    await expect(send('MarkProductAvailable', first, { actorId: seller.id }, { id: 'someone-else', role: 'Seller' })).rejects.toMatchObject(
+      {
+        kind: 'forbidden',
+        message: expect.stringMatching(/someone other than who sent it/),
+      },
+    );
+    expect(await store.headPosition()).toBe(head);
+    // Another seller asking in their own name gets the product's refusal, taking nothing.
+    await expect(
+      send('MarkProductAvailable', first, { actorId: 'someone-else' }, { id: 'someone-else', role: 'Seller' }),
+    ).rejects.toMatchObject({
+      kind: 'forbidden',
+      message: expect.stringMatching(/Only the seller/),
+    });
+    expect(await store.headPosition()).toBe(head);
   });
 
   it('when the hour’s limit is reached, then Retry-After counts to when the oldest leaves the hour, and then the seller may list again', async () => {

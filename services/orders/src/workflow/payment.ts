@@ -90,7 +90,9 @@ function afterTheSale(
     const reason = sale.refusedAs === 'not_found' ? 'product-removed' : 'product-sold';
     return { type: 'Refund', bookingId: facts.bookingId, intent, reason };
   }
-  return refuse(illegalState('This product was sold to someone else meanwhile; your payment was refunded', 'bookingId'));
+  const why =
+    sale.refusedAs === 'not_found' ? 'This TV was taken off the shop meanwhile' : 'This product was sold to someone else meanwhile';
+  return refuse(illegalState(`${why}; your payment was refunded`, 'bookingId'));
 }
 
 const pay = (facts: PaymentFacts, intent: ConfirmedIntent, saleRecorded: boolean): PayBooking => ({

@@ -1,6 +1,6 @@
 import { Alert, Button, Popconfirm, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
@@ -56,23 +56,41 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
   const advertise = useAdvertiseProduct();
   const unadvertise = useRemoveProductAdvertising();
   const withdraw = useWithdrawProduct();
-  const region = useRef<HTMLElement>(null);
+  const region = useRef<HTMLDivElement>(null);
+  const focusAfter = useRef<{ id: string; at: number } | null>(null);
   /**
-   * Withdraws row `index`. Its row (and the button that had the focus) is gone once that
-   * succeeds: the focus goes to the Withdraw button now in its place, or the last one, or the list.
+   * After a withdrawal, once its row is gone: the focus goes to the Withdraw button now in its
+   * place, or the last one, or the page's heading when none is left.
    */
-  const withdrawRow = async (id: string, index: number) => {
-    await withdraw.run(id);
-    requestAnimationFrame(() => {
-      const root = region.current;
-      if (!root || root.querySelector(`[data-withdraw="${CSS.escape(id)}"]`)) return;
-      const buttons = root.querySelectorAll<HTMLElement>('[data-withdraw]');
-      (buttons[index] ?? buttons[buttons.length - 1] ?? root).focus();
-    });
+  const moveFocus = useCallback(() => {
+    const next = focusAfter.current;
+    const root = region.current;
+    if (!next || !root || root.querySelector(`[data-withdraw="${CSS.escape(next.id)}"]`)) return;
+    focusAfter.current = null;
+    const buttons = root.querySelectorAll<HTMLElement>('[data-withdraw]');
+    const heading = root.closest('section')?.querySelector<HTMLElement>('h1');
+    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+    (buttons[next.at] ?? buttons[buttons.length - 1] ?? heading)?.focus();
+  }, []);
+  // The row leaves with the seller's list: the focus moves once that has rendered.
+  useEffect(() => moveFocus(), [products, moveFocus]);
+  const withdrawRow = async (id: string) => {
+    const buttons = [...(region.current?.querySelectorAll<HTMLElement>('[data-withdraw]') ?? [])];
+    const at = Math.max(
+      0,
+      buttons.findIndex((b) => b.dataset.withdraw === id),
+    );
+    if (await withdraw.run(id)) {
+      focusAfter.current = { id, at };
+      moveFocus();
+    } else {
+      // Refused (reported meanwhile, say): the confirmation closed; the focus goes back to its button.
+      requestAnimationFrame(() => region.current?.querySelector<HTMLElement>(`[data-withdraw="${CSS.escape(id)}"]`)?.focus());
+    }
   };
 
   return (
-    <section ref={region} tabIndex={-1} aria-label="My products" className="my-products">
+    <div ref={region} className="my-products">
       {available.refusal ? (
         <Alert
           className="my-products__refusal"
@@ -86,7 +104,6 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
         />
       ) : null}
       {products.length === 0 ? (
-        // Inside the region, so that withdrawing the last TV leaves the focus here.
         <EmptyText>No Product Available.Please Add Products.</EmptyText>
       ) : (
         <StackTable<Product>
@@ -121,7 +138,7 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
             {
               title: 'Action',
               key: 'action',
-              render: (_, row, index) => (
+              render: (_, row) => (
                 <Space wrap>
                   {row.advertised ? (
                     <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.pendingId === row._id}>
@@ -149,7 +166,7 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
                       description="It leaves the shop for good; any unpaid bookings of it are cancelled."
                       okText="Withdraw"
                       okButtonProps={{ danger: true }}
-                      onConfirm={() => withdrawRow(row._id, index)}
+                      onConfirm={() => withdrawRow(row._id)}
                     >
                       <Button
                         size="small"
@@ -168,6 +185,6 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
           ]}
         />
       )}
-    </section>
+    </div>
   );
 }
