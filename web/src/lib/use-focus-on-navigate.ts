@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { NavigationType, useLocation, useNavigationType } from 'react-router-dom';
+import { focusHeading } from './focus-heading';
 
 /** How long a page that is still loading may take to show its heading. */
 const WAIT_FOR_HEADING_MS = 5000;
@@ -21,18 +22,11 @@ export function useFocusOnNavigate(main: RefObject<HTMLElement | null>): void {
     shown.current = pathname;
     if (navigationType !== NavigationType.Pop) window.scrollTo(0, 0);
 
-    const focusHeading = () => {
-      const heading = root.querySelector('h1');
-      if (!heading) return false;
-      if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
-      heading.focus({ preventScroll: true });
-      return true;
-    };
-    if (focusHeading()) return;
+    if (focusHeading(root)) return;
     root.focus({ preventScroll: true });
     const observer = new MutationObserver(() => {
       // Someone who already moved on keeps their place.
-      if (document.activeElement !== root || focusHeading()) observer.disconnect();
+      if (document.activeElement !== root || focusHeading(root)) observer.disconnect();
     });
     observer.observe(root, { childList: true, subtree: true });
     const timer = setTimeout(() => observer.disconnect(), WAIT_FOR_HEADING_MS);

@@ -121,7 +121,8 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   sellerAction('/product/get_advertise/:id', 'AdvertiseProduct');
   sellerAction('/product/remove_advertise/:id', 'RemoveAdvertising');
   // A seller takes their own TV off the shop for good (ADR 0054): the product's decider checks
-  // whose it is and refuses a TV a buyer paid for. The spec's DELETE stays the admin's.
+  // whose it is and refuses a TV a buyer paid for or one buyers reported. The spec's DELETE stays
+  // the admin's.
   r.put('/product/withdraw/:id', async (req, res) => {
     const seller = withRole(req, 'Seller');
     const id = idParam(String(req.params.id), 'Product');

@@ -6,6 +6,7 @@ import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { ApiError, errorMessage } from '@/lib/api-client';
+import { focusHeading } from '@/lib/focus-heading';
 import { formatTk } from '@/lib/format';
 import { useAdvertiseProduct } from '../api/advertise-product';
 import { useWithdrawProduct } from '../api/withdraw-product';
@@ -68,9 +69,9 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
     if (!next || !root || root.querySelector(`[data-withdraw="${CSS.escape(next.id)}"]`)) return;
     focusAfter.current = null;
     const buttons = root.querySelectorAll<HTMLElement>('[data-withdraw]');
-    const heading = root.closest('section')?.querySelector<HTMLElement>('h1');
-    if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
-    (buttons[next.at] ?? buttons[buttons.length - 1] ?? heading)?.focus();
+    const button = buttons[next.at] ?? buttons[buttons.length - 1];
+    if (button) button.focus();
+    else focusHeading(root.closest('section') ?? document);
   }, []);
   // The row leaves with the seller's list: the focus moves once that has rendered.
   useEffect(() => moveFocus(), [products, moveFocus]);
