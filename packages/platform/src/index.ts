@@ -20,6 +20,7 @@ export * from './projections/checkpoints';
 export * from './commands/decider';
 export * from './commands/handler';
 export * from './commands/transport';
+export * from './commands/senders';
 export * from './commands/http-transport';
 export * from './policies';
 export * from './service-host';

@@ -2,7 +2,7 @@ import { parseCommand, streams, type EventOf } from '@tv-shop/contracts';
 import {
   AppError,
   createLogger,
-  forbidden,
+  checkSender,
   handleCommand,
   notFound,
   StateCache,
@@ -14,6 +14,7 @@ import {
   type RecordedEvent,
 } from '@tv-shop/platform';
 import type pg from 'pg';
+import { catalogSenders } from './senders';
 import { productDecider, type ProductCommand } from './product/decide';
 import type { ProductState } from './product/product';
 import { CatalogQueries } from './read-model/queries';
@@ -79,10 +80,9 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
 
   bus.register('catalog', async (env) => {
     let command = parseCommand('catalog', env, validation);
-    // The deciders check ownership on `data.actorId`; the log records `env.actor`. They must be
-    // the same account, so a command can never pass as one seller while the log names another.
-    const { actorId } = command.data as { actorId?: unknown };
-    if (actorId !== undefined && actorId !== env.actor.id) throw forbidden('The command names someone other than who sent it');
+    // The deciders check ownership on `data.actorId`, the log records `env.actor`: the rules make
+    // them one account, and say which roles may send each command at all.
+    checkSender(catalogSenders, command, env);
     if (command.type === 'ListProduct') {
       const name = await categoryName(command.data.categoryId);
       command = { ...command, data: { ...command.data, productId: env.aggregateId, categoryName: name } };

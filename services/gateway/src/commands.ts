@@ -8,6 +8,7 @@ import {
   uuidFromName,
   policyCheckpoint,
   waitForCheckpoint,
+  type Actor,
   type CommandBus,
   type PositionTracker,
   type EventStore,
@@ -45,17 +46,19 @@ export class CommandSender {
    * Sends one of the services' typed commands (`@tv-shop/contracts`), on behalf of the caller.
    * `settle` names policies whose reactions belong to this write (a deleted seller's listings
    * are removed): the answer then also waits for them and for the read models after them.
+   * `as` sends it as the shop itself rather than the caller: for a request the gateway verified
+   * in another way than a session (Stripe's signed webhook).
    */
   async send<C extends AddressedCommand>(
     req: Request,
     cmd: C & { aggregateId: string; commandId?: string },
-    opts: { settle?: string[] } = {},
+    opts: { settle?: string[]; as?: Actor } = {},
   ): Promise<{ position: number; result: ResultOf<C['type']> }> {
     const commandId = cmd.commandId ?? this.commandId(req);
     const reply = await this.bus.send({
       ...cmd,
       commandId,
-      actor: { id: req.user?._id ?? 'anonymous', role: req.user?.role ?? 'Visitor' },
+      actor: opts.as ?? { id: req.user?._id ?? 'anonymous', role: req.user?.role ?? 'Visitor' },
       correlationId: req.get('X-Correlation-Id')?.slice(0, 100) ?? commandId,
     });
     let position = reply.position;

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams } from '@tv-shop/contracts';
-import { InProcessCommandBus, PostgresEventStore, type CommandEnvelope } from '@tv-shop/platform';
+import { InProcessCommandBus, PostgresEventStore, type Actor, type CommandEnvelope } from '@tv-shop/platform';
 import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startIdentity } from './module';
 import { userIdFor } from './user/ids';
 import { signInWithGoogleRequest, type GoogleIdentity } from './user/sign-in';
 
-// SignInWithGoogle over identity's command bus, on a real event store: the gateway sends who
-// Google says the person is and reads back only the account id.
+// Identity's command bus on a real event store: SignInWithGoogle (the gateway sends who Google
+// says the person is and reads back only the account id), and the commands identity refuses
+// from a sender who may not send them (403, nothing appended; ADR 0055).
 
 let db: TestDatabase;
 let store: PostgresEventStore;
@@ -61,5 +62,38 @@ describe('SignInWithGoogle', () => {
     const command = { ...signInWithGoogleRequest(who('mallory@gmail.com')), aggregateId: userIdFor('rafi@gmail.com') };
     await expect(send(command)).rejects.toMatchObject({ kind: 'validation', field: 'aggregateId' });
     expect(await eventsOf('mallory@gmail.com')).toEqual([]);
+  });
+});
+
+const sendAs = (type: string, aggregateId: string, data: unknown, actor: Actor) =>
+  bus.send({ service: 'identity', type, aggregateId, data, actor, commandId: `c-${++n}`, correlationId: `c-${n}` });
+const register = (email: string, role: string, actor: Actor) =>
+  sendAs(
+    'RegisterUser',
+    userIdFor(email),
+    { userId: userIdFor(email), name: 'N', email, role, photoURL: '', passwordHash: 'h', via: 'password' },
+    actor,
+  );
+const typesOf = async (email: string) => (await store.readStream(streams.user(userIdFor(email)))).map((e) => e.type);
+const visitor: Actor = { id: 'anonymous', role: 'Visitor' };
+
+describe("identity refuses what a command's sender may not send", () => {
+  it('when a visitor registers an admin account, then 403 and nothing is stored; as a seller it is registered', async () => {
+    await expect(register('boss@x.co', 'Admin', visitor)).rejects.toMatchObject({ status: 403 });
+    expect(await typesOf('boss@x.co')).toEqual([]);
+    await register('sam@x.co', 'Seller', visitor);
+    expect(await typesOf('sam@x.co')).toEqual(['UserRegistered']);
+  });
+
+  it("when a seller verifies themself or changes another's profile, then 403 and nothing is appended", async () => {
+    await register('rina@x.co', 'Seller', visitor);
+    const rina: Actor = { id: userIdFor('rina@x.co'), role: 'Seller' };
+    await expect(sendAs('VerifySeller', rina.id, {}, rina)).rejects.toMatchObject({ status: 403 });
+    await expect(sendAs('UpdateProfile', userIdFor('sam@x.co'), { name: 'Not Sam' }, rina)).rejects.toMatchObject({ status: 403 });
+    await expect(sendAs('DeleteUser', userIdFor('sam@x.co'), { requestedBy: rina.id }, rina)).rejects.toMatchObject({ status: 403 });
+    expect(await typesOf('rina@x.co')).toEqual(['UserRegistered']);
+    expect(await typesOf('sam@x.co')).toEqual(['UserRegistered']);
+    await sendAs('UpdateProfile', rina.id, { name: 'Rina K' }, rina);
+    expect(await typesOf('rina@x.co')).toEqual(['UserRegistered', 'UserProfileUpdated']);
   });
 });

@@ -1,6 +1,7 @@
 import { parseCommand, streams } from '@tv-shop/contracts';
-import { handleCommand, validation, type CommandBus, type CommandEnvelope, type EventStore } from '@tv-shop/platform';
+import { checkSender, handleCommand, validation, type CommandBus, type CommandEnvelope, type EventStore } from '@tv-shop/platform';
 import { handleSignInWithGoogle } from './google-sign-in';
+import { identitySenders } from './senders';
 import { userDecider } from './user/decide';
 
 export interface IdentityDeps {
@@ -13,6 +14,7 @@ export interface IdentityDeps {
 export function startIdentity({ store, bus, now = () => new Date() }: IdentityDeps) {
   bus.register('identity', async (env: CommandEnvelope) => {
     const command = parseCommand('identity', env, validation);
+    checkSender(identitySenders, command, env);
     if (command.type === 'SignInWithGoogle') return handleSignInWithGoogle(store, env, command.data, now);
     const out = await handleCommand(store, userDecider, streams.user(env.aggregateId), command, {
       commandId: env.commandId,

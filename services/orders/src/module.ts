@@ -1,5 +1,5 @@
 import { parseCommand, type CommandOf } from '@tv-shop/contracts';
-import { validation, type CommandBus, type LogSource, type EventStore } from '@tv-shop/platform';
+import { checkSender, validation, type CommandBus, type LogSource, type EventStore } from '@tv-shop/platform';
 import type pg from 'pg';
 import { createPaymentIntent, placeBooking } from './booking/commands';
 import { bookingsIn } from './booking/stream';
@@ -7,6 +7,7 @@ import type { PaymentProvider } from './payments/provider';
 import { confirmSandboxCard } from './payments/sandbox';
 import { startCancellationPolicy } from './workflow/cancellation-policy';
 import { payBooking } from './workflow/run-payment';
+import { ordersSenders } from './senders';
 
 export interface OrdersDeps {
   store: EventStore;
@@ -25,6 +26,7 @@ export async function startOrders({ store, bus, pool, payments, events, now = ()
   const bookings = bookingsIn(store, now);
   bus.register('orders', async (env) => {
     const command = parseCommand('orders', env, validation);
+    checkSender(ordersSenders, command, env);
     switch (command.type) {
       case 'PlaceBooking':
         return placeBooking({ store, payments, bookings }, env, command.data);

@@ -75,3 +75,4 @@ export async function createTestLog<S extends PostgresEventStore = PostgresEvent
 export { deciderSpec } from './decider-spec';
 export { projectionSpec, type GivenEvent, type SpecPush, type SpecOutcome, type SpecExpectation } from './projection-spec';
 export { commandBusContract, type CommandBusUnderTest } from './command-bus-contract';
+export { refusalUnder, VISITOR } from './senders';

@@ -6,7 +6,7 @@ import {
   SandboxConfirmBody,
   type PaymentIntentAnswer,
 } from '@tv-shop/contracts';
-import { AppError, createLogger, notFound, uuidFromName } from '@tv-shop/platform';
+import { AppError, createLogger, notFound, SYSTEM_ACTOR, uuidFromName } from '@tv-shop/platform';
 import { bookingIdFor } from '@tv-shop/orders';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
@@ -122,13 +122,18 @@ export function stripeWebhook({ payments, sender }: GatewayDeps): Router {
     if (intent?.bookingId) {
       // Same command id as the browser's POST /payments for this intent: whichever comes first counts.
       await sender
-        .send(req, {
-          service: 'orders',
-          type: 'PayBooking',
-          aggregateId: intent.bookingId,
-          commandId: uuidFromName(`payment:${intent.bookingId}:${intent.id}`),
-          data: { buyerId: null, paymentIntentId: intent.id },
-        })
+        .send(
+          req,
+          {
+            service: 'orders',
+            type: 'PayBooking',
+            aggregateId: intent.bookingId,
+            commandId: uuidFromName(`payment:${intent.bookingId}:${intent.id}`),
+            data: { buyerId: null, paymentIntentId: intent.id },
+          },
+          // Stripe's signature vouches for it: the shop records the payment, for whoever booked.
+          { as: SYSTEM_ACTOR },
+        )
         .catch((err: unknown) => {
           // A refusal (already paid, product gone and refunded) is final: tell Stripe it arrived.
           // Anything else answers 5xx so that Stripe delivers the event again.

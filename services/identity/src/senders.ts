@@ -1,0 +1,22 @@
+import type { IdentityCommand } from '@tv-shop/contracts';
+import { anyone, isSystem, oneOf, type SenderRule, type SenderRules } from '@tv-shop/platform';
+
+/** The account's own holder, or the shop itself (the bootstrap sets the admin's password). */
+const theAccountItself: SenderRule<unknown> = (_command, env) =>
+  isSystem(env.actor) || env.actor.id === env.aggregateId ? null : 'You may only change your own account';
+
+/** Who may send each of identity's commands (checked on what arrives, before anything is decided). */
+export const identitySenders: SenderRules<IdentityCommand> = {
+  // Anyone may sign up (a visitor, before the account exists); only the shop's bootstrap makes the admin.
+  RegisterUser: (command, env) =>
+    command.data.role !== 'Admin' || isSystem(env.actor) ? null : 'Only the shop itself opens the admin account',
+  UpdateProfile: theAccountItself,
+  ChangePassword: theAccountItself,
+  VerifySeller: oneOf('Admin'),
+  // The admin asking is who the command says asks (the decider refuses their own account).
+  DeleteUser: (command, env) =>
+    oneOf('Admin')(command, env) ??
+    (isSystem(env.actor) || command.data.requestedBy === env.actor.id ? null : 'The command names someone other than who sent it'),
+  // The edge verified Google's token before it asked; identity decides the account.
+  SignInWithGoogle: anyone,
+};
