@@ -1,24 +1,29 @@
 import type { CatalogCommand } from '@tv-shop/contracts';
-import { isSystem, namesItsSender, oneOf, type SenderRules } from '@tv-shop/platform';
+import { isSystem, namesItsSender, oneOf, type SenderRule, type SenderRules } from '@tv-shop/platform';
 
 const sellers = oneOf('Seller');
+const buyers = oneOf('Buyer');
 const admins = oneOf('Admin');
+/** A seller's action on a TV, naming that seller: whether it is their TV is the product's stream's to say (`owned`). */
+const sellerAsThemself: SenderRule<{ data: { actorId: string } }> = (command, env) => sellers(command, env) ?? namesItsSender(command, env);
 
 /**
  * Who may send each of catalog's commands (checked on what arrives, before anything is decided).
  * Whose product it is stays the product's stream's to say (the decider's `owned`).
  */
 export const catalogSenders: SenderRules<CatalogCommand> = {
-  // A seller lists their own TVs; the admin and the shop's seed may list for a seller.
+  // A seller lists their own TVs; the admin and the shop's seed may list for a seller (such a
+  // listing holds the seller's slot but is never refused: ADR 0035).
   ListProduct: (command, env) =>
     isSystem(env.actor) || env.actor.role === 'Admin' || (env.actor.role === 'Seller' && command.data.sellerId === env.actor.id)
       ? null
       : 'Only a seller may list a TV, and only as themself',
-  MarkProductSold: namesItsSender,
-  MarkProductAvailable: namesItsSender,
-  AdvertiseProduct: namesItsSender,
-  RemoveAdvertising: namesItsSender,
-  ReportProduct: namesItsSender,
+  MarkProductSold: sellerAsThemself,
+  MarkProductAvailable: sellerAsThemself,
+  AdvertiseProduct: sellerAsThemself,
+  RemoveAdvertising: sellerAsThemself,
+  // Buyers report (a seller may not report a rival's TV); the product refuses a buyer's second report.
+  ReportProduct: (command, env) => buyers(command, env) ?? namesItsSender(command, env),
   RemoveProduct: (command, env) => {
     switch (command.data.reason) {
       case 'admin':
@@ -26,9 +31,10 @@ export const catalogSenders: SenderRules<CatalogCommand> = {
       case 'seller-deleted':
         return isSystem(env.actor) ? null : "Only the shop removes a deleted seller's listings";
       case 'withdrawn':
-        return sellers(command, env) ?? namesItsSender(command as { data: { actorId: string } }, env);
+        return sellerAsThemself(command as { data: { actorId: string } }, env);
     }
   },
-  // Sent by orders' payment, for the buyer who paid (or the shop, for Stripe's webhook).
-  RecordSale: oneOf('Buyer'),
+  // Sent only by orders' payment workflow, as the payment's sender: the buyer who paid, or the
+  // shop for Stripe's webhook. That a payment stands behind it is orders' to check (ADR 0006).
+  RecordSale: buyers,
 };

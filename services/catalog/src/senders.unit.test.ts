@@ -43,15 +43,23 @@ describe("who may send catalog's commands", () => {
     expect(refusal(listing('s1'), system)).toBeNull();
   });
 
-  it('a command that names its actor must name who sent it', () => {
+  it("a seller's action names the seller who sends it, and comes from a seller", () => {
     for (const type of ['MarkProductSold', 'MarkProductAvailable', 'AdvertiseProduct', 'RemoveAdvertising'] as const) {
       expect(refusal({ type, data: { actorId: 's1' } }, seller)).toBeNull();
       expect(refusal({ type, data: { actorId: 's1' } }, otherSeller)).toMatch(/someone other than who sent it/);
-      expect(refusal({ type, data: { actorId: 's1' } }, admin)).toMatch(/someone other than who sent it/);
+      expect(refusal({ type, data: { actorId: 'a1' } }, admin)).toMatch(/Only Seller/);
+      expect(refusal({ type, data: { actorId: 'b1' } }, buyer)).toMatch(/Only Seller/);
+      expect(refusal({ type, data: { actorId: 'anonymous' } }, visitor)).toMatch(/Only Seller/);
     }
-    const report: CatalogCommand = { type: 'ReportProduct', data: { actorId: 'b1', actorName: 'B', reason: '' } };
-    expect(refusal(report, buyer)).toBeNull();
-    expect(refusal(report, { id: 'b2', role: 'Buyer' })).not.toBeNull();
+  });
+
+  it('a report comes from the buyer it names: not a seller (a rival), not a visitor', () => {
+    const reportBy = (actorId: string): CatalogCommand => ({ type: 'ReportProduct', data: { actorId, actorName: 'R', reason: '' } });
+    expect(refusal(reportBy('b1'), buyer)).toBeNull();
+    expect(refusal(reportBy('b1'), { id: 'b2', role: 'Buyer' })).toMatch(/someone other than who sent it/);
+    expect(refusal(reportBy('s2'), otherSeller)).toMatch(/Only Buyer/);
+    expect(refusal(reportBy('anonymous'), visitor)).toMatch(/Only Buyer/);
+    expect(refusal(reportBy('a1'), admin)).toMatch(/Only Buyer/);
   });
 
   it("removals: the admin's by an admin, a deleted seller's by the shop, a withdrawal by the seller who asks", () => {

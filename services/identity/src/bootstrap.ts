@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { streams } from '@tv-shop/contracts';
-import { createLogger, uuidFromName, type CommandBus, type EventStore, type RecordedEvent } from '@tv-shop/platform';
+import { createLogger, SYSTEM_ACTOR, uuidFromName, type CommandBus, type EventStore, type RecordedEvent } from '@tv-shop/platform';
 import { userIdFor } from './user/ids';
 import { checkPassword, hashPassword } from './user/passwords';
 
@@ -33,7 +33,7 @@ export async function ensureAdmin(
 ): Promise<number> {
   const userId = userIdFor(email);
   const history = await store.readStream(streams.user(userId));
-  const actor = { id: 'system', role: 'System' };
+  const actor = SYSTEM_ACTOR;
   const register = async (pw: string) =>
     (
       await bus.send({

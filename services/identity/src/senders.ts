@@ -7,9 +7,17 @@ const theAccountItself: SenderRule<unknown> = (_command, env) =>
 
 /** Who may send each of identity's commands (checked on what arrives, before anything is decided). */
 export const identitySenders: SenderRules<IdentityCommand> = {
-  // Anyone may sign up (a visitor, before the account exists); only the shop's bootstrap makes the admin.
+  // Anyone may sign up with a password (a visitor, before the account exists). Only the shop
+  // itself opens the admin account, or an account of another kind (the bootstrap's; Google's
+  // are opened by identity itself, on SignInWithGoogle).
   RegisterUser: (command, env) =>
-    command.data.role !== 'Admin' || isSystem(env.actor) ? null : 'Only the shop itself opens the admin account',
+    isSystem(env.actor)
+      ? null
+      : command.data.role === 'Admin'
+        ? 'Only the shop itself opens the admin account'
+        : command.data.via !== 'password'
+          ? 'Only the shop itself opens an account without a password'
+          : null,
   UpdateProfile: theAccountItself,
   ChangePassword: theAccountItself,
   VerifySeller: oneOf('Admin'),

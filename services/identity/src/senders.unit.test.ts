@@ -12,9 +12,9 @@ const user: Actor = { id: 'u1', role: 'Buyer' };
 const other: Actor = { id: 'u2', role: 'Seller' };
 const admin: Actor = { id: 'a1', role: 'Admin' };
 
-const register = (role: 'Buyer' | 'Seller' | 'Admin'): IdentityCommand => ({
+const register = (role: 'Buyer' | 'Seller' | 'Admin', via: 'password' | 'google' | 'bootstrap' = 'password'): IdentityCommand => ({
   type: 'RegisterUser',
-  data: { userId: 'u9', name: 'N', email: 'n@x.co', role, photoURL: '', passwordHash: 'h', via: 'password' },
+  data: { userId: 'u9', name: 'N', email: 'n@x.co', role, photoURL: '', passwordHash: via === 'password' ? 'h' : null, via },
 });
 
 describe("who may send identity's commands", () => {
@@ -24,6 +24,12 @@ describe("who may send identity's commands", () => {
     expect(refusal(register('Admin'), visitor)).toMatch(/Only the shop itself/);
     expect(refusal(register('Admin'), admin)).toMatch(/Only the shop itself/);
     expect(refusal(register('Admin'), system)).toBeNull();
+  });
+
+  it("an account without a password is opened by the shop only: no one takes a Google user's email first", () => {
+    expect(refusal(register('Buyer', 'google'), visitor)).toMatch(/without a password/);
+    expect(refusal(register('Seller', 'bootstrap'), other)).toMatch(/without a password/);
+    expect(refusal(register('Buyer', 'google'), system)).toBeNull();
   });
 
   it("an account's profile and password are changed by its holder (the password by the shop's bootstrap too)", () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams } from '@tv-shop/contracts';
 import { InProcessCommandBus, migrate, type Actor } from '@tv-shop/platform';
@@ -7,8 +8,9 @@ import { ordersProjection } from './read-model/orders.projection';
 import { SandboxPaymentProvider } from './payments/sandbox';
 import { bookingIdFor } from './booking/ids';
 
-// Orders on its own bus and a real log: a command its sender may not send is refused (403)
-// before anything is read from the provider or appended.
+// Orders on its own bus and a real log, with a TV for sale: a command its sender may not send is
+// refused (403) before anything is read from the provider or appended; the same command from
+// its buyer is taken.
 
 let log: TestLog;
 let orders: Awaited<ReturnType<typeof startOrders>>;
@@ -17,6 +19,27 @@ beforeAll(async () => {
   log = await createTestLog('orders_senders', ordersProjection);
   await migrate(log.db.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
   orders = await startOrders({ store: log.store, bus, pool: log.db.pool, payments: new SandboxPaymentProvider(log.db.pool) });
+  // A TV for sale, as catalog lists it: what a booking reads.
+  const listing = {
+    productId: 'p1',
+    name: 'Sony 43"',
+    imageUrl: 'https://example.com/tv.png',
+    details: 'Works well',
+    location: 'Dhaka',
+    resalePricePoisha: 2_500_000,
+    originalPricePoisha: 6_000_000,
+    useDuration: '2 years',
+    condition: 'Good',
+    phone: '01700000000',
+    categoryId: 'sony',
+    categoryName: 'Sony',
+    sellerId: 's1',
+    sellerName: 'S',
+    sellerEmail: 's@x.co',
+    postedOn: '27-11-2026',
+  };
+  const metadata = { actorId: 's1', actorRole: 'Seller', correlationId: 'k-0', causationId: null, at: new Date().toISOString() };
+  await log.store.append(streams.product('p1'), [{ eventId: randomUUID(), type: 'ProductListed', data: listing, metadata }], 'no_stream');
 });
 afterAll(async () => {
   await orders.stop();
@@ -47,5 +70,13 @@ describe("orders refuses what a command's sender may not send", () => {
       status: 403,
     });
     expect(await log.store.readStream(streams.booking(bookingId))).toEqual([]);
+  });
+
+  it('when the buyer books as themself, then the booking is placed, and then a payment for whoever booked from them is still refused', async () => {
+    await send('PlaceBooking', bookingId, book, buyer);
+    expect((await log.store.readStream(streams.booking(bookingId))).map((e) => e.type)).toEqual(['BookingPlaced']);
+    await send('CreatePaymentIntent', bookingId, { buyerId: 'b1' }, buyer);
+    await expect(send('PayBooking', bookingId, { buyerId: null, paymentIntentId: 'pi_1' }, buyer)).rejects.toMatchObject({ status: 403 });
+    expect((await log.store.readStream(streams.booking(bookingId))).map((e) => e.type)).toEqual(['BookingPlaced', 'PaymentIntentCreated']);
   });
 });

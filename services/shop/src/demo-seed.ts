@@ -1,6 +1,6 @@
 import { postDate } from '@tv-shop/contracts';
 import { hashPassword, userIdFor } from '@tv-shop/identity';
-import { uuidFromName, type CommandBus, type EventStore } from '@tv-shop/platform';
+import { SYSTEM_ACTOR, uuidFromName, type CommandBus, type EventStore } from '@tv-shop/platform';
 import type { ImageStore } from '@tv-shop/images';
 import { drawTv } from '@tv-shop/images';
 
@@ -92,7 +92,7 @@ export async function seedDemo(store: EventStore, bus: CommandBus, images: Image
     aggregateId: string,
     key: string,
     data: unknown,
-    actor = { id: 'system', role: 'System' },
+    actor = SYSTEM_ACTOR,
   ) => {
     const reply = await bus
       .send({ service, type, aggregateId, data, actor, correlationId: 'demo-seed', commandId: uuidFromName(`demo:${key}`) })
@@ -145,7 +145,7 @@ export async function seedDemo(store: EventStore, bus: CommandBus, images: Image
         postedOn: postDate(new Date()),
       },
       // The shop itself lists the demo, so the sellers' listing limits do not apply (ADR 0035).
-      { id: 'system', role: 'System' },
+      SYSTEM_ACTOR,
     );
     if (l.advertise)
       await send('catalog', 'AdvertiseProduct', productId, `advertise:${i}`, { actorId: sellerId }, { id: sellerId, role: 'Seller' });

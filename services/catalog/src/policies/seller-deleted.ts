@@ -2,6 +2,7 @@ import type { EventOf } from '@tv-shop/contracts';
 import {
   createLogger,
   startPolicy,
+  SYSTEM_ACTOR,
   uuidFromName,
   waitForCheckpoint,
   type CommandContext,
@@ -51,7 +52,7 @@ export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDel
             { type: 'RemoveProduct', data: { reason: 'seller-deleted' } },
             {
               commandId: uuidFromName(`catalog-policy:${e.eventId}:${product._id}`),
-              actor: { id: 'system', role: 'System' },
+              actor: SYSTEM_ACTOR,
               correlationId: e.metadata.correlationId,
               causationId: e.eventId,
             },

@@ -1,5 +1,5 @@
 import { streams } from '@tv-shop/contracts';
-import { handleCommand, type Decider, type EventStore } from '@tv-shop/platform';
+import { handleCommand, SYSTEM_ACTOR, type Decider, type EventStore } from '@tv-shop/platform';
 import { seedBlogs } from './blogs';
 import { seedCategories } from './categories';
 
@@ -13,7 +13,7 @@ const once: Decider<SeedEvent, SeedEvent, { written: boolean }> = {
 
 /** Categories and blogs as events, on first start only (command ids make it idempotent). */
 export async function seedCatalog(store: EventStore, now: () => Date): Promise<void> {
-  const ctx = (id: string) => ({ commandId: `seed:${id}`, actor: { id: 'system', role: 'System' }, correlationId: 'seed', now });
+  const ctx = (id: string) => ({ commandId: `seed:${id}`, actor: SYSTEM_ACTOR, correlationId: 'seed', now });
   for (const c of seedCategories) {
     await handleCommand(store, once, streams.category(c.categoryId), { type: 'CategoryAdded', data: c }, ctx(`category:${c.categoryId}`));
   }

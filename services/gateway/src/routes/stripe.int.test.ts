@@ -140,6 +140,12 @@ describe('payments through the Stripe adapter', () => {
     const hook = await shop.call('POST', '/stripe/webhook', signed(succeeded(pi)));
     expect(hook.body).toEqual({ received: true });
     await expect.poll(async () => (await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body.paid).toBe(true);
+    // Stripe's signature vouched for it: the log names the shop, not an anonymous visitor (ADR 0055).
+    const { rows: paid } = await shop.pool.query<{ metadata: { actorId: string; actorRole: string } }>(
+      `select metadata from es.events where stream_id = $1 and type = 'BookingPaid'`,
+      [`booking-${bookingId}`],
+    );
+    expect(paid.map((r) => r.metadata)).toEqual([expect.objectContaining({ actorId: 'system', actorRole: 'System' })]);
     expect((await shop.call('POST', '/stripe/webhook', signed(succeeded(pi)))).status).toBe(200);
     const browser = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: pi.id } });
     expect(browser.status).toBe(200);

@@ -2,6 +2,7 @@ import { streams, type EventOf } from '@tv-shop/contracts';
 import {
   createLogger,
   startPolicy,
+  SYSTEM_ACTOR,
   uuidFromName,
   waitForCheckpoint,
   type LogSource,
@@ -27,7 +28,7 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
   const queries = new OrdersQueries(pool);
   const cause = (e: RecordedEvent, key: string) => ({
     commandId: uuidFromName(`orders-policy:${e.eventId}:${key}`),
-    actor: { id: 'system', role: 'System' },
+    actor: SYSTEM_ACTOR,
     correlationId: e.metadata.correlationId,
     causationId: e.eventId,
   });
