@@ -7,6 +7,7 @@ import { startOrders } from './module';
 import { ordersProjection } from './read-model/orders.projection';
 import { SandboxPaymentProvider } from './payments/sandbox';
 import { bookingIdFor } from './booking/ids';
+import { listing } from './booking/fixtures';
 
 // Orders on its own bus and a real log, with a TV for sale: a command its sender may not send is
 // refused (403) before anything is read from the provider or appended; the same command from
@@ -20,26 +21,13 @@ beforeAll(async () => {
   await migrate(log.db.pool, 'payment-sandbox', SandboxPaymentProvider.migrations);
   orders = await startOrders({ store: log.store, bus, pool: log.db.pool, payments: new SandboxPaymentProvider(log.db.pool) });
   // A TV for sale, as catalog lists it: what a booking reads.
-  const listing = {
-    productId: 'p1',
-    name: 'Sony 43"',
-    imageUrl: 'https://example.com/tv.png',
-    details: 'Works well',
-    location: 'Dhaka',
-    resalePricePoisha: 2_500_000,
-    originalPricePoisha: 6_000_000,
-    useDuration: '2 years',
-    condition: 'Good',
-    phone: '01700000000',
-    categoryId: 'sony',
-    categoryName: 'Sony',
-    sellerId: 's1',
-    sellerName: 'S',
-    sellerEmail: 's@x.co',
-    postedOn: '27-11-2026',
-  };
+
   const metadata = { actorId: 's1', actorRole: 'Seller', correlationId: 'k-0', causationId: null, at: new Date().toISOString() };
-  await log.store.append(streams.product('p1'), [{ eventId: randomUUID(), type: 'ProductListed', data: listing, metadata }], 'no_stream');
+  await log.store.append(
+    streams.product('p1'),
+    [{ eventId: randomUUID(), type: 'ProductListed', data: listing('p1', 's1'), metadata }],
+    'no_stream',
+  );
 });
 afterAll(async () => {
   await orders.stop();

@@ -1,3 +1,4 @@
+import type { ProductListing } from '@tv-shop/contracts';
 import type { BookingEvent } from './booking';
 import type { ConfirmedIntent, ProductFacts } from './decide';
 
@@ -44,3 +45,23 @@ export const paid: BookingEvent = {
   data: { bookingId: 'b1', productId: 'p1', buyerId: 'u1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, provider: 'sandbox' },
 };
 export const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
+
+/** A TV for sale as catalog lists it (`ProductListed`'s data): what orders reads of a product, for orders' specs. */
+export const listing = (productId: string, sellerId: string): ProductListing => ({
+  productId,
+  name: `Sony 43" ${productId}`,
+  imageUrl: '/api/images/x',
+  details: 'ok',
+  location: 'Dhaka',
+  resalePricePoisha: 100_000,
+  originalPricePoisha: 200_000,
+  useDuration: '2 years',
+  condition: 'Good',
+  phone: '017',
+  categoryId: 'sony',
+  categoryName: '',
+  sellerId,
+  sellerName: 'Karim',
+  sellerEmail: `${sellerId}@example.com`,
+  postedOn: '1-1-2026',
+});

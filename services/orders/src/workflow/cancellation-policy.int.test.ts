@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streams, type EventOf, type ProductListing, type Role } from '@tv-shop/contracts';
+import { streams, type EventOf, type Role } from '@tv-shop/contracts';
 import { policyCheckpoint, PostgresEventStore, setCheckpoint, type EventMetadata } from '@tv-shop/platform';
 import { createTestLog, type TestDatabase, type TestLog } from '@tv-shop/platform/testing';
 import type { ProductFacts } from '../booking/decide';
+import { listing } from '../booking/fixtures';
 import { bookingIdFor } from '../booking/ids';
 import { loadProductFacts } from '../booking/product-facts';
 import { bookingsIn, type Bookings } from '../booking/stream';
@@ -13,25 +14,6 @@ import { startCancellationPolicy } from './cancellation-policy';
 type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];
 /** An event of the log, as much of it as a reaction to it carries on: its id and correlation. */
 type Cause = { eventId: string; metadata: Pick<EventMetadata, 'correlationId'> };
-
-const listing = (productId: string, sellerId: string): ProductListing => ({
-  productId,
-  name: `Sony 43" ${productId}`,
-  imageUrl: '/api/images/x',
-  details: 'ok',
-  location: 'Dhaka',
-  resalePricePoisha: 100_000,
-  originalPricePoisha: 200_000,
-  useDuration: '2 years',
-  condition: 'Good',
-  phone: '017',
-  categoryId: 'sony',
-  categoryName: '',
-  sellerId,
-  sellerName: 'Karim',
-  sellerEmail: `${sellerId}@example.com`,
-  postedOn: '1-1-2026',
-});
 
 /**
  * Orders' cancellation policy, given the log (catalog's and identity's events as they publish
