@@ -60,8 +60,13 @@ test("when a buyer books a seller's TV, then the seller's My Bookings shows it l
   await buyerPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
   await card(buyerPage, productName).getByRole('button', { name: 'Book Now' }).click();
   const dialog = buyerPage.getByRole('dialog');
-  await dialog.getByLabel('Phone Number').fill('+880 1912-345678');
+  // A phone the seller could not call is said by the field, and nothing is booked.
+  await dialog.getByLabel('Phone Number').fill('abc');
   await dialog.getByLabel('Meeting Location').fill('Zindabazar, Sylhet');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await dialog.getByText(/^Phone number must be made of digits/).waitFor();
+  expect(await sellerPage.locator('.seller-booking').filter({ hasText: productName }).count()).toBe(0);
+  await dialog.getByLabel('Phone Number').fill('+880 1912-345678');
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expectToast(buyerPage, 'Booking successfully');
   const bookedAt = Date.now();

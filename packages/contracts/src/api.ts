@@ -120,7 +120,8 @@ export type AddProductBody = z.infer<typeof AddProductBody>;
 
 export const PlaceBookingBody = z.object({
   product_id: trimmed(64),
-  phone_number: trimmed(30),
+  // How the seller reaches the buyer: checked as a listing's phone is.
+  phone_number: phone,
   meeting_location: trimmed(200),
   // Sent by the spec's client and ignored: price and names come from the server's own data.
   porduct_name: z.string().optional(),

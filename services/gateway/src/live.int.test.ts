@@ -38,7 +38,7 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const sa = await open(a.token);
     const sb = await open(b.token);
     const p = await shop.addProduct(seller.token);
-    const body = { product_id: p._id, phone_number: '017', meeting_location: 'Uttara' };
+    const body = { product_id: p._id, phone_number: '01700000000', meeting_location: 'Uttara' };
     const ba = (await shop.call('POST', '/bookings', { token: a.token, body })).body.insertedId;
     const bb = (await shop.call('POST', '/bookings', { token: b.token, body })).body.insertedId;
     await expect
@@ -77,7 +77,7 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const p = await shop.addProduct(seller.token);
     await shop.call('PUT', `/product/get_advertise/${p._id}`, { token: seller.token });
     const other = await shop.signup('Buyer');
-    await shop.call('POST', '/bookings', { token: other.token, body: { product_id: p._id, phone_number: '1', meeting_location: 'x' } });
+    await shop.call('POST', '/bookings', { token: other.token, body: { product_id: p._id, phone_number: '01700000000', meeting_location: 'x' } });
     s.socket.connect();
     await new Promise((r) => s.socket.once('connect', () => r(null)));
     const caught = await new Promise<{ position: number; changes: ChangePush[] }>((resolve) => s.socket.emit('catch_up', since, resolve));
@@ -120,7 +120,7 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const booked = async (productId: string) =>
       shop.call('POST', '/bookings', {
         token: buyer.token,
-        body: { product_id: productId, phone_number: '1', meeting_location: 'x' },
+        body: { product_id: productId, phone_number: '01700000000', meeting_location: 'x' },
         headers: { 'Idempotency-Key': 'same-key' },
       });
     const buyer = await shop.signup('Buyer');

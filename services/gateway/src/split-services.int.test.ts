@@ -133,7 +133,7 @@ describe('services in their own processes, reached over the HTTP command transpo
     await hosts[2]!.stop();
     const res = await shop.call('POST', '/bookings', {
       token: buyer.token,
-      body: { product_id: 'x', phone_number: '1', meeting_location: 'x' },
+      body: { product_id: 'x', phone_number: '01700000000', meeting_location: 'x' },
     });
     expect(res.status).toBe(503);
     expect((await shop.call('GET', '/all_products')).status).toBe(200);

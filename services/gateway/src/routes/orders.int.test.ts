@@ -149,6 +149,17 @@ describe('bookings and payments API', () => {
     expect(missingPhone.body).toMatchObject({ status: 400, field: 'phone_number' });
     const emptyPlace = await book(buyer.token, p._id, { meeting_location: '   ' });
     expect(emptyPlace.body.field).toBe('meeting_location');
+    // The seller calls the buyer on it: a phone that cannot be called is refused as a listing's is.
+    const other = await shop.signup('Buyer');
+    for (const phone_number of ['abc', '017', '0171234567a']) {
+      const refused = await book(other.token, p._id, { phone_number });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(refused.body.field).toBe('phone_number');
+    }
+    const mine = await shop.call('GET', `/bookings?email=${other.user.email}`, { token: other.token });
+    expect(mine.body).toEqual([]);
+    expect((await book(other.token, p._id, { phone_number: '+880 1712-345678' })).status).toBe(201);
   });
 
   it('when a product is sold to another buyer, then an unpaid booking of it is withdrawn and cannot be paid', async () => {
