@@ -263,6 +263,9 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     await page.goto(`/all_products?q=nothing${tag}here`);
     await page.getByText('No TVs match your search.').waitFor();
     await page.getByText('0 TVs', { exact: true }).waitFor();
+    // A category the shop does not have is a 404, as an unknown product or seller is.
+    await page.goto(`/catagories/no-such-brand-${tag}`);
+    await page.getByRole('heading', { name: 'Page Not Found' }).waitFor();
     // A hand-edited link with the prices the wrong way round: said in a buyer's words, no search sent, no Retry.
     await page.goto('/all_products?minPrice=30000&maxPrice=10000');
     const refused = page.getByRole('alert').filter({ hasText: 'Min price must not be above max price.' });

@@ -4,21 +4,24 @@ import { useParams } from 'react-router-dom';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
-import { useCategoryName } from '@/features/categories/use-category-name';
+import { useCategory } from '@/features/categories/use-category-name';
 import { SearchFilters } from '@/features/products/search/search-filters';
 import { SearchResults } from '@/features/products/search/search-results';
 import { useSearchInUrl } from '@/features/products/search/use-search-in-url';
 import { usePageTitle } from '@/lib/use-page-title';
+import { NotFoundPage } from './not-found';
 
 export function CategoryPage() {
   const { id = '' } = useParams();
-  const name = useCategoryName(id);
+  const { name, missing } = useCategory(id);
   usePageTitle(name ?? paths.category.title);
   // The brand is the page's own, so the search box and filters narrow within it.
   const fixed = useMemo(() => ({ category: id }), [id]);
   const { search, update } = useSearchInUrl(fixed);
   const [booking, setBooking] = useState<Product | null>(null);
 
+  // A link to a category the shop does not have: the 404 page, as for a product or a seller.
+  if (missing) return <NotFoundPage />;
   return (
     <div className="page">
       <PageHeading kicker="CATEGORY" title={name ?? 'Category'} />

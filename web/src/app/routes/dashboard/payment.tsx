@@ -34,8 +34,10 @@ function PaymentPageContent() {
       <h1 id="payment-heading" className="dashboard__title">
         Hello, {booking.username}
       </h1>
+      {/* Asked for only while there is something to pay. */}
       <p className="payment-page__amount">
-        Please pay <strong>{formatTk(booking.price)}</strong> for <strong>{booking.porduct_name}</strong>.
+        {booking.paid ? 'You paid ' : cancelled ? 'This booking was for ' : 'Please pay '}
+        <strong>{formatTk(booking.price)}</strong> for <strong>{booking.porduct_name}</strong>.
       </p>
       {paidOnArrival ? (
         <p>

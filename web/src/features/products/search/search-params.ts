@@ -35,6 +35,15 @@ export const BROWSE: ProductSearchState = {
   sort: 'newest',
 };
 
+/** Whether the search narrows what is for sale (words, condition, place, prices, sold ones) beyond a page's own category. */
+export const isFiltered = (state: ProductSearchState): boolean =>
+  state.q.trim() !== '' ||
+  state.condition !== '' ||
+  state.location.trim() !== '' ||
+  state.minPrice.trim() !== '' ||
+  state.maxPrice.trim() !== '' ||
+  state.sold !== BROWSE.sold;
+
 const TEXT_KEYS = ['q', 'category', 'location', 'minPrice', 'maxPrice'] as const;
 
 const isCondition = (v: string | null): v is Condition => CONDITIONS.includes(v as Condition);

@@ -7,7 +7,7 @@ import { Notice } from '@/components/ui/notice';
 import { Spinner } from '@/components/ui/spinner';
 import { ProductGrid } from '../components/product-grid';
 import { priceProblem, priceRefusal } from './price-range';
-import type { ProductSearchState } from './search-params';
+import { isFiltered, type ProductSearchState } from './search-params';
 import { useProductSearch } from './use-product-search';
 
 const countText = (n: number, capped = false) => `${n.toLocaleString('en-US')}${capped ? '+' : ''} ${n === 1 && !capped ? 'TV' : 'TVs'}`;
@@ -78,7 +78,7 @@ function LiveSearchResults({ search, onBook }: SearchResultsProps) {
       error={error}
       retry={retry}
       onBook={onBook}
-      empty="No TVs match your search."
+      empty={isFiltered(search) ? 'No TVs match your search.' : 'No TVs for sale here yet.'}
     >
       {loadMoreError ? <Notice type="error" role="alert" title="Could not load more products." description={loadMoreError} /> : null}
       {hasMore ? (
