@@ -77,7 +77,10 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     const p = await shop.addProduct(seller.token);
     await shop.call('PUT', `/product/get_advertise/${p._id}`, { token: seller.token });
     const other = await shop.signup('Buyer');
-    await shop.call('POST', '/bookings', { token: other.token, body: { product_id: p._id, phone_number: '01700000000', meeting_location: 'x' } });
+    await shop.call('POST', '/bookings', {
+      token: other.token,
+      body: { product_id: p._id, phone_number: '01700000000', meeting_location: 'x' },
+    });
     s.socket.connect();
     await new Promise((r) => s.socket.once('connect', () => r(null)));
     const caught = await new Promise<{ position: number; changes: ChangePush[] }>((resolve) => s.socket.emit('catch_up', since, resolve));

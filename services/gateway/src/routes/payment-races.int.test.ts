@@ -135,7 +135,10 @@ describe('payment races', () => {
       const buyer = await shop.signup('Buyer');
       const p = await shop.addProduct(seller.token);
       await Promise.all([
-        shop.call('POST', '/bookings', { token: buyer.token, body: { product_id: p._id, phone_number: '01700000000', meeting_location: 'x' } }),
+        shop.call('POST', '/bookings', {
+          token: buyer.token,
+          body: { product_id: p._id, phone_number: '01700000000', meeting_location: 'x' },
+        }),
         shop.call('DELETE', `/product/${p._id}`, { token: admin.token }),
       ]);
       // Either the booking was refused, or it stands in the history cancelled: never open.
