@@ -1,11 +1,11 @@
 import type { CatalogCommand } from '@tv-shop/contracts';
-import { isSystem, namesItsSender, oneOf, type SenderRule, type SenderRules } from '@tv-shop/platform';
+import { allOf, isSystem, namesItsSender, oneOf, type SenderRule, type SenderRules } from '@tv-shop/platform';
 
 const sellers = oneOf('Seller');
 const buyers = oneOf('Buyer');
 const admins = oneOf('Admin');
 /** A seller's action on a TV, naming that seller: whether it is their TV is the product's stream's to say (`owned`). */
-const sellerAsThemself: SenderRule<{ data: { actorId: string } }> = (command, env) => sellers(command, env) ?? namesItsSender(command, env);
+const sellerAsThemself: SenderRule<{ data: { actorId: string } }> = allOf(sellers, namesItsSender);
 
 /**
  * Who may send each of catalog's commands (checked on what arrives, before anything is decided).
@@ -23,7 +23,7 @@ export const catalogSenders: SenderRules<CatalogCommand> = {
   AdvertiseProduct: sellerAsThemself,
   RemoveAdvertising: sellerAsThemself,
   // Buyers report (a seller may not report a rival's TV); the product refuses a buyer's second report.
-  ReportProduct: (command, env) => buyers(command, env) ?? namesItsSender(command, env),
+  ReportProduct: allOf(buyers, namesItsSender),
   RemoveProduct: (command, env) => {
     switch (command.data.reason) {
       case 'admin':

@@ -1,5 +1,5 @@
 import type { IdentityCommand } from '@tv-shop/contracts';
-import { anyone, isSystem, oneOf, type SenderRule, type SenderRules } from '@tv-shop/platform';
+import { allOf, anyone, isSystem, naming, oneOf, orTheShop, type SenderRule, type SenderRules } from '@tv-shop/platform';
 
 /** The account's own holder, or the shop itself (the bootstrap sets the admin's password). */
 const theAccountItself: SenderRule<unknown> = (_command, env) =>
@@ -22,9 +22,7 @@ export const identitySenders: SenderRules<IdentityCommand> = {
   ChangePassword: theAccountItself,
   VerifySeller: oneOf('Admin'),
   // The admin asking is who the command says asks (the decider refuses their own account).
-  DeleteUser: (command, env) =>
-    oneOf('Admin')(command, env) ??
-    (isSystem(env.actor) || command.data.requestedBy === env.actor.id ? null : 'The command names someone other than who sent it'),
+  DeleteUser: allOf(oneOf('Admin'), orTheShop(naming((command) => command.data.requestedBy))),
   // The edge verified Google's token before it asked; identity decides the account.
   SignInWithGoogle: anyone,
 };

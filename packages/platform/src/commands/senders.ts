@@ -30,6 +30,25 @@ export const oneOf =
   (...roles: string[]): SenderRule<unknown> =>
   (_command, env) =>
     isSystem(env.actor) || roles.includes(env.actor.role) ? null : `Only ${roles.join(' or ')} accounts may do this`;
-/** The command names its sender in `data.actorId`, as the deciders' ownership checks read it: it must be who sent it. */
-export const namesItsSender: SenderRule<{ data: { actorId: string } }> = (command, env) =>
-  command.data.actorId === env.actor.id ? null : 'The command names someone other than who sent it';
+/** The rules one after the other: the first refusal, or null when every one allows. */
+export const allOf =
+  <C>(...rules: NoInfer<SenderRule<C>>[]): SenderRule<C> =>
+  (command, env) => {
+    for (const rule of rules) {
+      const refusal = rule(command, env);
+      if (refusal !== null) return refusal;
+    }
+    return null;
+  };
+/** `rule`, except that the shop's own processes pass it (they act for whoever a command names). */
+export const orTheShop =
+  <C>(rule: SenderRule<C>): SenderRule<C> =>
+  (command, env) =>
+    isSystem(env.actor) ? null : rule(command, env);
+/** The command names its sender (the account `pick` reads from it): it must be who sent it. */
+export const naming =
+  <C>(pick: (command: C) => string | null): SenderRule<C> =>
+  (command, env) =>
+    pick(command) === env.actor.id ? null : 'The command names someone other than who sent it';
+/** The account in `data.actorId`, as the deciders' ownership checks read it, must be who sent it. */
+export const namesItsSender: SenderRule<{ data: { actorId: string } }> = naming((command) => command.data.actorId);
