@@ -18,6 +18,14 @@ describe('payment races', () => {
     expect(confirm.body.paymentIntent.status).toBe('succeeded');
     return confirm.body.paymentIntent.id as string;
   };
+  /** A seller's TV, booked by a buyer whose card went through; the payment not yet recorded. */
+  const cardConfirmed = async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token);
+    const bookingId = await book(buyer.token, p._id);
+    return { seller, buyer, p, bookingId, intent: await confirmCard(buyer.token, bookingId) };
+  };
   const refunded = async (intentId: string) =>
     (await shop.pool.query<{ refunded_at: Date | null }>('select refunded_at from payment_sandbox.intents where id = $1', [intentId]))
       .rows[0]?.refunded_at ?? null;
@@ -56,11 +64,7 @@ describe('payment races', () => {
   });
 
   it('when the seller marks the TV sold while a buyer is paying, then the payment is refunded, not kept', async () => {
-    const seller = await shop.signup('Seller');
-    const buyer = await shop.signup('Buyer');
-    const p = await shop.addProduct(seller.token);
-    const bookingId = await book(buyer.token, p._id);
-    const intent = await confirmCard(buyer.token, bookingId);
+    const { seller, buyer, p, bookingId, intent } = await cardConfirmed();
     await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
     const res = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } });
     expect(res.status).toBe(409);
@@ -72,11 +76,7 @@ describe('payment races', () => {
 
   it("when the seller withdraws the TV after the buyer's card went through, then the payment is refunded, not kept", async () => {
     // The race below, in the one order it leaves to chance: the withdrawal lands first.
-    const seller = await shop.signup('Seller');
-    const buyer = await shop.signup('Buyer');
-    const p = await shop.addProduct(seller.token);
-    const bookingId = await book(buyer.token, p._id);
-    const intent = await confirmCard(buyer.token, bookingId);
+    const { seller, buyer, p, bookingId, intent } = await cardConfirmed();
     expect((await shop.call('PUT', `/product/withdraw/${p._id}`, { token: seller.token })).status).toBe(200);
     const res = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } });
     expect(res.status).toBe(409);
@@ -87,11 +87,7 @@ describe('payment races', () => {
 
   it('when the seller withdraws the TV while a buyer pays for it, then either the sale stands and the withdrawal is refused, or the TV is gone and the payment refunded', async () => {
     for (let round = 0; round < 6; round++) {
-      const seller = await shop.signup('Seller');
-      const buyer = await shop.signup('Buyer');
-      const p = await shop.addProduct(seller.token);
-      const bookingId = await book(buyer.token, p._id);
-      const intent = await confirmCard(buyer.token, bookingId);
+      const { seller, buyer, p, bookingId, intent } = await cardConfirmed();
       const [paid, withdrawn] = await Promise.all([
         shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } }),
         shop.call('PUT', `/product/withdraw/${p._id}`, { token: seller.token }),
