@@ -2,7 +2,7 @@ import { Alert, Form, Input, Modal, type InputRef } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
-import { fieldSentence } from '@/lib/api-client';
+import { serverFields } from '@/lib/server-fields';
 import { useSubmit } from '@/lib/use-submit';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
@@ -11,17 +11,8 @@ import { placeBooking } from '../api/place-booking';
 /** The form's id, so the modal's footer button (outside the form) still submits it, Enter too. */
 const FORM_ID = 'booking-form';
 
-let schema: Promise<(typeof import('../place-booking-schema'))['PlaceBookingBody']['shape']> | null = null;
-/** The server's own check of the phone (a seller must be able to call it), said as a sentence. */
-const phoneRule = {
-  validator: async (_: unknown, value: unknown) => {
-    // An empty field is the `required` rule's to name.
-    if (typeof value !== 'string' || value.trim() === '') return;
-    const shape = await (schema ??= import('../place-booking-schema').then((m) => m.PlaceBookingBody.shape));
-    const result = shape.phone_number.safeParse(value);
-    if (!result.success) throw new Error(fieldSentence('phone_number', result.error.issues[0]?.message ?? 'is not valid'));
-  },
-};
+/** The server's own check of the phone (a seller must be able to call it), fetched on first use. */
+const phoneRule = serverFields(() => import('../place-booking-schema').then((m) => m.PlaceBookingBody.shape)).rule('phone_number');
 
 interface BookingValues {
   phone_number: string;

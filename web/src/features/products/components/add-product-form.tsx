@@ -3,6 +3,7 @@ import { FormSelect } from '@/components/ui/form-select';
 import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category } from '@tv-shop/contracts';
 import { useState } from 'react';
 import { ApiError, errorMessage, fieldSentence } from '@/lib/api-client';
+import { serverFields } from '@/lib/server-fields';
 import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
 import { PhotosInput, photosRule } from './photos-input';
@@ -15,22 +16,8 @@ type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 
 };
 
 const required = (what: string) => ({ required: true, message: `Please enter the ${what}` });
-/**
- * The fields of the server's own schema, so the form refuses exactly what the server would. The
- * schema (and zod with it) is fetched with the first check, not with the page (ADR 0043).
- */
-let schema: Promise<(typeof import('../add-product-schema'))['AddProductBody']['shape']> | null = null;
-const serverFields = () => (schema ??= import('../add-product-schema').then((m) => m.AddProductBody.shape));
-type Checked = 'resale_price' | 'orginal_price' | 'phone_number' | 'porduct_name' | 'location' | 'details';
-/** A rule that runs the server's check of one field and says its complaint as a sentence. */
-const serverRule = (name: Checked) => ({
-  validator: async (_: unknown, value: unknown) => {
-    // An empty field is the `required` rule's to name.
-    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return;
-    const result = (await serverFields())[name].safeParse(value);
-    if (!result.success) throw new Error(fieldSentence(name, result.error.issues[0]?.message ?? 'is not valid'));
-  },
-});
+// The server's own checks of a listing's fields (AddProductBody), fetched on first use.
+const listingFields = serverFields(() => import('../add-product-schema').then((m) => m.AddProductBody.shape));
 const FORM_FIELDS = new Set<string>([
   'porduct_name',
   'location',
@@ -74,7 +61,7 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
       uploading = '';
       setProgress('Saving the listing…');
       const category = categories.find((c) => c._id === values.category_id);
-      const fields = await serverFields();
+      const fields = await listingFields.fields();
       await addProduct({
         ...values,
         resale_price: fields.resale_price.parse(values.resale_price),
@@ -108,19 +95,23 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
       className="add-product-form"
     >
       <div className="form-grid">
-        <Form.Item label="Product Name" name="porduct_name" rules={[required('product name'), serverRule('porduct_name')]}>
+        <Form.Item label="Product Name" name="porduct_name" rules={[required('product name'), listingFields.rule('porduct_name')]}>
           <Input />
         </Form.Item>
-        <Form.Item label="Location" name="location" rules={[required('location'), serverRule('location')]}>
+        <Form.Item label="Location" name="location" rules={[required('location'), listingFields.rule('location')]}>
           <Input />
         </Form.Item>
-        <Form.Item label="Resale Price (TK)" name="resale_price" rules={[required('resale price'), serverRule('resale_price')]}>
+        <Form.Item label="Resale Price (TK)" name="resale_price" rules={[required('resale price'), listingFields.rule('resale_price')]}>
           <Input inputMode="decimal" autoComplete="off" placeholder="25000" />
         </Form.Item>
-        <Form.Item label="Original Price (TK)" name="orginal_price" rules={[required('original price'), serverRule('orginal_price')]}>
+        <Form.Item
+          label="Original Price (TK)"
+          name="orginal_price"
+          rules={[required('original price'), listingFields.rule('orginal_price')]}
+        >
           <Input inputMode="decimal" autoComplete="off" placeholder="52000" />
         </Form.Item>
-        <Form.Item label="Phone Number" name="phone_number" rules={[required('phone number'), serverRule('phone_number')]}>
+        <Form.Item label="Phone Number" name="phone_number" rules={[required('phone number'), listingFields.rule('phone_number')]}>
           <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="01712-345678" />
         </Form.Item>
         <Form.Item label="Condition" name="product_condition" rules={[{ required: true, message: 'Please choose the condition' }]}>
@@ -133,7 +124,7 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
           <FormSelect placeholder="Choose a category" options={categories.map((c) => ({ value: c._id, label: c.category_name }))} />
         </Form.Item>
       </div>
-      <Form.Item label="Details" name="details" rules={[required('details'), serverRule('details')]}>
+      <Form.Item label="Details" name="details" rules={[required('details'), listingFields.rule('details')]}>
         <Input.TextArea rows={4} />
       </Form.Item>
       <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
