@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, MAX_LISTING_PHOTOS, USE_DURATIONS } from './entities';
+import { decimalNumber, wholeNumber } from './numbers';
 
 /** Request bodies of the API, validated on the server and typed in the browser. */
 
@@ -161,8 +162,10 @@ export const SandboxConfirmBody = z.object({
   clientSecret: trimmed(200),
   card: z.object({
     number: z.string().trim().min(1, 'is required').max(30),
-    exp_month: z.coerce.number().int().min(1, 'must be 1-12').max(12, 'must be 1-12'),
-    exp_year: z.coerce.number().int().min(2000).max(2100),
+    exp_month: wholeNumber('must be 1-12').pipe(z.number().int('must be 1-12').min(1, 'must be 1-12').max(12, 'must be 1-12')),
+    exp_year: wholeNumber('must be a year, like 2030').pipe(
+      z.number().int('must be a year, like 2030').min(2000, 'must be a year, like 2030').max(2100, 'must be a year, like 2030'),
+    ),
     cvc: z
       .string()
       .trim()
@@ -248,7 +251,7 @@ export interface PublicConfig {
 
 /** Search sorts: newest first (the default), cheapest first, dearest first. */
 export const SEARCH_SORTS = ['newest', 'price_asc', 'price_desc'] as const;
-const money = z.coerce.number().finite().min(0, 'must be 0 or more').max(100_000_000, 'is too large');
+const money = decimalNumber().pipe(z.number().finite().min(0, 'must be 0 or more').max(100_000_000, 'is too large'));
 
 /**
  * `GET /api/products/search`: the query string. `q` matches words of the name, details and
@@ -265,7 +268,9 @@ export const ProductSearchQuery = z
     maxPrice: money.optional(),
     sold: z.enum(['false', 'true', 'any']).default('false'),
     sort: z.enum(SEARCH_SORTS).default('newest'),
-    limit: z.coerce.number().int().min(1, 'must be at least 1').max(60, 'must be at most 60').default(24),
+    limit: wholeNumber()
+      .pipe(z.number().int('must be a whole number').min(1, 'must be at least 1').max(60, 'must be at most 60'))
+      .default(24),
     cursor: z.string().max(200).optional(),
   })
   .refine((v) => v.minPrice === undefined || v.maxPrice === undefined || v.minPrice <= v.maxPrice, {

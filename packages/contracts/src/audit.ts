@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Role } from './entities';
+import { wholeNumber } from './numbers';
 
 /**
  * The event log as operators and the admin read it (GET /api/admin/events, the live tail, the
@@ -146,7 +147,9 @@ const realDate = (s: string) => {
   const day = new Date(Date.UTC(y, m - 1, d));
   return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d && !Number.isNaN(Date.parse(s));
 };
-const position = z.coerce.number().int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER);
+const position = wholeNumber().pipe(
+  z.number().int('must be a whole number').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER, 'is past the end of the log'),
+);
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -178,7 +181,9 @@ export const LogQuery = z
     after: position.optional(),
     before: position.optional(),
     order: z.enum(['asc', 'desc']).default('asc'),
-    limit: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
+    limit: wholeNumber()
+      .pipe(z.number().int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200'))
+      .default(50),
   })
   .strict()
   .refine((q) => q.after === undefined || q.order === 'asc', { message: 'pages forward: it goes with order=asc', path: ['after'] })

@@ -9,3 +9,4 @@ export * from './dates';
 export * from './audit';
 export * from './cards';
 export * from './views';
+export * from './numbers';

@@ -99,6 +99,21 @@ describe('bookings and payments API', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.field).toBe('card.exp_month');
+    // An array or null where the expiry's number belongs is refused, not read as a number.
+    for (const [field, value] of [
+      ['exp_year', [2030]],
+      ['exp_month', [12]],
+      ['exp_year', null],
+      ['exp_month', ''],
+      ['exp_year', '0x7ee'],
+    ] as const) {
+      const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
+      const card = { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123', [field]: value };
+      const res = await shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret: intent.clientSecret, card } });
+      expect(res.status, `${field} ${JSON.stringify(value)}`).toBe(400);
+      expect(res.body.field).toBe(`card.${field}`);
+    }
+    expect((await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body.paid).toBe(false);
   });
 
   it('when a buyer tries to pay with an intent of another booking or a made-up id, then refused', async () => {

@@ -86,6 +86,11 @@ describe('search, product and seller pages', () => {
       ['cursor=not-ours', 'cursor'],
       ['minPrice=500&maxPrice=100', 'minPrice'],
       ['limit=500', 'limit'],
+      // Numbers are digits: hex, exponents and blanks are refused, not read as 16, 10 or 0.
+      ['minPrice=0x10', 'minPrice'],
+      ['maxPrice=', 'maxPrice'],
+      ['minPrice=%20', 'minPrice'],
+      ['limit=1e1', 'limit'],
       ['sort=random', 'sort'],
       ['condition=Broken', 'condition'],
     ] as const) {
