@@ -116,12 +116,13 @@ describe('request logs at LOG_LEVEL=error', () => {
     app.get('/api/fine', (_req, res) => void res.json({ ok: true }));
     app.get('/api/refused', (_req, res) => void res.status(409).json({ status: 409 }));
     app.get('/api/outage', (_req, res) => void res.status(503).json({ status: 503 }));
+    app.get('/api/not-configured', (_req, res) => void res.status(501).json({ status: 501 }));
     app.get('/api/broken', (_req, res) => void res.status(500).json({ status: 500 }));
   });
   const { lines } = logged;
 
-  it('when requests succeed, are refused or meet an outage, then nothing is written; a 500 is one line with its status and the id the caller sent', async () => {
-    for (const path of ['/api/fine', '/api/refused', '/api/outage'])
+  it('when requests succeed, are refused, meet an outage or a feature not configured, then nothing is written; a 500 is one line with its status and the id the caller sent', async () => {
+    for (const path of ['/api/fine', '/api/refused', '/api/outage', '/api/not-configured'])
       expect((await fetch(`${logged.base}${path}`)).status).toBeLessThan(600);
     const broken = await fetch(`${logged.base}/api/broken`, {
       headers: { 'x-request-id': 'trace-42', authorization: 'Bearer hidden-token' },

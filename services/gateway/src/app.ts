@@ -11,7 +11,7 @@ import { apiCors } from './http/cors';
 import { notFoundHandler, problemHandler } from './http/problem';
 import { appPage } from './http/page-html';
 import { webApp } from './http/static';
-import { nestedDeeperThan, unreadableText } from './http/validate';
+import { hasBody, nestedDeeperThan, unreadableText } from './http/validate';
 import { authRoutes } from './routes/auth';
 import { catalogRoutes } from './routes/catalog';
 import { imageRoutes } from './routes/images';
@@ -97,7 +97,10 @@ export function requestLogger(level = logLevelFromEnv(), destination: pino.Desti
       res.off('finish', finished).off('close', finished).off('error', finished);
       const status = res.statusCode;
       // A 503 is an honest answer during an outage (the outage itself is logged where it happens).
-      const at: LogLevel = status === 503 ? 'warn' : err || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      // 503 (an outage, said honestly) and 501 (a feature this shop is not configured for, such
+      // as Google sign-in) are expected answers, not the server failing.
+      const expected = status === 503 || status === 501;
+      const at: LogLevel = expected ? 'warn' : err || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(at)) return;
       const line = {
         req: {
@@ -110,7 +113,8 @@ export function requestLogger(level = logLevelFromEnv(), destination: pino.Desti
         res: { statusCode: res.headersSent ? status : null },
         responseTime: Date.now() - start,
       };
-      if (err || status >= 500) logger[at]({ ...line, err: err ?? new Error(`failed with status code ${status}`) }, 'request errored');
+      if (err || (status >= 500 && !expected))
+        logger[at]({ ...line, err: err ?? new Error(`failed with status code ${status}`) }, 'request errored');
       else logger[at](line, res.writableEnded ? 'request completed' : 'request aborted');
     };
     res.on('finish', finished).on('close', finished).on('error', finished);
@@ -155,6 +159,21 @@ export function createApp(deps: GatewayDeps): express.Express {
   api.use(stripeWebhook(deps));
   api.use(express.json({ limit: '100kb', strict: true }));
   api.use((req, _res, next) => {
+    // A body the API cannot read is said to be one (415), not taken for an empty one: bodies are
+    // JSON, and photos come as multipart/form-data (POST /images).
+    if (hasBody(req) && !req.is(['application/json', 'multipart/form-data']))
+      return next(new AppError('unsupported_media_type', 'The body must be sent as application/json', { field: 'body' }));
+    // A parameter given twice (`email=a&email=b`) arrives as a list: say so, not "is required"
+    // or "expected a number".
+    const repeated = Object.entries(req.query).find(([, v]) => typeof v !== 'string');
+    if (repeated) {
+      const [field] = repeated;
+      const message = 'must be given once, as plain text';
+      return next(new AppError('validation', `${field} ${message}`, { field, errors: [{ field, message }] }));
+    }
+    next();
+  });
+  api.use((req, _res, next) => {
     // Deep nesting would overflow the stack of whatever walks the body later (the fingerprint).
     if (nestedDeeperThan(req.body, MAX_BODY_DEPTH))
       return next(new AppError('validation', `The body nests deeper than ${MAX_BODY_DEPTH} levels`, { field: 'body' }));
@@ -197,5 +216,9 @@ export function createApp(deps: GatewayDeps): express.Express {
       '<!doctype html><title>TV Shop</title><h1>TV Shop</h1><p>The web app is not built yet: run <code>npm run build</code>.</p>',
     ),
   );
+  // Outside /api only the web app's pages are served (GET): anything else (a write to the
+  // original server's paths, say) is a problem+json 404 naming the route, as under /api.
+  app.use(notFoundHandler);
+  app.use(problemHandler);
   return app;
 }

@@ -22,6 +22,7 @@ import { UserCache } from './auth/user-cache';
 import { CommandSender } from './commands';
 import type { GatewayConfig } from './config';
 import { ListCache } from './http/list-cache';
+import { answerClientError } from './http/problem';
 import type { GatewayDeps } from './deps';
 import type { ReadModels } from './read-models';
 import { attachSockets } from './sockets';
@@ -74,6 +75,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
   });
   const metrics = parts.metrics ?? createMetrics({ service: 'gateway' });
   const server = http.createServer(withMetrics(app, metrics, config.metricsToken));
+  server.on('clientError', answerClientError);
   const sockets = attachSockets(server, {
     feed,
     tokens,

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Duplex } from 'node:stream';
 import { AppError, createLogger, databaseUnavailable, describeError, isDatabaseUnavailable, isTransientRollback } from '@tv-shop/platform';
 
 const log = createLogger('gateway');
@@ -73,3 +74,25 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
 
 export const notFoundHandler: RequestHandler = (req, _res, next) =>
   next(new AppError('not_found', `No route ${req.method} ${req.originalUrl}`));
+
+/**
+ * Requests Node refuses before Express sees them (headers or URL past its 16 KB limit, a line
+ * that is not HTTP) are answered in problem+json too, then the connection is closed.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request line and headers are larger than 16 KB']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request took too long to arrive']
+        : [400, 'The request is not valid HTTP'];
+  const title = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
+  const body = JSON.stringify({ type: 'about:blank', title, status, detail });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

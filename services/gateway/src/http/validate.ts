@@ -104,3 +104,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
+
+/** Whether a request carries a body: a length above 0, or one sent in chunks. */
+export function hasBody(req: { headers: Record<string, string | string[] | undefined> }): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}

@@ -77,7 +77,7 @@ describe('auth API', () => {
     const a = await shop.signup('Buyer');
     const b = await shop.signup('Buyer');
     expect((await shop.call('GET', `/jwt?email=${a.user.email}`)).status).toBe(401);
-    expect((await shop.call('GET', `/jwt?email=${a.user.email}`, { token: b.token })).status).toBe(401);
+    expect((await shop.call('GET', `/jwt?email=${a.user.email}`, { token: b.token })).status).toBe(403);
     const mine = await shop.call('GET', `/jwt?email=${a.user.email}`, { token: a.token });
     expect(mine.status).toBe(200);
     expect(typeof mine.body.token).toBe('string');

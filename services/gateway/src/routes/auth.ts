@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { GoogleLoginBody, LoginBody, SignupBody, type AuthAnswer, type User } from '@tv-shop/contracts';
 import { passwordSignUp, signInWithGoogleRequest } from '@tv-shop/identity';
-import { AppError, unauthorized } from '@tv-shop/platform';
+import { AppError, forbidden } from '@tv-shop/platform';
 import { signedIn } from '../auth/middleware';
 import type { GatewayDeps } from '../deps';
 import { clientKey, emailKey, rateLimit } from '../http/rate-limit';
@@ -79,7 +79,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   r.get('/jwt', async (req, res) => {
     const email = queryParam(req.query, 'email').toLowerCase();
     const user = signedIn(req);
-    if (user.email !== email) throw unauthorized('A token is only issued to the account that is signed in');
+    if (user.email !== email) throw forbidden('A token is only issued to the account that is signed in');
     res.json({ token: answer(user).token });
   });
   return r;

@@ -95,4 +95,55 @@ describe('hostile input: money fields and deeply nested bodies', () => {
     expect(notAChoice.body).toMatchObject({ field: 'sort', detail: 'sort must be one of newest, price_asc, price_desc' });
     for (const res of [missing, wrongType, notANumber, notAChoice]) expect(res.body.detail).not.toMatch(/Invalid|received/);
   });
+
+  it('when a body is not sent as JSON, then 415 naming the body, and nothing is listed', async () => {
+    const before = ((await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token })).body as Product[])
+      .length;
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json']) {
+      const res = await shop.call('POST', '/products', {
+        token: seller.token,
+        raw: JSON.stringify(shop.productBody()),
+        headers: { 'content-type': type },
+      });
+      expect(res.status, type).toBe(415);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body).toMatchObject({ field: 'body', detail: 'The body must be sent as application/json' });
+    }
+    // No body at all, as the spec's client sends the sold toggle, is still fine without a type.
+    const p = await shop.addProduct(seller.token);
+    expect((await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token })).status).toBe(200);
+    const after = ((await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token })).body as Product[])
+      .length;
+    expect(after).toBe(before + 1);
+  });
+
+  it('when a query parameter is given twice, then 400 says it must be given once', async () => {
+    const email = encodeURIComponent(seller.user.email);
+    const twice = await shop.call('GET', `/seller_products?email=${email}&email=${email}`, { token: seller.token });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ field: 'email', detail: 'email must be given once, as plain text' });
+    const search = await shop.call('GET', '/products/search?limit=5&limit=6');
+    expect(search.body).toMatchObject({ field: 'limit', detail: 'limit must be given once, as plain text' });
+  });
+
+  it('when the URL is longer than the server reads, then 431 in problem+json, and the server goes on', async () => {
+    const res = await shop.call('GET', `/product/${'a'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ status: 431, detail: 'The request line and headers are larger than 16 KB' });
+    expect((await shop.call('GET', '/categories')).status).toBe(200);
+  });
+
+  it("when a write goes to a path outside /api (the original server's), then a problem+json 404 names the route", async () => {
+    for (const [method, path] of [
+      ['POST', '/products'],
+      ['DELETE', '/product/x'],
+      ['PUT', '/users?email=a@b.co'],
+    ] as const) {
+      const res = await fetch(`${shop.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(((await res.json()) as { detail: string }).detail).toBe(`No route ${method} ${path}`);
+    }
+  });
 });
