@@ -176,7 +176,9 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
 function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads'>) {
   /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
   const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt'>> => {
-    if (typeof token !== 'string' || token === '') return { user: null, tokenExpiresAt: null };
+    // No token is a visitor; a token that is not text is a malformed one, refused like any other.
+    if (token === undefined || token === null || token === '') return { user: null, tokenExpiresAt: null };
+    if (typeof token !== 'string') throw new Error('unauthorized');
     const claims = deps.tokens.verify(token);
     if (!claims) throw new Error('unauthorized');
     const user = await deps.reads.identity.userById(claims.sub);
@@ -274,8 +276,9 @@ function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' |
         window = mine;
         perClient.set(client, ours);
         if (typeof ack !== 'function') return;
-        const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? since : 0;
         const head = deps.position();
+        // Nothing is past the head: a position beyond it is answered from the head.
+        const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? Math.min(since, head) : 0;
         // Older than what is kept: the client reloads its lists instead.
         if (from > 0 && from < recent.oldest - 1 && recent.full) {
           ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);
@@ -332,7 +335,9 @@ function viewService(fanout: Fanout, viewSocketsOf: Map<string, Set<LiveSocket>>
   const apply = (socket: LiveSocket, asked: unknown): ViewsAnswer => {
     const refused: string[] = [];
     const granted = new Map<string, View>();
-    const all = Array.isArray(asked) ? asked : [];
+    // Not a list: the call is refused whole and the socket keeps the views it had.
+    if (!Array.isArray(asked)) return { position: fanout.coveredFrom, refused: ['views must be a list'] };
+    const all = asked;
     // Read no further than twice the views a socket may hold: a longer list is refused past there
     // in one word, not echoed back item by item.
     const list = all.slice(0, 2 * MAX_VIEWS_PER_SOCKET);

@@ -1,4 +1,4 @@
-import type { Socket } from 'socket.io-client';
+import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   rooms,
@@ -253,6 +253,28 @@ describe('subscriptions by view, through real sockets', () => {
     const visitor = await viewer([{ kind: 'products', filter: {} }]);
     const everything = await ask(visitor.socket, since);
     expect(everything.changes.map((c) => c.id)).toEqual(ids.lg.flatMap((id, i) => [id, ids.sony[i]!]));
+  });
+
+  it('when a socket sends malformed things, then views that are not a list change nothing, a catch-up past the head answers the head, and a token that is not text is refused', async () => {
+    const seller = await shop.signup('Seller');
+    const s = await viewer([{ kind: 'products', filter: { category: 'lg' } }]);
+    const notAList = await new Promise<ViewsAnswer>((resolve) =>
+      s.socket.emit('views', { kind: 'products' } as unknown as View[], resolve),
+    );
+    expect(notAList.refused).toEqual(['views must be a list']);
+    // The socket still hears its view.
+    const lgTv = await shop.addProduct(seller.token, { category_id: 'lg' });
+    await poll(() => s.pushes.map((p) => p.id)).toContain(lgTv._id);
+
+    const head = Number((await shop.call('GET', '/all_products')).headers.get('X-Position'));
+    const far = await ask(s.socket, 1e308);
+    expect(far.position).toBeLessThanOrEqual(head + 5);
+    expect(far.changes).toEqual([]);
+
+    const refused = connect(shop.url, { path: '/socket.io', transports: ['websocket'], auth: { token: 12345 }, reconnection: false });
+    const error = await new Promise<Error>((resolve) => refused.once('connect_error', resolve));
+    expect(error.message).toBe('unauthorized');
+    refused.disconnect();
   });
 
   it('when a socket changes its views, then it gets the new views only, and the answer says from where it is current', async () => {
