@@ -19,13 +19,15 @@ const keyOf = (file: File) => {
   return keys.get(file)!;
 };
 
+const isImage = (file: File) => file.type.startsWith('image/');
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Form rule: at least one photo, and only images (the server stores images only). */
 export const photosRule = {
   validator: (_: unknown, files: File[] | undefined) => {
     if (!files?.length) return Promise.reject(new Error('Please choose at least one photo'));
-    if (files.some((f) => !f.type.startsWith('image/'))) return Promise.reject(new Error('Please choose image files only.'));
+    if (!files.every(isImage)) return Promise.reject(new Error('Please choose image files only.'));
     return Promise.resolve();
   },
 };
@@ -48,6 +50,7 @@ function Preview({ file, alt }: { file: File; alt: string }) {
  */
 export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputProps) {
   const [said, say] = useState('');
+  const [refused, setRefused] = useState('');
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const list = useRef<HTMLOListElement>(null);
   // After a move the moved photo's button keeps the focus, wherever the photo went.
@@ -67,9 +70,13 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
   }, [focusAfter]);
 
   const add = (event: ChangeEvent<HTMLInputElement>) => {
-    const picked = Array.from(event.target.files ?? []);
+    const chosen = Array.from(event.target.files ?? []);
     // Cleared, so that choosing the same file again after removing it is noticed.
     event.target.value = '';
+    // A file that is not an image is left out when chosen, and named, not refused at submit.
+    const picked = chosen.filter(isImage);
+    const notImages = chosen.filter((file) => !isImage(file)).map((file) => file.name);
+    setRefused(notImages.length > 0 ? `Not ${notImages.length === 1 ? 'an image' : 'images'}, so not added: ${notImages.join(', ')}.` : '');
     const taken = picked.slice(0, MAX_LISTING_PHOTOS - value.length);
     if (taken.length > 0) onChange?.([...value, ...taken]);
     const left = picked.length - taken.length;
@@ -118,6 +125,11 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
         aria-invalid={rest['aria-invalid']}
         aria-describedby={describedBy}
       />
+      {refused ? (
+        <p className="photos-input__refused" role="alert">
+          {refused}
+        </p>
+      ) : null}
       <p className="photos-input__count">
         {value.length} of {MAX_LISTING_PHOTOS} photos{full ? ' (full)' : ''}
       </p>
