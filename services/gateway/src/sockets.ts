@@ -277,8 +277,10 @@ function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' |
         perClient.set(client, ours);
         if (typeof ack !== 'function') return;
         const head = deps.position();
-        // Nothing is past the head: a position beyond it is answered from the head.
-        const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? Math.min(since, head) : 0;
+        // A position past everything known (the head, or the newest change a faster read model
+        // already published) is answered from there. Not from the head alone: a page that ended
+        // on a change past the head would then be sent again and again.
+        const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? Math.min(since, Math.max(head, recent.newest)) : 0;
         // Older than what is kept: the client reloads its lists instead.
         if (from > 0 && from < recent.oldest - 1 && recent.full) {
           ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);

@@ -152,6 +152,10 @@ export class RecentChanges {
   get oldest(): number {
     return this.all[0]?.push.position ?? Infinity;
   }
+  /** The newest position kept (0 when none): faster read models may be ahead of the head. */
+  get newest(): number {
+    return this.all.at(-1)?.push.position ?? 0;
+  }
 
   private trim(): void {
     const dropped = new Set(this.all.splice(0, this.all.length - this.keep));
