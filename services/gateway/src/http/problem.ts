@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AppError, createLogger, databaseUnavailable, describeError, isDatabaseUnavailable, isTransientRollback } from '@tv-shop/platform';
 
@@ -77,22 +78,28 @@ export const notFoundHandler: RequestHandler = (req, _res, next) =>
 
 /**
  * Requests Node refuses before Express sees them (headers or URL past its 16 KB limit, a line
- * that is not HTTP) are answered in problem+json too, then the connection is closed.
+ * that is not HTTP) are answered in problem+json too, then the connection is closed. As Node's
+ * own handler does, nothing is written into a response already under way: that connection is
+ * only closed.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
+export function answerClientError(err: Error & { code?: string }, duplex: Duplex): void {
+  const socket = duplex as Socket & { _httpMessage?: { headersSent?: boolean } | null };
+  if (err.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
     socket.destroy();
     return;
   }
-  const [status, detail] =
+  const [status, title, detail] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'The request line and headers are larger than 16 KB']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'The request took too long to arrive']
-        : [400, 'The request is not valid HTTP'];
-  const title = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
+      ? [431, 'Request header fields too large', 'The request line and headers are larger than 16 KB']
+      : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? [413, 'Payload too large', 'The chunk extensions are too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request timeout', 'The request took too long to arrive']
+          : [400, 'Bad request', 'The request is not valid HTTP'];
   const body = JSON.stringify({ type: 'about:blank', title, status, detail });
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // A peer that never closes its side does not keep the connection open.
+  socket.destroySoon();
 }
