@@ -65,7 +65,7 @@ test('when a seller lists three photos, one a 7 MB phone photo, and reorders the
     { name: 'receipt.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4 receipt') },
     { name: 'side.png', mimeType: 'image/png', buffer: await readFile(side) },
   ]);
-  await page.getByRole('alert').filter({ hasText: 'Not an image, so not added: receipt.pdf.' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'Not a photo this browser can read, so not added: receipt.pdf.' }).waitFor();
   await page.getByText('1 of 8 photos').waitFor();
   await page.locator('.photos-input').screenshot({ path: '/tmp/photos-refused.png' });
   await page.getByRole('button', { name: 'Remove photo 1' }).click();

@@ -50,7 +50,7 @@ function Preview({ file, alt }: { file: File; alt: string }) {
  */
 export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputProps) {
   const [said, say] = useState('');
-  const [refused, setRefused] = useState('');
+  const [refused, setRefused] = useState<{ text: string; choice: number } | null>(null);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const list = useRef<HTMLOListElement>(null);
   // After a move the moved photo's button keeps the focus, wherever the photo went.
@@ -59,7 +59,8 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
   const full = value.length >= MAX_LISTING_PHOTOS;
   const hintId = id ? `${id}-hint` : undefined;
   // The form's own messages (antd's help) and the hint both describe the input.
-  const describedBy = [rest['aria-describedby'], hintId].filter(Boolean).join(' ') || undefined;
+  const refusedId = id ? `${id}-refused` : undefined;
+  const describedBy = [rest['aria-describedby'], hintId, refused ? refusedId : undefined].filter(Boolean).join(' ') || undefined;
 
   useEffect(() => {
     if (!focusAfter) return;
@@ -76,15 +77,22 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
     // A file that is not an image is left out when chosen, and named, not refused at submit.
     const picked = chosen.filter(isImage);
     const notImages = chosen.filter((file) => !isImage(file)).map((file) => file.name);
-    setRefused(notImages.length > 0 ? `Not ${notImages.length === 1 ? 'an image' : 'images'}, so not added: ${notImages.join(', ')}.` : '');
+    // Keyed by the choice, so choosing the same file again is said again.
+    setRefused(
+      notImages.length > 0
+        ? { text: `Not a photo this browser can read, so not added: ${notImages.join(', ')}.`, choice: (refused?.choice ?? 0) + 1 }
+        : null,
+    );
     const taken = picked.slice(0, MAX_LISTING_PHOTOS - value.length);
     if (taken.length > 0) onChange?.([...value, ...taken]);
     const left = picked.length - taken.length;
-    say(
-      left > 0
-        ? `A listing holds ${MAX_LISTING_PHOTOS} photos; ${plural(left, 'photo')} not added.`
-        : `${plural(taken.length, 'photo')} added.`,
-    );
+    // The alert says what was left out; nothing more to say when nothing was added.
+    if (picked.length > 0)
+      say(
+        left > 0
+          ? `A listing holds ${MAX_LISTING_PHOTOS} photos; ${plural(left, 'photo')} not added.`
+          : `${plural(taken.length, 'photo')} added.`,
+      );
   };
   const move = (from: number, to: number, action?: 'left' | 'right') => {
     if (to < 0 || to >= value.length || from === to) return;
@@ -126,8 +134,8 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
         aria-describedby={describedBy}
       />
       {refused ? (
-        <p className="photos-input__refused" role="alert">
-          {refused}
+        <p className="photos-input__refused" role="alert" id={refusedId} key={refused.choice}>
+          {refused.text}
         </p>
       ) : null}
       <p className="photos-input__count">

@@ -10,6 +10,7 @@ describe('a price range typed in the filters', () => {
     expect(priceProblem('20000', '20000')).toBeNull();
     expect(priceProblem('0', '100000000')).toBeNull();
     expect(priceProblem('9999.5', '10000')).toBeNull();
+    expect(priceProblem('.5', '25000.')).toBeNull();
   });
 
   it('when min is above max, then both boxes are at fault, compared as numbers, not as text', () => {
@@ -19,7 +20,7 @@ describe('a price range typed in the filters', () => {
   });
 
   it('when a box holds what is not a price in digits, then that box is at fault, before any comparison', () => {
-    for (const text of ['abc', '25k', '25,000', '-5', '1e5', '1.2.3', '.', 'NaN', 'Infinity']) {
+    for (const text of ['abc', '25k', '25,000', '-5', '1e5', '1.2.3', '.', 'NaN', 'Infinity', '1.123456789', '12345678901234567']) {
       expect(priceProblem(text, ''), text).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['minPrice'] });
     }
     expect(priceProblem('30000', 'lots')).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['maxPrice'] });
