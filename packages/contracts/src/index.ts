@@ -10,3 +10,4 @@ export * from './audit';
 export * from './cards';
 export * from './views';
 export * from './numbers';
+export * from './digits';

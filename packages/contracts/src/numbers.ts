@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLAIN_DECIMAL } from './digits';
 
 /**
  * A number given in a query string or a form: a JSON number, or the plain digits people type
@@ -14,5 +15,5 @@ const plainNumber = (pattern: RegExp, message: string) =>
 /** A whole number: `wholeNumber().pipe(z.number().int().min(1))`. */
 export const wholeNumber = (message = 'must be a whole number') => plainNumber(/^-?\d{1,16}$/, message);
 
-/** A decimal number ("25000", "1999.5", "25000."), as a price box gives it. */
-export const decimalNumber = (message = 'must be a number') => plainNumber(/^-?(?:\d{1,16}(?:\.\d{0,8})?|\.\d{1,8})$/, message);
+/** A decimal number ("25000", "1999.5", "25000."), as a price box gives it, with an optional sign. */
+export const decimalNumber = (message = 'must be a number') => plainNumber(new RegExp(`^-?${PLAIN_DECIMAL.source.slice(1)}`), message);

@@ -1,3 +1,5 @@
+import { PLAIN_DECIMAL } from '@tv-shop/contracts';
+
 /** The highest price the server searches by (`money` in the contracts' search query). */
 export const HIGHEST_PRICE = 100_000_000;
 
@@ -15,14 +17,11 @@ export interface PriceProblem {
   fields: PriceField[];
 }
 
-/** Plain digits with at most one point, as the server's `decimalNumber` reads a price. */
-const PLAIN_PRICE = /^(?:\d{1,16}(?:\.\d{0,8})?|\.\d{1,8})$/;
-
 /** A price box's text as a number: null when empty, NaN when it is not a price in digits. */
 function priceOf(text: string): number | null {
   const trimmed = text.trim();
   if (!trimmed) return null;
-  return PLAIN_PRICE.test(trimmed) ? Number(trimmed) : NaN;
+  return PLAIN_DECIMAL.test(trimmed) ? Number(trimmed) : NaN;
 }
 
 /**
