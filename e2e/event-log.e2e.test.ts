@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { DESKTOP, useBrowser } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { ADMIN, answerOf, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -64,11 +64,11 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   await productCard.getByRole('button', { name: 'Add Report' }).click();
   const dialog = buyer.getByRole('dialog');
   await dialog.getByLabel('What is wrong with this listing? (optional)').fill('Screen has a crack the photo hides');
-  const answered = buyer.waitForResponse((r) => r.url().includes('/api/product/add_reported/') && r.request().method() === 'PUT');
-  await dialog.getByRole('button', { name: 'Report' }).click();
-  const response = await answered;
+  const response = await answerOf(buyer, 'PUT', '/api/product/add_reported/', () => dialog.getByRole('button', { name: 'Report' }).click());
   const answeredAt = Date.now();
   expect(response.ok()).toBe(true);
+  // The answer came once the read models had the report (read-your-writes), not after giving up.
+  expect(await response.headerValue('X-Read-Models')).toBeNull();
   await reportedRow.waitFor({ timeout: 1_000 });
   expect(Date.now() - answeredAt).toBeLessThan(1_000);
   expect(await stillSamePage(admin)).toBe(true);

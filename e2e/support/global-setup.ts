@@ -22,6 +22,9 @@ declare module 'vitest' {
  * TEST_DATABASE_URL when given, else an embedded PostgreSQL in a temp folder.
  */
 export default async function setup(project: TestProject) {
+  // The server's warnings (a read model behind, a projection retrying, a 4xx/5xx answer) go to
+  // the run's output: when a journey fails in CI, they say what the server saw meanwhile.
+  process.env.LOG_LEVEL ??= 'warn';
   const { startAll } = await import('@tv-shop/shop');
   const dataDir = await mkdtemp(join(tmpdir(), 'tvshop-e2e-'));
   const client = await serveClientPage();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddProductBody, AuthAnswer, Product, WriteAnswer } from '@tv-shop/contracts';
 import { expect } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Request, Response } from 'playwright-core';
 import { solidPng } from './png';
 
 export const PASSWORD = 'secret-password-1';
@@ -109,4 +109,30 @@ export async function logInFromHome(page: Page, email: string, password: string)
 /** The card of one product, found by its heading. */
 export function card(page: Page, productName: string) {
   return page.locator('article.product-card').filter({ has: page.getByRole('heading', { name: productName }) });
+}
+
+/**
+ * The answer to the write `act` makes the page send (the first `method` call whose path holds
+ * `path`). It waits past the server's own bound (a write's answer waits at most 10 s for the read
+ * models, then says `X-Read-Models: behind`), and a failure says whether the browser sent the call
+ * at all, so a slow machine and a lost click read differently in CI's output.
+ */
+export async function answerOf(page: Page, method: string, path: string, act: () => Promise<void>): Promise<Response> {
+  const matches = (r: Request) => r.method() === method && r.url().includes(path);
+  let sentAt: number | null = null;
+  const onRequest = (r: Request) => {
+    if (matches(r) && sentAt === null) sentAt = Date.now();
+  };
+  page.on('request', onRequest);
+  const answered = page.waitForResponse((r) => matches(r.request()), { timeout: 20_000 });
+  answered.catch(() => {}); // awaited below, after `act`: a failing act must not leave it unhandled
+  try {
+    await act();
+    return await answered;
+  } catch (err) {
+    const what = sentAt === null ? 'the page never sent it' : `sent ${Date.now() - sentAt} ms ago, no answer yet`;
+    throw new Error(`${method} ${path}: ${what}`, { cause: err });
+  } finally {
+    page.off('request', onRequest);
+  }
 }
