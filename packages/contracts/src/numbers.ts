@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAIN_DECIMAL } from './digits';
+import { SIGNED_DECIMAL } from './digits';
 
 /**
  * A number given in a query string or a form: a JSON number, or the plain digits people type
@@ -16,4 +16,4 @@ const plainNumber = (pattern: RegExp, message: string) =>
 export const wholeNumber = (message = 'must be a whole number') => plainNumber(/^-?\d{1,16}$/, message);
 
 /** A decimal number ("25000", "1999.5", "25000."), as a price box gives it, with an optional sign. */
-export const decimalNumber = (message = 'must be a number') => plainNumber(new RegExp(`^-?${PLAIN_DECIMAL.source.slice(1)}`), message);
+export const decimalNumber = (message = 'must be a number') => plainNumber(SIGNED_DECIMAL, message);
