@@ -75,6 +75,40 @@ describe('a sale is final; sellers see their bookings', () => {
     expect((await shop.call('PUT', `/product/unsold_status/${p._id}`, { token: seller.token })).status).toBe(409);
   });
 
+  it('given a payment refunded because its TV was marked sold, when the TV is available again and booked again, then the refunded payment cannot buy it and a new one can', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token, { resale_price: 1500 });
+    const bookingId = await shop.book(buyer.token, p._id);
+    const { confirm } = await shop.confirmCard(buyer.token, bookingId);
+    const first = confirm.body.paymentIntent.id as string;
+    expect((await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token })).status).toBe(200);
+    const refused = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: first } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/refunded/);
+    expect((await shop.call('PUT', `/product/unsold_status/${p._id}`, { token: seller.token })).status).toBe(200);
+    expect(await shop.book(buyer.token, p._id)).toBe(bookingId);
+
+    // The refunded intent is refused and changes nothing: the TV is still for sale.
+    const again = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: first } });
+    expect(again.status).toBe(409);
+    expect(again.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(await product(p._id)).toMatchObject({ sold: false, paid_sale: false });
+    expect(await paidBookingsOf(p._id)).toBe(0);
+
+    // Asking for an intent now gives a new one, which pays once.
+    const next = await shop.confirmCard(buyer.token, bookingId);
+    expect(next.intent.paymentIntentId).not.toBe(first);
+    const paid = await shop.call('POST', '/payments', {
+      token: buyer.token,
+      body: { bookingId, transationId: next.confirm.body.paymentIntent.id },
+    });
+    expect(paid.status).toBe(200);
+    expect(await product(p._id)).toMatchObject({ sold: true, paid_sale: true });
+    expect(await paidBookingsOf(p._id)).toBe(1);
+    expect(await charged(p._id)).toBe(1);
+  });
+
   it('when the seller toggles sold / available while two buyers pay, then at most one payment is kept and the TV is sold once', async () => {
     for (let round = 0; round < 4; round++) {
       const seller = await shop.signup('Seller');

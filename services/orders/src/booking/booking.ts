@@ -8,7 +8,10 @@ export type BookingState =
   | {
       status: 'placed' | 'paid' | 'cancelled';
       booking: Placed;
-      /** Intents created for this booking, with their amounts. */
+      /**
+       * Intents created for this booking, with their amounts, and those refunded: facts about money,
+       * so they outlive a cancellation and a placing again (a refunded intent can never pay).
+       */
       intents: Record<string, number>;
       refunded: Record<string, true>;
       paidWith: string | null;
@@ -20,8 +23,8 @@ export const initialState = (): BookingState => ({ status: 'none' });
 
 export function evolve(state: BookingState, event: BookingEvent): BookingState {
   if (event.type === 'BookingPlaced') {
-    const placements = state.status === 'none' ? 1 : state.placements + 1;
-    return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null, placements };
+    if (state.status === 'none') return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null, placements: 1 };
+    return { ...state, status: 'placed', booking: event.data, paidWith: null, placements: state.placements + 1 };
   }
   if (state.status === 'none') return state;
   switch (event.type) {

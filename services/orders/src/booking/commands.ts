@@ -57,12 +57,15 @@ export async function createPaymentIntent(
   });
   // Refuse before anything is created at the provider (paid, cancelled, product gone).
   bookingDecider.decide(recordIntent('pi_check', state.booking.pricePoisha, 'bdt'), state);
-  // Asking again (a reload, a second tab) gives the same intent, so a booking can never be charged twice.
+  // Asking again (a reload, a second tab) gives the same intent, so a booking can never be charged
+  // twice. Once an intent of the booking was refunded (it was cancelled, then placed again), the
+  // key moves on: the refunded intent can pay for nothing, so the buyer gets a new one.
+  const refunds = Object.keys(state.refunded).length;
   const intent = await payments.createIntent({
     amount: state.booking.pricePoisha,
     currency: 'bdt',
     bookingId,
-    idempotencyKey: `intent:${bookingId}:${state.booking.pricePoisha}`,
+    idempotencyKey: `intent:${bookingId}:${state.booking.pricePoisha}${refunds > 0 ? `:after-refund-${refunds}` : ''}`,
   });
   const out = await bookings.run(bookingId, recordIntent(intent.id, intent.amount, intent.currency), env);
   return {

@@ -73,6 +73,8 @@ function decideRecordIntent(data: DataOf<'RecordPaymentIntent'>, state: BookingS
   if (s.status === 'cancelled') throw illegalState('This booking was cancelled', 'bookingId');
   productBookable(data.product);
   const { paymentIntentId, provider, amountPoisha, currency } = data;
+  // The provider gave this intent again though its money went back: it can pay for nothing now.
+  if (s.refunded[paymentIntentId]) throw illegalState('This payment was refunded; ask for a new one', 'bookingId');
   if (s.intents[paymentIntentId] !== undefined) return [];
   return [{ type: 'PaymentIntentCreated', data: { bookingId: s.booking.bookingId, paymentIntentId, provider, amountPoisha, currency } }];
 }

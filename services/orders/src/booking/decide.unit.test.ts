@@ -86,6 +86,26 @@ describe('booking decider', () => {
       .when({ type: 'CancelBooking', data: { reason: 'product-sold', placement: 2 } })
       .then([cancelled]);
   });
+  it('given a payment refunded when its booking was cancelled, when the booking is placed again, then that intent can neither be recorded nor pay', () => {
+    const refunded: BookingEvent = {
+      type: 'PaymentRefunded',
+      data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable' },
+    };
+    given(placed, intentCreated, cancelled, refunded, placed).when(pay()).thenThrows({ kind: 'illegal_state', field: 'transationId' });
+    given(placed, intentCreated, cancelled, refunded, placed)
+      .when({
+        type: 'RecordPaymentIntent',
+        data: { buyerId: 'u1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_200_000, currency: 'bdt', product },
+      })
+      .thenThrows({ kind: 'illegal_state' });
+    // A new intent for the new placing pays for it.
+    const second: BookingEvent = { type: 'PaymentIntentCreated', data: { ...intentCreated.data, paymentIntentId: 'pi_2' } } as BookingEvent;
+    given(placed, intentCreated, cancelled, refunded, placed, second)
+      .when(pay({ id: 'pi_2' }))
+      .then([{ type: 'BookingPaid', data: { ...(paid.data as object), paymentIntentId: 'pi_2' } } as BookingEvent]);
+  });
+  it('given money taken for a booking that was cancelled and not refunded, when placed again, then that payment still pays for it, once', () =>
+    given(placed, intentCreated, cancelled, placed).when(pay()).then([paid]));
   it('given a booking a late reaction cancelled after its sale was recorded, when it is paid with the sale recorded, then BookingPaid; without, refused', () => {
     const cancelled: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'product-sold' } };
     given(placed, intentCreated, cancelled)
