@@ -4,7 +4,15 @@ import { decimalNumber, wholeNumber } from './numbers';
 
 /** Request bodies of the API, validated on the server and typed in the browser. */
 
-const trimmed = (max: number) => z.string().trim().min(1, 'is required').max(max);
+/** Something a person can read: a letter, digit, punctuation or symbol, not only invisible marks (U+200B). */
+const VISIBLE = /[\p{L}\p{N}\p{P}\p{S}]/u;
+const trimmed = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, { message: 'is required', abort: true })
+    .max(max)
+    .refine((s) => VISIBLE.test(s), 'is required');
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an email address'));
 /**
  * TK with at most two decimals: a JSON number, or a plain decimal string as the spec's forms may

@@ -96,6 +96,31 @@ describe('hostile input: money fields and deeply nested bodies', () => {
     for (const res of [missing, wrongType, notANumber, notAChoice]) expect(res.body.detail).not.toMatch(/Invalid|received/);
   });
 
+  it('when a name, detail or place is only invisible characters (zero-width spaces, joiners), then 400 "is required" naming it, and nothing changes', async () => {
+    const before = ((await shop.call('GET', '/all_products')).body as Product[]).length;
+    for (const field of ['porduct_name', 'details', 'location']) {
+      for (const blank of ['\u200b', ' \u200b\u200c\u200d ', '\u2060\ufeff']) {
+        const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ [field]: blank }) });
+        expect(res.status, `${field}=${JSON.stringify(blank)}`).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+        expect(res.body).toMatchObject({ field, detail: `${field} is required` });
+      }
+    }
+    expect(((await shop.call('GET', '/all_products')).body as Product[]).length).toBe(before);
+    const rename = await shop.call('PUT', `/users?email=${encodeURIComponent(seller.user.email)}`, {
+      token: seller.token,
+      body: { name: '\u200b\u200b' },
+    });
+    expect(rename.status).toBe(400);
+    expect(rename.body).toMatchObject({ field: 'name' });
+    // Text with a visible character in it, in any script, is taken.
+    const bangla = await shop.call('POST', '/products', {
+      token: seller.token,
+      body: shop.productBody({ porduct_name: '\u200bসনি টিভি' }),
+    });
+    expect(bangla.status).toBe(201);
+  });
+
   it('when a body is not sent as JSON, then 415 naming the body, and nothing is listed', async () => {
     const before = ((await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token })).body as Product[])
       .length;
