@@ -17,6 +17,16 @@ import {
 const log = createLogger('gateway');
 
 /**
+ * The body's objects with their keys in order, so a retry whose client wrote the same fields in
+ * another order is the same request (a body's depth is bounded before this: MAX_BODY_DEPTH).
+ */
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries);
+}
+
+/**
  * Turns an HTTP write into a command. The command id comes from the Idempotency-Key header,
  * scoped to the caller, the route and the request body (a key reused for a different request is
  * a different command), so a retried request lands once; the answer waits until the read models
@@ -37,7 +47,7 @@ export class CommandSender {
     if (!/^[\x21-\x7e]{1,200}$/.test(key))
       throw new AppError('validation', 'Idempotency-Key must be 1-200 visible characters', { field: 'Idempotency-Key' });
     const body = createHmac('sha256', this.fingerprintKey)
-      .update(JSON.stringify(req.body ?? null))
+      .update(JSON.stringify(req.body ?? null, sortedKeys))
       .digest('hex');
     return uuidFromName(`${req.user?._id ?? 'anonymous'}:${req.method}:${req.baseUrl}${req.path}:${scope}:${key}:${body}`);
   }
