@@ -28,12 +28,13 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   await waitLive(page);
   await markNoReload(page);
 
-  // The seller sells the TV elsewhere: the server cancels the unpaid booking; it stays in the
+  // The seller sells the TV elsewhere: the server cancels the unpaid booking (saying the seller
+  // marked it sold, as no buyer here bought it); it stays in the
   // history, greyed, with the reason, and can no longer be paid.
   await client.markSold(lostSeller.token, lostSeller.productId);
   await expectToast(page, 'A booking was cancelled: the TV is no longer available.');
   await lostRow.getByText('Cancelled', { exact: true }).waitFor();
-  await lostRow.getByText('sold to another buyer').waitFor();
+  await lostRow.getByText('the seller marked it sold').waitFor();
   expect(await lostRow.getByRole('button', { name: 'Pay' }).count()).toBe(0);
   expect(await lostRow.evaluate((tr) => tr.classList.contains('booking-row--cancelled'))).toBe(true);
   expect(await keptRow.getByRole('button', { name: 'Pay' }).count()).toBe(1);

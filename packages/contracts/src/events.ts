@@ -102,7 +102,11 @@ export type OrdersEvent =
     }
   | {
       type: 'BookingCancelled';
-      data: { bookingId: string; productId: string; reason: 'product-sold' | 'product-removed' | 'buyer-deleted' };
+      /**
+       * product-sold: bought by another booking; product-marked-sold: its seller marked it sold
+       * (elsewhere, no payment here); product-removed: withdrawn or removed; buyer-deleted.
+       */
+      data: { bookingId: string; productId: string; reason: 'product-sold' | 'product-marked-sold' | 'product-removed' | 'buyer-deleted' };
     }
   | {
       type: 'PaymentRefunded';

@@ -134,7 +134,7 @@ describe('a late reaction never undoes a newer decision', () => {
         [p],
       );
       expect(rows).toEqual([
-        { id: bookedBeforeSale, cancelled: true, cancel_reason: 'sold to another buyer' },
+        { id: bookedBeforeSale, cancelled: true, cancel_reason: 'the seller marked it sold' },
         { id: bookedAfter, cancelled: false, cancel_reason: null },
       ]);
     } finally {

@@ -1,4 +1,5 @@
 import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
+import type { EventOf } from '@tv-shop/contracts';
 import { evolve, initialState, type BookingEvent, type BookingState } from './booking';
 
 /** What the orders service knows about a product when it decides (read from the catalog's events). */
@@ -43,7 +44,10 @@ export type BookingCommand =
    * `placement` names which placing of the booking a policy means to cancel (see BookingState):
    * a reaction to an old event must not cancel the booking placed again after it.
    */
-  | { type: 'CancelBooking'; data: { reason: 'product-sold' | 'product-removed' | 'buyer-deleted'; placement?: number } };
+  | {
+      type: 'CancelBooking';
+      data: { reason: EventOf<'BookingCancelled'>['data']['reason']; placement?: number };
+    };
 
 const productBookable = (p: ProductFacts) => {
   if (!p.exists || p.removed) throw notFound('Product', 'product_id');

@@ -15,6 +15,7 @@ const emitBooking = async (ctx: ProjectionContext, id: string) => {
 
 const CANCEL_REASONS: Record<EventOf<'BookingCancelled'>['data']['reason'], string> = {
   'product-sold': 'sold to another buyer',
+  'product-marked-sold': 'the seller marked it sold',
   'product-removed': 'listing removed',
   'buyer-deleted': 'account deleted',
 };

@@ -191,7 +191,7 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       );
     });
 
-    it('given sold elsewhere, made available again and booked again, when the policy reacts to the sale late, then only the booking placed before the sale is cancelled; the one placed after stays', async () => {
+    it('given sold elsewhere, made available again and booked again, when the policy reacts to the sale late, then only the booking placed before the sale is cancelled (product-marked-sold: no buyer here bought it); the one placed after stays', async () => {
       await policy.stop();
       await list('late');
       const before = await place('late', 'late-before');
@@ -206,7 +206,7 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       expectCancelledBy(
         (await cancellationsOf(before.bookingId))[0],
         { bookingId: before.bookingId, productId: 'late' },
-        'product-sold',
+        'product-marked-sold',
         sale,
       );
     });

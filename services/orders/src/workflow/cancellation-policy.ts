@@ -14,7 +14,7 @@ import { loadProductFacts } from '../booking/product-facts';
 import type { Bookings } from '../booking/stream';
 import { ORDERS_PROJECTION, OrdersQueries } from '../read-model';
 
-type CancelReason = 'product-sold' | 'product-removed' | 'buyer-deleted';
+type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];
 
 interface PolicyDeps {
   store: EventStore;
@@ -78,7 +78,13 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
       BookingPlaced: async (e) => {
         const d = e.data as EventOf<'BookingPlaced'>['data'];
         const product = await loadProductFacts(store, d.productId);
-        const reason = product.removed ? 'product-removed' : product.sold && product.soldTo !== d.bookingId ? 'product-sold' : null;
+        const reason = product.removed
+          ? 'product-removed'
+          : product.sold && product.soldTo !== d.bookingId
+            ? product.soldTo === null
+              ? 'product-marked-sold'
+              : 'product-sold'
+            : null;
         if (!reason) return;
         // This very placing, not one made again later in the same stream.
         await cancel(e, d.bookingId, reason, await placementAt(e, d.bookingId, 'including'));
@@ -86,7 +92,8 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
       ProductMarkedSold: async (e) => {
         const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
         for (const id of await unpaidBookings(e, { productId }))
-          if (id !== bookingId) await cancelPlacedBefore(e, productId, id, 'product-sold');
+          // Bought here by another booking, or marked sold by its seller (sold elsewhere): the buyer is told which.
+          if (id !== bookingId) await cancelPlacedBefore(e, productId, id, bookingId ? 'product-sold' : 'product-marked-sold');
       },
       ProductRemoved: async (e) => {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];

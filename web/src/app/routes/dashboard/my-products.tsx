@@ -13,9 +13,15 @@ function MyProductsPageContent() {
   // Who bought each TV sold here, from the seller's bookings (a paid booking names its buyer).
   const { bookings } = useSellerBookings(email);
   const buyers = useMemo(() => new Map(bookings.filter((b) => b.status === 'paid').map((b) => [b.product_id, b.username])), [bookings]);
+  // How many buyers booked each TV and have not paid: Make Sold cancels their bookings, so it asks first.
+  const openBookings = useMemo(() => {
+    const open = new Map<string, number>();
+    for (const b of bookings) if (b.status === 'open') open.set(b.product_id, (open.get(b.product_id) ?? 0) + 1);
+    return open;
+  }, [bookings]);
   return (
     <DashboardPage title={paths.dashboard.myProducts.title} what="products" list={list}>
-      <MyProductsTable products={products} buyers={buyers} />
+      <MyProductsTable products={products} buyers={buyers} openBookings={openBookings} />
     </DashboardPage>
   );
 }

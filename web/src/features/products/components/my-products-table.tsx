@@ -46,12 +46,21 @@ function useMakeAvailable() {
   return { run, pendingId, refusal, dismiss: useCallback(() => setRefusal(null), []) };
 }
 
-/** A seller's listings; each toggle shows only the button for the row's current state. */
 /**
- * `buyers` names who paid for each TV sold here (from the seller's bookings): a paid sale is
- * final, so such a row says who bought it instead of offering Make Available.
+ * A seller's listings; each toggle shows only the button for the row's current state. `buyers`
+ * names who paid for each TV sold here (from the seller's bookings): a paid sale is final, so
+ * such a row says who bought it instead of offering Make Available. `openBookings` counts the
+ * unpaid bookings of each TV: Make Sold cancels them, so on such a row it asks first.
  */
-export function MyProductsTable({ products, buyers }: { products: Product[]; buyers: ReadonlyMap<string, string> }) {
+export function MyProductsTable({
+  products,
+  buyers,
+  openBookings = new Map(),
+}: {
+  products: Product[];
+  buyers: ReadonlyMap<string, string>;
+  openBookings?: ReadonlyMap<string, number>;
+}) {
   const sold = useMarkProductSold();
   const available = useMakeAvailable();
   const advertise = useAdvertiseProduct();
@@ -129,6 +138,17 @@ export function MyProductsTable({ products, buyers }: { products: Product[]; buy
                   >
                     Make Available
                   </Button>
+                ) : openBookings.get(row._id) ? (
+                  <Popconfirm
+                    title={`Mark ${row.porduct_name} sold?`}
+                    description={`${openBookings.get(row._id) === 1 ? 'A buyer booked it and has' : `${openBookings.get(row._id)} buyers booked it and have`} not paid: their booking is cancelled. You can make it available again.`}
+                    okText="Make Sold"
+                    onConfirm={() => sold.run(row._id)}
+                  >
+                    <Button size="small" loading={sold.pendingId === row._id}>
+                      Make Sold
+                    </Button>
+                  </Popconfirm>
                 ) : (
                   <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.pendingId === row._id}>
                     Make Sold
