@@ -3,7 +3,7 @@ import { useAtom } from 'jotai';
 import { useEffect } from 'react';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
-import { isOutage } from '@/lib/api-client';
+import { isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
 import { sessionAtom, useEndSession } from '@/lib/session';
 import { emailFromToken, tokenStorage } from '@/lib/token-storage';
@@ -72,7 +72,7 @@ export function SessionBootstrap() {
           if (fresh?.token && tokenStorage.get() === token) tokenStorage.set(fresh.token);
         })
         .catch((error: unknown) => {
-          console.error(error);
+          logFailure(error);
           if (!alive) return;
           if (!isOutage(error)) {
             endSession();
@@ -89,7 +89,7 @@ export function SessionBootstrap() {
             stopWaiting();
             getProfile(email).then(
               (profile) => tokenStorage.get() === token && setSession({ status: 'signed-in', token, user: profile }),
-              (failure: unknown) => console.error(failure),
+              (failure: unknown) => logFailure(failure),
             );
           });
         });

@@ -124,6 +124,16 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong.';
 }
 
+/**
+ * Logs a failure for whoever debugs the page, leaving out the server's answers about the request
+ * itself (a 4xx: a wrong password, a taken email, a blank field), which the page already shows
+ * the user in words: those are not errors of the page.
+ */
+export function logFailure(error: unknown): void {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return;
+  console.error(error);
+}
+
 /** A failure of the network or of a struggling server (not an answer about the request itself). */
 export function isOutage(error: unknown): boolean {
   return error instanceof ApiError && outageStatus(error.status);

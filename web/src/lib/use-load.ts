@@ -1,5 +1,5 @@
 import { startTransition, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { errorMessage } from './api-client';
+import { errorMessage, logFailure } from './api-client';
 import { trackRead } from './first-screen';
 import { onLiveReconnect } from './live-socket';
 
@@ -107,7 +107,7 @@ export function useLoad(load: () => Promise<void>, refreshKey = 0, options: Load
         startTransition(() => setState({ loading: false, error: null, stale: null }));
       },
       (error: unknown) => {
-        console.error(error);
+        logFailure(error);
         if (!alive) return;
         failed.current = true;
         const message = errorMessage(error);

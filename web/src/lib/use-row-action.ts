@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
-import { errorMessage } from './api-client';
+import { errorMessage, logFailure } from './api-client';
 
 /**
  * A button's action on one row of a table (verify a seller, mark a TV sold...): which row is busy,
@@ -16,7 +16,7 @@ export function useRowAction(action: (id: string) => Promise<void>, successText:
         toast.success(successText);
         return true;
       } catch (error) {
-        console.error(error);
+        logFailure(error);
         toast.error(errorMessage(error));
         return false;
       } finally {

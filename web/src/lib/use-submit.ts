@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { errorMessage } from './api-client';
+import { errorMessage, logFailure } from './api-client';
 
 /** A form's submit: busy while it runs, and the server's words (not a log line) when it fails. */
 export function useSubmit<A extends unknown[]>(action: (...args: A) => Promise<void>) {
@@ -12,7 +12,7 @@ export function useSubmit<A extends unknown[]>(action: (...args: A) => Promise<v
       try {
         await action(...args);
       } catch (failure) {
-        console.error(failure);
+        logFailure(failure);
         setError(errorMessage(failure));
       } finally {
         setBusy(false);

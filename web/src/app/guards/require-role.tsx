@@ -8,7 +8,7 @@ import { paths } from '@/config/paths';
 import { checkAdmin } from '@/features/auth/api/check-admin';
 import { checkBuyer } from '@/features/auth/api/check-buyer';
 import { checkSeller } from '@/features/auth/api/check-seller';
-import { errorMessage, isOutage } from '@/lib/api-client';
+import { errorMessage, isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
 import { hasRole, useSessionUser } from '@/lib/session';
 
@@ -60,7 +60,7 @@ export function RequireRole({ role }: { role: Role }) {
         setCheck({ status: ok ? 'allowed' : 'refused' });
       },
       (error: unknown) => {
-        console.error(error);
+        logFailure(error);
         if (!alive) return;
         setCheck(isOutage(error) && knownRole.current ? { status: 'assumed' } : { status: 'failed', error: errorMessage(error) });
       },

@@ -1,7 +1,7 @@
 import type { LogEvent } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { errorMessage } from '@/lib/api-client';
+import { errorMessage, logFailure } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
@@ -60,7 +60,7 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
         const last = page.events.at(-1)?.position ?? from;
         setAsked((a) => ({ events: [...a.events, ...page.events], upTo: Math.max(a.upTo, page.next ?? Math.max(last, page.head)) }));
       },
-      (error: unknown) => console.error(error),
+      (error: unknown) => logFailure(error),
     );
     return () => {
       alive = false;

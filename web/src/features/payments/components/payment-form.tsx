@@ -1,7 +1,7 @@
 import type { Booking, PaymentIntentAnswer, WriteAnswer } from '@tv-shop/contracts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-client';
+import { errorMessage, logFailure } from '@/lib/api-client';
 import { createPaymentIntent } from '../api/create-payment-intent';
 import { recordPayment } from '../api/record-payment';
 import type { CardOutcome } from '../types';
@@ -32,7 +32,7 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
     createPaymentIntent(booking._id).then(
       (answer) => alive && setIntent(answer),
       (failure: unknown) => {
-        console.error(failure);
+        logFailure(failure);
         if (alive) setIntentError(errorMessage(failure));
       },
     );
@@ -61,7 +61,7 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
     } catch (failure) {
       // The same payment recorded twice (say by Stripe's webhook first) answers 200, so a 409
       // here is a real refusal: the TV was sold or removed meanwhile and the payment refunded.
-      console.error(failure);
+      logFailure(failure);
       setError(errorMessage(failure));
     }
   };

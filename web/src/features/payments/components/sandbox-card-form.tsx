@@ -1,6 +1,6 @@
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
-import { errorMessage } from '@/lib/api-client';
+import { errorMessage, logFailure } from '@/lib/api-client';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import type { CardFormProps } from '../types';
 import { cardNumberProblem, cvcProblem, expiryProblem, formatCardNumber, formatExpiry, parseExpiry } from './card-fields';
@@ -47,7 +47,7 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: Ca
           : { paymentIntentId: answer.paymentIntent.id },
       );
     } catch (failure) {
-      console.error(failure);
+      logFailure(failure);
       await onOutcome({ error: errorMessage(failure) });
     } finally {
       setBusy(false);

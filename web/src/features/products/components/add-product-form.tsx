@@ -2,7 +2,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
 import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category } from '@tv-shop/contracts';
 import { useState } from 'react';
-import { ApiError, errorMessage, fieldSentence } from '@/lib/api-client';
+import { ApiError, errorMessage, fieldSentence, logFailure } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
 import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
@@ -73,7 +73,7 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
       });
       onAdded();
     } catch (failure) {
-      console.error(failure);
+      logFailure(failure);
       setError(uploading ? `${uploading}: ${errorMessage(failure)}` : errorMessage(failure));
       // The server names the fields it refused: say it next to them too.
       const named = failure instanceof ApiError ? (failure.problem.errors ?? []).filter((e) => FORM_FIELDS.has(e.field)) : [];

@@ -5,7 +5,7 @@ import toast from 'react-hot-toast';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
-import { ApiError, errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage, logFailure } from '@/lib/api-client';
 import { focusHeading } from '@/lib/focus-heading';
 import { formatTk } from '@/lib/format';
 import { useAdvertiseProduct } from '../api/advertise-product';
@@ -34,7 +34,7 @@ function useMakeAvailable() {
         setRefusal(null);
         toast.success('Status Change Successfully');
       } catch (error) {
-        console.error(error);
+        logFailure(error);
         if (error instanceof ApiError && error.status === 429) setRefusal({ name, message: errorMessage(error) });
         else toast.error(errorMessage(error));
       } finally {

@@ -1,7 +1,7 @@
 import type { Product, ProductSearchAnswer, View } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { errorMessage } from '@/lib/api-client';
+import { errorMessage, logFailure } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 import { searchProducts } from '../api/search-products';
@@ -64,7 +64,7 @@ export function useProductSearch(search: ProductSearchState) {
         setResults({ key, readAt: answer.position, ids, nextCursor: answer.nextCursor, total: answer.total, capped: answer.totalCapped });
       },
       (error: unknown) => {
-        console.error(error);
+        logFailure(error);
         if (alive) setFailure({ key, message: errorMessage(error) });
       },
     );
@@ -85,7 +85,7 @@ export function useProductSearch(search: ProductSearchState) {
       );
       setMore({ busy: false, error: null });
     } catch (error) {
-      console.error(error);
+      logFailure(error);
       setMore({ busy: false, error: errorMessage(error) });
     }
   }, [shown?.nextCursor, current, key, take]);
