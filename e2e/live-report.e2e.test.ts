@@ -63,3 +63,39 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   await reader.getByRole('link', { name: 'See the TVs for sale' }).click();
   await reader.getByRole('heading', { name: 'All Our Resale Products' }).waitFor();
 });
+
+test('when the admin dismisses a report, then the listing leaves Reported Items, stays for sale and is no longer marked reported on the buyer page, live', async () => {
+  const productName = `Sharp Aquos ${Date.now()}`;
+  const { productId } = await sellerWithProduct(baseUrl, 'Barishal Screens', productName);
+  const client = api(baseUrl);
+  const email = uniqueEmail('buyer');
+  const { token } = await client.signup('Doubtful Buyer', email, 'Buyer');
+  const reported = await fetch(`${baseUrl}/api/product/add_reported/${productId}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reason: 'Price too good' }),
+  });
+  expect(reported.status).toBe(200);
+
+  const admin = await newPage();
+  const buyer = await newPage();
+  await logInFromHome(admin, ADMIN.email, ADMIN.password);
+  await logInFromHome(buyer, email, PASSWORD);
+  await admin.goto('/dashboard/reported_item');
+  const adminRow = admin.locator('tr').filter({ hasText: productName });
+  await adminRow.getByText('“Price too good”').waitFor();
+  await buyer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  const productCard = card(buyer, productName);
+  await productCard.getByText('Reported', { exact: true }).waitFor();
+  await Promise.all([waitLive(buyer), waitLive(admin), markNoReload(buyer)]);
+
+  await adminRow.getByRole('button', { name: `Dismiss the reports of ${productName}` }).click();
+  await admin.getByText('Its reports are dismissed and it stays in the shop').waitFor();
+  await admin.getByRole('button', { name: 'Dismiss reports' }).click();
+  await expectToast(admin, 'Reports dismissed: the listing stays');
+  await adminRow.waitFor({ state: 'detached' });
+  // The buyer's page hears it without a reload: the TV is still there, and may be reported again.
+  await productCard.getByRole('button', { name: 'Add Report' }).waitFor();
+  expect(await stillSamePage(buyer)).toBe(true);
+  expect((await client.allProducts()).find((p) => p._id === productId)).toMatchObject({ reported: false, sold: false });
+});

@@ -81,6 +81,8 @@ export const CatalogCommandData = {
    * product's to say: the decider emits `ProductRemoved { reason: 'reported' }` when its stream
    * holds a report.
    */
+  /** The admin keeps a reported TV: its reports are dismissed. */
+  DismissReports: z.object({}),
   RemoveProduct: z.discriminatedUnion('reason', [
     z.object({ reason: z.literal('admin') }),
     z.object({ reason: z.literal('seller-deleted') }),

@@ -59,6 +59,11 @@ export type CatalogEvent =
   | { type: 'ProductAdvertisingRemoved'; data: { productId: string } }
   /** `reporterName` and `reason` were added later; older events have neither. */
   | { type: 'ProductReported'; data: { productId: string; reporterId: string; reporterName?: string; reason?: string } }
+  /**
+   * The admin looked at a reported TV and keeps it in the shop: its reports are set aside (they
+   * stay in the log), it is no longer marked reported, and any buyer may report it again.
+   */
+  | { type: 'ProductReportsDismissed'; data: { productId: string; reports: number } }
   | { type: 'ProductRemoved'; data: { productId: string; reason: 'reported' | 'seller-deleted' | 'admin' | 'withdrawn' } }
   | { type: 'CategoryAdded'; data: { categoryId: string; category_name: string; name: string; bgColor: string; color: string } }
   | { type: 'BlogPublished'; data: { blogId: string; ques: string; paragraphs: string[] } }

@@ -24,6 +24,7 @@ export const catalogSenders: SenderRules<CatalogCommand> = {
   RemoveAdvertising: sellerAsThemself,
   // Buyers report (a seller may not report a rival's TV); the product refuses a buyer's second report.
   ReportProduct: allOf(buyers, namesItsSender),
+  DismissReports: admins,
   RemoveProduct: (command, env) => {
     switch (command.data.reason) {
       case 'admin':

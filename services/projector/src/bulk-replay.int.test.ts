@@ -93,6 +93,14 @@ beforeAll(async () => {
   await append('user-s1', { type: 'UserProfileUpdated', data: { userId: 's1', name: 'Karim Ali', photoURL: '/me.jpg' } });
   await append('user-s2', { type: 'SellerVerified', data: { userId: 's2' } });
   await append('user-b1', { type: 'UserProfileUpdated', data: { userId: 'b1', name: 'Nusrat', photoURL: '' } });
+  // Reports dismissed: p15 is reported again after; p20 stays dismissed; p1 was never reported.
+  for (const id of ['p15', 'p20', 'p1'])
+    await append(`product-${id}`, { type: 'ProductReportsDismissed', data: { productId: id, reports: 2 }, by: 'admin' });
+  await append('product-p15', {
+    type: 'ProductReported',
+    data: { productId: 'p15', reporterId: 'b2', reporterName: 'Name b2', reason: 'Still fake' },
+    by: 'b2',
+  });
   await append('product-p10', { type: 'ProductRemoved', data: { productId: 'p10', reason: 'reported' } });
   await append('product-p10', {
     type: 'ProductReported',

@@ -74,6 +74,11 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       if (s.reporters.includes(actorId)) throw illegalState('You have already reported this product');
       return [{ type: 'ProductReported', data: { productId: s.listing.productId, reporterId: actorId, reporterName: actorName, reason } }];
     }
+    case 'DismissReports': {
+      const s = listed(state);
+      if (!s.reported) throw illegalState('This product has no reports to dismiss');
+      return [{ type: 'ProductReportsDismissed', data: { productId: s.listing.productId, reports: s.reporters.length } }];
+    }
     case 'RemoveProduct': {
       if (command.data.reason === 'withdrawn') {
         // The seller takes their own TV off sale. A paid sale is final (ADR 0010): the buyer's

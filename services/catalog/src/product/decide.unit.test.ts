@@ -108,6 +108,23 @@ describe('product decider', () => {
       .when({ type: 'ReportProduct', data: { actorId: 'b2', actorName: 'Rafi', reason: '' } })
       .then([{ type: 'ProductReported', data: { productId: 'p1', reporterId: 'b2', reporterName: 'Rafi', reason: '' } }]);
   });
+  it('given a reported product, when the admin dismisses its reports, then ProductReportsDismissed, and any buyer may report it again; with none, refused', () => {
+    const reportedByB1: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+    };
+    const dismissed: ProductEvent = { type: 'ProductReportsDismissed', data: { productId: 'p1', reports: 1 } };
+    given(listed, reportedByB1).when({ type: 'DismissReports', data: {} }).then([dismissed]);
+    given(listed).when({ type: 'DismissReports', data: {} }).thenThrows({ kind: 'illegal_state' });
+    given(listed, reportedByB1, dismissed).when({ type: 'DismissReports', data: {} }).thenThrows({ kind: 'illegal_state' });
+    given(listed, reportedByB1, dismissed)
+      .when({ type: 'ReportProduct', data: { actorId: 'b1', actorName: 'Nila', reason: 'again' } })
+      .then([{ type: 'ProductReported', data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: 'again' } }]);
+    // Its seller may withdraw it again: the admin has reviewed it.
+    given(listed, reportedByB1, dismissed)
+      .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', actorId: 's1' } })
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } }]);
+  });
   it('given a product, when its own seller reports it, then forbidden', () =>
     given(listed)
       .when({ type: 'ReportProduct', data: { actorId: 's1', actorName: 'Karim', reason: '' } })

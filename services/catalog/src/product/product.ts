@@ -35,6 +35,8 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
       return { ...state, advertised: false };
     case 'ProductReported':
       return { ...state, reported: true, reporters: [...state.reporters, event.data.reporterId] };
+    case 'ProductReportsDismissed':
+      return { ...state, reported: false, reporters: [] };
     case 'ProductRemoved':
       return { status: 'removed', listing: state.listing };
   }

@@ -19,6 +19,7 @@ const PRODUCT_EVENTS = new Set([
   'ProductAdvertised',
   'ProductAdvertisingRemoved',
   'ProductReported',
+  'ProductReportsDismissed',
   'ProductRemoved',
 ]);
 
@@ -72,7 +73,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
     // A listing starts its product's stream: the table has no row for it yet.
     if (PRODUCT_EVENTS.has(e.type) && e.type !== 'ProductListed') productIds.add(d.productId!);
     if (e.type === 'ProductListed') sellerIds.add(d.sellerId!);
-    if (e.type === 'ProductReported' || e.type === 'ProductRemoved') reportedOrRemoved.add(d.productId!);
+    if (e.type === 'ProductReported' || e.type === 'ProductReportsDismissed' || e.type === 'ProductRemoved')
+      reportedOrRemoved.add(d.productId!);
     if (e.type === 'UserRegistered') sellerIds.add(d.userId!);
     if (e.type === 'UserProfileUpdated' || e.type === 'SellerVerified') {
       sellerIds.add(d.userId!);
@@ -100,6 +102,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   const words: string[] = [];
   const touched = new LastChanges();
   const reported = new Set<string>();
+  /** Products whose reports the admin dismissed: they leave the admin's Reported Items. */
+  const dismissed = new Set<string>();
   const ofSeller = (sellerId: string) => [...products.values()].filter((p) => p.seller_id === sellerId);
 
   for (const e of events) {
@@ -181,6 +185,16 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         reported.add(d.productId);
         break;
       }
+      case 'ProductReportsDismissed': {
+        const { productId } = e.data as EventOf<'ProductReportsDismissed'>['data'];
+        for (const r of [...reports.values()].filter((x) => x.product_id === productId)) reports.delete(reports.keyOf(r));
+        if (!products.get(productId)?.reported) break; // the handler's update … where reported: nothing to change
+        products.update(productId, { reported: false });
+        touched.touch(productId, e.position);
+        reported.delete(productId);
+        dismissed.add(productId);
+        break;
+      }
       case 'ProductRemoved': {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
         products.delete(productId);
@@ -204,7 +218,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
        on conflict do nothing`,
       [words],
     );
-  if (!ctx.replaying) announce(ctx, touched, before, products, reports, reported);
+  if (!ctx.replaying) announce(ctx, touched, before, products, reports, reported, dismissed);
 }
 
 /** Each product the batch changed, once, with what it changed as it was; to the admins, the reported ones with their reports. */
@@ -215,6 +229,7 @@ function announce(
   products: RowSet<ProductRecord>,
   reports: RowSet<ReportRecord>,
   reported: Set<string>,
+  dismissed: Set<string>,
 ): void {
   for (const [id, position] of touched) {
     const stored = products.get(id);
@@ -231,6 +246,7 @@ function announce(
     const changed =
       was && Object.fromEntries(Object.entries(was).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(row[k as keyof Product])));
     ctx.emit(changed ? Object.assign(change, { route: { was: changed } }) : change, [rooms.everyone], position);
+    if (dismissed.has(id) && !row.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id }, [rooms.admins], position);
     if (!reported.has(id)) continue;
     const its = [...reports.values()].filter((r) => r.product_id === id).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
     const withReports = { ...row, reports: its.map((r) => toReport({ ...r, at: new Date(r.at) })) };

@@ -183,6 +183,14 @@ export const catalogProjection: Projection = {
       await emitProducts(ctx, 'id', d.productId);
       await emitReported(ctx, d.productId);
     },
+    ProductReportsDismissed: async (e, ctx) => {
+      const { productId } = e.data as EventOf<'ProductReportsDismissed'>['data'];
+      const { rowCount } = await ctx.db.query('update products set reported = false where id = $1 and reported', [productId]);
+      await ctx.db.query('delete from reports where product_id = $1', [productId]);
+      if (!rowCount) return;
+      await emitProducts(ctx, 'id', productId, { reported: true });
+      if (!ctx.replaying) ctx.emit({ entity: 'reported_product', op: 'remove', id: productId }, [rooms.admins]);
+    },
     ProductRemoved: async (e, ctx) => {
       const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
       const { rows } = await ctx.db.query<ProductRow>(

@@ -202,6 +202,46 @@ describe('catalog API', () => {
     expect((await shop.call('PUT', '/product/sold_status/%27%20or%201=1', { token: seller.token })).status).toBe(404);
   });
 
+  it('when the admin dismisses the reports of a listing, then it stays for sale unreported, leaves Reported Items live, and may be reported and withdrawn again; only the admin may', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const admin = await shop.admin();
+    const p = await shop.addProduct(seller.token);
+    const path = `/product/dismiss_reports/${p._id}`;
+    expect((await shop.call('PUT', path, { token: admin.token })).status).toBe(409); // nothing to dismiss
+    await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token, body: { reason: 'Looks fake' } });
+    expect((await shop.call('PUT', `/product/withdraw/${p._id}`, { token: seller.token })).status).toBe(409);
+    const admins = await shop.socket({ token: admin.token });
+
+    for (const token of [undefined, buyer.token, seller.token]) {
+      const refused = await shop.call('PUT', path, { token });
+      expect(refused.status).toBe(token ? 403 : 401);
+      expect(refused.headers.get('content-type')).toMatch(/problem\+json/);
+    }
+    const dismissed = await shop.call('PUT', path, { token: admin.token });
+    expect(dismissed.status).toBe(200);
+    expect(dismissed.body).toMatchObject({ acknowledged: true, modifiedCount: 1 });
+    expect((await shop.call('GET', '/reported_products', { token: admin.token })).body.map((x: Product) => x._id)).not.toContain(p._id);
+    expect(((await shop.call('GET', '/all_products')).body as Product[]).find((x) => x._id === p._id)).toMatchObject({
+      reported: false,
+      sold: false,
+    });
+    await expect.poll(() => admins.pushes.some((x) => x.entity === 'reported_product' && x.op === 'remove' && x.id === p._id)).toBe(true);
+    // Kept in the log: the report and its dismissal, by the admin.
+    const log = await shop.pool.query<{ type: string }>(
+      `select type from es.events where stream_id = $1 and type like 'ProductReport%' order by position`,
+      [`product-${p._id}`],
+    );
+    expect(log.rows.map((r) => r.type)).toEqual(['ProductReported', 'ProductReportsDismissed']);
+
+    // The same buyer may report it again; once dismissed again, its seller may withdraw it.
+    expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token })).status).toBe(200);
+    expect((await shop.call('GET', '/reported_products', { token: admin.token })).body.map((x: Product) => x._id)).toContain(p._id);
+    expect((await shop.call('PUT', path, { token: admin.token })).status).toBe(200);
+    expect((await shop.call('PUT', `/product/withdraw/${p._id}`, { token: seller.token })).status).toBe(200);
+    expect((await shop.call('PUT', path, { token: admin.token })).status).toBe(404);
+  });
+
   it('when a buyer reports a product, then it is reported once, the admin sees it, and removing it takes it off every list', async () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');

@@ -150,6 +150,15 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     res.json(await reads.reportedProducts());
   });
 
+  // The admin keeps a reported TV: its reports are dismissed (they stay in the log), it leaves
+  // Reported Items, and its seller may withdraw it again.
+  r.put('/product/dismiss_reports/:id', async (req, res) => {
+    withRole(req, 'Admin');
+    const id = idParam(String(req.params.id), 'Product');
+    const reply = await sender.send(req, { service: 'catalog', type: 'DismissReports', aggregateId: id, data: {} });
+    res.json(CommandSender.answer(reply));
+  });
+
   r.delete('/product/:id', async (req, res) => {
     withRole(req, 'Admin');
     const id = idParam(String(req.params.id), 'Product');

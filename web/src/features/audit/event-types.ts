@@ -13,6 +13,7 @@ const known: Record<DomainEventType, { colour: string }> = {
   ProductAdvertised: { colour: 'geekblue' },
   ProductAdvertisingRemoved: { colour: 'geekblue' },
   ProductReported: { colour: 'orange' },
+  ProductReportsDismissed: { colour: 'orange' },
   ProductRemoved: { colour: 'red' },
   CategoryAdded: { colour: 'default' },
   BlogPublished: { colour: 'default' },

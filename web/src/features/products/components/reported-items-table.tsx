@@ -1,11 +1,12 @@
-import { Button, Popconfirm, Tag } from 'antd';
-import { DeleteOutlined } from '@ant-design/icons';
+import { Button, Popconfirm, Space, Tag } from 'antd';
+import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ReportedProduct } from '@tv-shop/contracts';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { formatTk } from '@/lib/format';
 import { useDeleteProduct } from '../api/delete-product';
+import { useDismissReports } from '../api/dismiss-reports';
 import { coverThumbnail } from '../photos';
 
 const when = (iso: string) => new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
@@ -27,6 +28,7 @@ function Reports({ product }: { product: ReportedProduct }) {
 
 export function ReportedItemsTable({ products }: { products: ReportedProduct[] }) {
   const remove = useDeleteProduct();
+  const dismiss = useDismissReports();
 
   if (products.length === 0) return <EmptyText>No Reported Items Available.</EmptyText>;
 
@@ -44,9 +46,31 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
           title: 'Action',
           key: 'action',
           render: (_, row) => (
-            <Popconfirm title="Delete this product?" okText="Delete" okButtonProps={{ danger: true }} onConfirm={() => remove.run(row._id)}>
-              <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${row.porduct_name}`} loading={remove.pendingId === row._id} />
-            </Popconfirm>
+            <Space wrap>
+              <Popconfirm
+                title="Delete this product?"
+                okText="Delete"
+                okButtonProps={{ danger: true }}
+                onConfirm={() => remove.run(row._id)}
+              >
+                <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${row.porduct_name}`} loading={remove.pendingId === row._id} />
+              </Popconfirm>
+              {/* The admin found nothing wrong: the listing stays, its reports are set aside (they stay in the log). */}
+              <Popconfirm
+                title={`Keep ${row.porduct_name}?`}
+                description="Its reports are dismissed and it stays in the shop; buyers may report it again."
+                okText="Dismiss reports"
+                onConfirm={() => dismiss.run(row._id)}
+              >
+                <Button
+                  icon={<CheckOutlined />}
+                  aria-label={`Dismiss the reports of ${row.porduct_name}`}
+                  loading={dismiss.pendingId === row._id}
+                >
+                  Dismiss
+                </Button>
+              </Popconfirm>
+            </Space>
           ),
         },
       ]}
