@@ -36,8 +36,16 @@ function PaymentPageContent() {
       </h1>
       {/* Asked for only while there is something to pay. */}
       <p className="payment-page__amount">
-        {booking.paid ? 'You paid ' : cancelled ? 'This booking was for ' : 'Please pay '}
-        <strong>{formatTk(booking.price)}</strong> for <strong>{booking.porduct_name}</strong>.
+        {cancelled && !booking.paid ? (
+          <>
+            Your booking of <strong>{booking.porduct_name}</strong> at <strong>{formatTk(booking.price)}</strong> was cancelled.
+          </>
+        ) : (
+          <>
+            {booking.paid ? 'You paid ' : 'Please pay '}
+            <strong>{formatTk(booking.price)}</strong> for <strong>{booking.porduct_name}</strong>.
+          </>
+        )}
       </p>
       {paidOnArrival ? (
         <p>

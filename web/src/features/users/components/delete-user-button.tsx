@@ -2,9 +2,23 @@ import { Button, Popconfirm } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { User } from '@tv-shop/contracts';
 
+/** What deleting an account does beyond the account, said before the admin confirms. */
+const consequences = (user: User) =>
+  user.role === 'Seller'
+    ? 'Their account closes, their unsold listings leave the shop and unpaid bookings of those TVs are cancelled.'
+    : user.role === 'Buyer'
+      ? 'Their account closes and their unpaid bookings are cancelled.'
+      : 'Their account closes.';
+
 export function DeleteUserButton({ user, busy, onDelete }: { user: User; busy: boolean; onDelete: () => void }) {
   return (
-    <Popconfirm title={`Delete ${user.name}?`} okText="Delete" okButtonProps={{ danger: true }} onConfirm={onDelete}>
+    <Popconfirm
+      title={`Delete ${user.name}?`}
+      description={consequences(user)}
+      okText="Delete"
+      okButtonProps={{ danger: true }}
+      onConfirm={onDelete}
+    >
       <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${user.name}`} loading={busy} />
     </Popconfirm>
   );
