@@ -44,10 +44,19 @@ function fakeStripeApi() {
         refunds.push(form.get('payment_intent')!);
         return send(200, { id: `re_${refunds.length}`, object: 'refund', payment_intent: form.get('payment_intent'), status: 'succeeded' });
       }
-      const m = /^\/v1\/payment_intents\/([\w]+)$/.exec(req.url ?? '');
+      const url = new URL(req.url ?? '/', 'http://stripe.test');
+      const m = /^\/v1\/payment_intents\/([\w]+)$/.exec(url.pathname);
       if (req.method === 'GET' && m) {
         const pi = intents.get(m[1]!);
-        return pi ? send(200, pi) : send(404, { error: { type: 'invalid_request_error', message: 'No such payment_intent' } });
+        if (!pi) return send(404, { error: { type: 'invalid_request_error', message: 'No such payment_intent' } });
+        // `expand[]=latest_charge`, as Stripe answers it: the charge, with whether its money went back.
+        const expand = [...url.searchParams.entries()].some(([k, v]) => k.startsWith('expand[') && v === 'latest_charge');
+        if (!expand || pi.status !== 'succeeded') return send(200, pi);
+        const refunded = refunds.includes(String(pi.id));
+        return send(200, {
+          ...pi,
+          latest_charge: { id: `ch_${String(pi.id)}`, object: 'charge', refunded, amount_refunded: refunded ? pi.amount : 0 },
+        });
       }
       send(404, { error: { type: 'invalid_request_error', message: 'unknown route' } });
     });
@@ -183,6 +192,28 @@ describe('payments through the Stripe adapter', () => {
     const res = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: pi.id } });
     expect(res.status).toBe(400);
     expect(res.body.field).toBe('transationId');
+  });
+
+  it('given an intent Stripe refunded whose refund the shop never recorded, when it is paid, then it buys nothing: 409, the refund is recorded and the booking stays open', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token, { resale_price: 800 });
+    const bookingId = await shop.book(buyer.token, p._id);
+    const intent = (await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } })).body;
+    const pi = api.intents.get(intent.paymentIntentId)!;
+    pi.status = 'succeeded';
+    api.refunds.push(String(pi.id)); // given back at Stripe; the shop's append of it never happened
+    const res = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: pi.id } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ field: 'transationId', detail: expect.stringMatching(/refunded/) });
+    expect((await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body).toMatchObject({ status: 'open', paid: false });
+    expect(((await shop.call('GET', '/all_products')).body as { _id: string; sold: boolean }[]).find((x) => x._id === p._id)?.sold).toBe(
+      false,
+    );
+    const { rows } = await shop.pool.query<{ type: string }>('select type from es.events where stream_id = $1 order by position', [
+      `booking-${bookingId}`,
+    ]);
+    expect(rows.map((r) => r.type)).toEqual(['BookingPlaced', 'PaymentIntentCreated', 'PaymentRefunded']);
   });
 });
 

@@ -23,6 +23,8 @@ export interface ConfirmedIntent {
   currency: string;
   bookingId: string | null;
   provider: string;
+  /** The provider says its money went back (whether or not this stream recorded it yet). */
+  refunded?: boolean;
 }
 
 type Placed = import('./booking').Placed;
@@ -39,7 +41,15 @@ export type BookingCommand =
    * in between (ADR "a paid sale is final").
    */
   | { type: 'PayBooking'; data: { buyerId: string | null; intent: ConfirmedIntent; saleRecorded?: boolean } }
-  | { type: 'RefundPayment'; data: { paymentIntentId: string; reason: 'product-sold' | 'product-removed' } }
+  /**
+   * `placement`: the placing the workflow saw open and means to cancel with the refund; null when
+   * it cancels nothing (the booking was cancelled already). A booking placed again meanwhile is
+   * never cancelled by a refund of an earlier placing's payment.
+   */
+  | {
+      type: 'RefundPayment';
+      data: { paymentIntentId: string; reason: 'product-sold' | 'product-marked-sold' | 'product-removed'; placement: number | null };
+    }
   /**
    * `placement` names which placing of the booking a policy means to cancel (see BookingState):
    * a reaction to an old event must not cancel the booking placed again after it.
@@ -96,7 +106,7 @@ function decidePay(data: DataOf<'PayBooking'>, state: BookingState): BookingEven
   if (intent.status !== 'succeeded') throw new AppError('payment_required', 'The payment has not succeeded', { field: 'transationId' });
   if (intent.amount !== s.booking.pricePoisha || intent.currency !== 'bdt')
     throw validation('transationId', 'paid a different amount than the booking costs');
-  if (s.refunded[intent.id]) throw illegalState('This payment was refunded', 'transationId');
+  if (s.refunded[intent.id] || intent.refunded) throw illegalState('This payment was refunded', 'transationId');
   if (s.status === 'cancelled' && !data.saleRecorded)
     throw illegalState('This booking was cancelled: the product is no longer available', 'bookingId');
   return [
@@ -117,14 +127,14 @@ function decidePay(data: DataOf<'PayBooking'>, state: BookingState): BookingEven
 /** RefundPayment: a payment that did not buy the booking is refunded once; an open booking is cancelled with it. */
 function decideRefund(data: DataOf<'RefundPayment'>, state: BookingState): BookingEvent[] {
   const s = ownBooking(state, null);
-  const { paymentIntentId, reason } = data;
+  const { paymentIntentId, reason, placement } = data;
   const amountPoisha = s.intents[paymentIntentId];
   if (amountPoisha === undefined || s.refunded[paymentIntentId] || s.paidWith === paymentIntentId) return [];
   const refunded: BookingEvent = {
     type: 'PaymentRefunded',
     data: { bookingId: s.booking.bookingId, paymentIntentId, amountPoisha, reason: 'product-unavailable' },
   };
-  if (s.status !== 'placed') return [refunded];
+  if (s.status !== 'placed' || placement !== s.placements) return [refunded];
   return [refunded, { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason } }];
 }
 

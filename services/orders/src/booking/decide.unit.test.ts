@@ -55,19 +55,26 @@ describe('booking decider', () => {
       data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable' },
     };
     given(placed, intentCreated)
-      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })
       .then([refunded, cancelled]);
     given(placed, intentCreated, cancelled)
-      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
       .then([refunded]);
     given(placed, intentCreated, refunded, cancelled)
-      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })
       .then([]);
+    // Placed again while the refund of the first placing's payment ran: the new booking stays.
+    given(placed, intentCreated, cancelled, placed)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })
+      .then([refunded]);
+    given(placed, intentCreated, cancelled, placed)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
+      .then([refunded]);
     given(placed, intentCreated, refunded, cancelled).when(pay()).thenThrows({ kind: 'illegal_state', field: 'transationId' });
   });
   it('given a paid booking, when asked to refund the payment that bought it, then nothing', () =>
     given(placed, intentCreated, paid)
-      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold' } })
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })
       .then([]));
   it('given a placed booking, when cancelled, then BookingCancelled; a paid one stays paid', () => {
     given(placed)

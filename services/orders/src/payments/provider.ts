@@ -6,6 +6,11 @@ export interface PaymentIntent {
   currency: string;
   status: 'requires_payment_method' | 'processing' | 'succeeded' | 'canceled';
   bookingId: string | null;
+  /**
+   * The provider gave the money back (Stripe keeps a refunded intent's status `succeeded`): such
+   * an intent pays for nothing, even when the booking's stream has not recorded the refund yet.
+   */
+  refunded?: boolean;
 }
 
 export interface PaymentProvider {

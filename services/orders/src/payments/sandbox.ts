@@ -32,6 +32,7 @@ interface Row {
   currency: string;
   status: PaymentIntent['status'];
   booking_id: string | null;
+  refunded_at?: Date | null;
 }
 const toIntent = (r: Row): PaymentIntent => ({
   id: r.id,
@@ -40,6 +41,7 @@ const toIntent = (r: Row): PaymentIntent => ({
   currency: r.currency,
   status: r.status,
   bookingId: r.booking_id,
+  ...(r.refunded_at ? { refunded: true } : {}),
 });
 
 /**

@@ -39,7 +39,8 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async retrieveIntent(id: string): Promise<PaymentIntent | null> {
     try {
-      return toIntent(await this.stripe.paymentIntents.retrieve(id));
+      // With its latest charge, which says whether the money was given back.
+      return toIntent(await this.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));
     } catch (err) {
       if ((err as { statusCode?: number }).statusCode === 404) return null;
       throw err;
@@ -77,5 +78,10 @@ function toIntent(pi: Stripe.PaymentIntent): PaymentIntent {
     currency: pi.currency,
     status,
     bookingId: pi.metadata?.bookingId ?? null,
+    ...(refundedCharge(pi.latest_charge) ? { refunded: true } : {}),
   };
 }
+
+/** A charge (when expanded) whose money went back, in part or in full. */
+const refundedCharge = (charge: string | Stripe.Charge | null | undefined) =>
+  typeof charge === 'object' && charge !== null && (charge.refunded || charge.amount_refunded > 0);

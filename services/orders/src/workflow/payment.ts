@@ -33,12 +33,12 @@ export interface PaymentFacts {
 /** What the steps taken so far came to. */
 export interface PaymentProgress {
   /** Catalog's answer to RecordSale: recorded, or refused with the kind of its error. */
-  sale?: { recorded: true } | { recorded: false; refusedAs: ErrorKind };
+  sale?: { recorded: true } | { recorded: false; refusedAs: ErrorKind; soldElsewhere?: boolean };
   /** The provider gave the money back and the booking stream says so. */
   refunded?: boolean;
 }
 
-export type RefundReason = 'product-sold' | 'product-removed';
+export type RefundReason = 'product-sold' | 'product-marked-sold' | 'product-removed';
 
 export type PaymentStep =
   /** Answer with this error; nothing (more) to do. */
@@ -47,8 +47,11 @@ export type PaymentStep =
   | { type: 'AlreadyPaid'; position: number }
   /** Ask catalog to record the sale on the product's stream, which decides who bought it. */
   | { type: 'RecordSale'; productId: string; bookingId: string; buyerName: string }
-  /** Give the money back through the provider and append PaymentRefunded (+ BookingCancelled). */
-  | { type: 'Refund'; bookingId: string; intent: ConfirmedIntent; reason: RefundReason }
+  /**
+   * Give the money back through the provider and append PaymentRefunded, and BookingCancelled
+   * for `placement`, the placing seen open (null: cancel nothing; it was cancelled already).
+   */
+  | { type: 'Refund'; bookingId: string; intent: ConfirmedIntent; reason: RefundReason; placement: number | null }
   /** Append BookingPaid: the last step. */
   | { type: 'AppendBookingPaid'; bookingId: string; command: PayBooking };
 
@@ -65,12 +68,16 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
     decided = bookingDecider.decide(pay(facts, intent, saleRecorded), booking);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
+    // The provider gave this money back but the stream has not said so (the refund's append
+    // failed after the provider's refund): record it (the provider's refund is idempotent),
+    // cancelling nothing, and refuse.
+    if (refundedUnrecorded(booking, intent) && booking.status !== 'cancelled')
+      return progress.refunded ? refuse(err) : { type: 'Refund', bookingId, intent, reason: 'product-sold', placement: null };
     if (!paidForCancelledBooking(booking, intent)) return refuse(err);
     // Paid for a booking that was cancelled meanwhile (its product was sold or removed): refund.
-    // The reason only says why a booking still open is cancelled along with its refund; this one
-    // is cancelled already, so the decider records the refund alone and the cancellation's own
-    // reason (sold, removed, buyer deleted) stands.
-    if (!progress.refunded) return { type: 'Refund', bookingId, intent, reason: 'product-sold' };
+    // This one is cancelled already, so the refund cancels nothing (placement null) and the
+    // cancellation's own reason (sold, removed, buyer deleted) stands.
+    if (!progress.refunded) return { type: 'Refund', bookingId, intent, reason: 'product-sold', placement: null };
     return refuse(illegalState('This product is no longer available; your payment was refunded', 'bookingId'));
   }
   if (decided.length === 0) return { type: 'AlreadyPaid', position: facts.bookingPosition };
@@ -87,11 +94,17 @@ function afterTheSale(
 ): PaymentStep {
   if (sale.recorded) return { type: 'AppendBookingPaid', bookingId: facts.bookingId, command: pay(facts, intent, true) };
   if (!refunded) {
-    const reason = sale.refusedAs === 'not_found' ? 'product-removed' : 'product-sold';
-    return { type: 'Refund', bookingId: facts.bookingId, intent, reason };
+    const reason = sale.refusedAs === 'not_found' ? 'product-removed' : sale.soldElsewhere ? 'product-marked-sold' : 'product-sold';
+    // The placing this payment was for, as read: a booking placed again meanwhile is not cancelled.
+    const placement = facts.booking.status === 'placed' ? facts.booking.placements : null;
+    return { type: 'Refund', bookingId: facts.bookingId, intent, reason, placement };
   }
   const why =
-    sale.refusedAs === 'not_found' ? 'This TV was taken off the shop meanwhile' : 'This product was sold to someone else meanwhile';
+    sale.refusedAs === 'not_found'
+      ? 'This TV was taken off the shop meanwhile'
+      : sale.soldElsewhere
+        ? 'The seller marked this TV sold meanwhile'
+        : 'This product was sold to someone else meanwhile';
   return refuse(illegalState(`${why}; your payment was refunded`, 'bookingId'));
 }
 
@@ -105,3 +118,7 @@ const refuse = (error: AppError): PaymentStep => ({ type: 'Refuse', error });
 /** Money taken for a booking of this stream that a policy cancelled before it could be paid. */
 const paidForCancelledBooking = (s: BookingState, intent: ConfirmedIntent) =>
   s.status === 'cancelled' && intent.status === 'succeeded' && s.intents[intent.id] !== undefined && !s.refunded[intent.id];
+
+/** An intent of this stream the provider refunded, of which the stream holds no PaymentRefunded. */
+const refundedUnrecorded = (s: BookingState, intent: ConfirmedIntent) =>
+  intent.refunded === true && s.status !== 'none' && s.intents[intent.id] !== undefined && !s.refunded[intent.id];

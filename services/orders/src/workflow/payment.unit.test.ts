@@ -14,7 +14,10 @@ const succeeded = succeededIntent;
 
 type CatalogAnswer = 'records' | AppError;
 
-function given(events: BookingEvent[], opts: { productSoldTo?: string | null; intent?: Partial<ConfirmedIntent> | null } = {}) {
+function given(
+  events: BookingEvent[],
+  opts: { productSoldTo?: string | null; intent?: Partial<ConfirmedIntent> | null; soldElsewhere?: boolean } = {},
+) {
   const facts: PaymentFacts = {
     bookingId: 'b1',
     buyerId: 'u1',
@@ -33,7 +36,9 @@ function given(events: BookingEvent[], opts: { productSoldTo?: string | null; in
           steps.push(`RecordSale ${s.productId} for ${s.bookingId} by ${s.buyerName}`);
           if (catalog !== 'records') throw catalog;
         },
-        refund: async (s) => void steps.push(`Refund ${s.intent.id} (${s.reason})`),
+        soldElsewhere: async () => opts.soldElsewhere === true,
+        refund: async (s) =>
+          void steps.push(`Refund ${s.intent.id} (${s.reason}${s.placement === null ? '' : `, cancels placing ${s.placement}`})`),
         appendPaid: async (s) => {
           steps.push(`BookingPaid with ${s.command.data.intent.id}${s.command.data.saleRecorded ? ' (sale recorded)' : ''}`);
           return 999;
@@ -108,7 +113,7 @@ describe('the payment workflow', () => {
     if (step.type !== 'Refund') throw new Error(`expected a refund, got ${step.type}`);
     // What the booking stream records for that step: the refund alone, no second cancellation.
     const recorded = bookingDecider.decide(
-      { type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: step.reason } },
+      { type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: step.reason, placement: step.placement } },
       g.facts.booking,
     );
     expect(recorded).toEqual([
@@ -128,7 +133,7 @@ describe('the payment workflow', () => {
 
   it('given a product sold to someone else, when catalog refuses the sale, then the payment is refunded and 409 says so', async () => {
     const then = await given([placed, intentCreated]).whenPaid(illegalState('This product has already been sold', 'product_id'));
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-sold)']);
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-sold, cancels placing 1)']);
     expect(then.refused).toMatchObject({
       status: 409,
       field: 'bookingId',
@@ -138,8 +143,22 @@ describe('the payment workflow', () => {
 
   it('given a removed product, when catalog answers not found, then the payment is refunded as product-removed and 409', async () => {
     const then = await given([placed, intentCreated]).whenPaid(notFound('Product'));
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-removed)']);
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-removed, cancels placing 1)']);
     expect(then.refused).toMatchObject({ status: 409, message: 'This TV was taken off the shop meanwhile; your payment was refunded' });
+  });
+
+  it('given its seller marked the TV sold meanwhile, when catalog refuses the sale, then the refund says the seller marked it sold, not another buyer', async () => {
+    const then = await given([placed, intentCreated], { soldElsewhere: true }).whenPaid(
+      illegalState('This product has already been sold', 'product_id'),
+    );
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-marked-sold, cancels placing 1)']);
+    expect(then.refused).toMatchObject({ status: 409, message: 'The seller marked this TV sold meanwhile; your payment was refunded' });
+  });
+
+  it('given the provider refunded an intent whose refund the stream never recorded, when it pays the booking placed again, then the refund is recorded, nothing cancelled, and 409', async () => {
+    const then = await given([placed, intentCreated, cancelled, placed], { intent: { refunded: true } }).whenPaid();
+    expect(then.steps).toEqual(['Refund pi_1 (product-sold)']);
+    expect(then.refused).toMatchObject({ status: 409, field: 'transationId', message: 'This payment was refunded' });
   });
 
   it('given catalog unreachable, when paid, then the error stands and nothing is refunded or paid (a retry decides)', async () => {

@@ -11,6 +11,8 @@ type Step<T extends PaymentStep['type']> = Extract<PaymentStep, { type: T }>;
 export interface PaymentEffects {
   /** Catalog's RecordSale; a refusal is an AppError under 500. */
   recordSale(step: Step<'RecordSale'>): Promise<void>;
+  /** After catalog refused the sale: whether the TV's seller marked it sold themself (no buyer here bought it). */
+  soldElsewhere(productId: string): Promise<boolean>;
   refund(step: Step<'Refund'>): Promise<void>;
   /** Appends BookingPaid; answers the position it reached. */
   appendPaid(step: Step<'AppendBookingPaid'>): Promise<number>;
@@ -27,9 +29,13 @@ export async function runPayment(facts: PaymentFacts, effects: PaymentEffects): 
         throw step.error;
       case 'AlreadyPaid':
         return paid(step.position);
-      case 'RecordSale':
-        progress = { ...progress, sale: await saleOutcome(effects.recordSale(step)) };
+      case 'RecordSale': {
+        const sale = await saleOutcome(effects.recordSale(step));
+        // Why it was refused, in the buyer's words: sold to another booking, or by the seller.
+        if (!sale.recorded && sale.refusedAs === 'illegal_state') sale.soldElsewhere = await effects.soldElsewhere(step.productId);
+        progress = { ...progress, sale };
         break;
+      }
       case 'Refund':
         await effects.refund(step);
         progress = { ...progress, refunded: true };
@@ -83,7 +89,7 @@ async function readPaymentFacts(
 }
 
 /** Step ids derive from the payment's command id (`sale:<id>`, `refund:<intent>`), so a retry repeats nothing. */
-function paymentEffects({ bus, payments, bookings }: PaymentDeps, env: CommandEnvelope): PaymentEffects {
+function paymentEffects({ store, bus, payments, bookings }: PaymentDeps, env: CommandEnvelope): PaymentEffects {
   return {
     recordSale: async ({ productId, bookingId, buyerName }) => {
       const sale: CommandOf<'catalog', 'RecordSale'> = { type: 'RecordSale', data: { bookingId, buyerName } };
@@ -97,9 +103,13 @@ function paymentEffects({ bus, payments, bookings }: PaymentDeps, env: CommandEn
         correlationId,
       });
     },
-    refund: async ({ bookingId, intent, reason }) => {
+    soldElsewhere: async (productId) => {
+      const product = await loadProductFacts(store, productId);
+      return product.sold && product.soldTo === null;
+    },
+    refund: async ({ bookingId, intent, reason, placement }) => {
       await payments.refund(intent.id, `refund:${intent.id}`);
-      const command = { type: 'RefundPayment', data: { paymentIntentId: intent.id, reason } } as const;
+      const command = { type: 'RefundPayment', data: { paymentIntentId: intent.id, reason, placement } } as const;
       await bookings.run(bookingId, command, { ...env, commandId: uuidFromName(`refund:${intent.id}`) });
     },
     appendPaid: async ({ bookingId, command }) => (await bookings.run(bookingId, command, env)).position,
