@@ -81,8 +81,11 @@ export const CatalogCommandData = {
    * product's to say: the decider emits `ProductRemoved { reason: 'reported' }` when its stream
    * holds a report.
    */
-  /** The admin keeps a reported TV: its reports are dismissed. */
-  DismissReports: z.object({}),
+  /**
+   * The admin keeps a reported TV: its reports are dismissed. `seen`: how many reports the admin
+   * was shown; when more have come since, the dismissal is refused so that none goes unseen.
+   */
+  DismissReports: z.object({ seen: z.number().int().min(0).optional() }),
   RemoveProduct: z.discriminatedUnion('reason', [
     z.object({ reason: z.literal('admin') }),
     z.object({ reason: z.literal('seller-deleted') }),

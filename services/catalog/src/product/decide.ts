@@ -77,6 +77,9 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
     case 'DismissReports': {
       const s = listed(state);
       if (!s.reported) throw illegalState('This product has no reports to dismiss');
+      const { seen } = command.data;
+      if (seen !== undefined && s.reporters.length > seen)
+        throw conflict('More reports of this product came in since you looked; look at them again before dismissing', 'reports');
       return [{ type: 'ProductReportsDismissed', data: { productId: s.listing.productId, reports: s.reporters.length } }];
     }
     case 'RemoveProduct': {

@@ -116,6 +116,13 @@ describe('product decider', () => {
     const dismissed: ProductEvent = { type: 'ProductReportsDismissed', data: { productId: 'p1', reports: 1 } };
     given(listed, reportedByB1).when({ type: 'DismissReports', data: {} }).then([dismissed]);
     given(listed).when({ type: 'DismissReports', data: {} }).thenThrows({ kind: 'illegal_state' });
+    // A report that came after the admin looked is not dismissed unseen.
+    given(listed, reportedByB1)
+      .when({ type: 'DismissReports', data: { seen: 0 } })
+      .thenThrows({ kind: 'conflict', field: 'reports' });
+    given(listed, reportedByB1)
+      .when({ type: 'DismissReports', data: { seen: 1 } })
+      .then([dismissed]);
     given(listed, reportedByB1, dismissed).when({ type: 'DismissReports', data: {} }).thenThrows({ kind: 'illegal_state' });
     given(listed, reportedByB1, dismissed)
       .when({ type: 'ReportProduct', data: { actorId: 'b1', actorName: 'Nila', reason: 'again' } })

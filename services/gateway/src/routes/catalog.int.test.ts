@@ -218,7 +218,11 @@ describe('catalog API', () => {
       expect(refused.status).toBe(token ? 403 : 401);
       expect(refused.headers.get('content-type')).toMatch(/problem\+json/);
     }
-    const dismissed = await shop.call('PUT', path, { token: admin.token });
+    // The admin was shown fewer reports than there are (one came since): refused, so none is dismissed unseen.
+    const unseen = await shop.call('PUT', path, { token: admin.token, body: { reports: 0 } });
+    expect([unseen.status, unseen.body.field]).toEqual([409, 'reports']);
+    expect((await shop.call('PUT', path, { token: admin.token, body: { reports: 'x' } })).body).toMatchObject({ field: 'reports' });
+    const dismissed = await shop.call('PUT', path, { token: admin.token, body: { reports: 1 } });
     expect(dismissed.status).toBe(200);
     expect(dismissed.body).toMatchObject({ acknowledged: true, modifiedCount: 1 });
     expect((await shop.call('GET', '/reported_products', { token: admin.token })).body.map((x: Product) => x._id)).not.toContain(p._id);

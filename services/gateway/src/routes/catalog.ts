@@ -4,6 +4,7 @@ import {
   postDate,
   ProductSearchQuery,
   ReportProductBody,
+  DismissReportsBody,
   type ProductListing,
   type ProductPageAnswer,
   type ProductSearchAnswer,
@@ -155,7 +156,10 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   r.put('/product/dismiss_reports/:id', async (req, res) => {
     withRole(req, 'Admin');
     const id = idParam(String(req.params.id), 'Product');
-    const reply = await sender.send(req, { service: 'catalog', type: 'DismissReports', aggregateId: id, data: {} });
+    // How many reports the admin was shown (the web app sends it): newer ones are not dismissed unseen.
+    const { reports } = parse(DismissReportsBody, req.body ?? {});
+    const data = reports === undefined ? {} : { seen: reports };
+    const reply = await sender.send(req, { service: 'catalog', type: 'DismissReports', aggregateId: id, data });
     res.json(CommandSender.answer(reply));
   });
 

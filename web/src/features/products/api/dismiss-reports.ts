@@ -5,17 +5,24 @@ import { apiRequest } from '@/lib/api-client';
 import { useRowAction } from '@/lib/use-row-action';
 import { productsStore, reportedProductsStore } from '../atoms';
 
-/** The admin keeps a reported TV: it leaves Reported Items and is no longer marked reported anywhere. */
-export const dismissReports = (id: string) =>
-  apiRequest<WriteAnswer>(`/product/dismiss_reports/${encodeURIComponent(id)}`, { method: 'PUT' });
+/**
+ * The admin keeps a reported TV: it leaves Reported Items and is no longer marked reported
+ * anywhere. `reports`: how many the admin was shown; the server refuses when more came since.
+ */
+export const dismissReports = (id: string, reports: number) =>
+  apiRequest<WriteAnswer>(`/product/dismiss_reports/${encodeURIComponent(id)}`, { method: 'PUT', body: { reports } });
 
-export function useDismissReports() {
+/** `shown` answers how many reports of a product the admin's list shows. */
+export function useDismissReports(shown: (id: string) => number) {
   const action = useAtomCallback(
-    useCallback(async (_get, set, id: string) => {
-      const answer = await dismissReports(id);
-      set(productsStore.patchAtom, id, answer.position, { reported: false });
-      set(reportedProductsStore.patchAtom, id, answer.position, 'remove');
-    }, []),
+    useCallback(
+      async (_get, set, id: string) => {
+        const answer = await dismissReports(id, shown(id));
+        set(productsStore.patchAtom, id, answer.position, { reported: false });
+        set(reportedProductsStore.patchAtom, id, answer.position, 'remove');
+      },
+      [shown],
+    ),
   );
   return useRowAction(action, 'Reports dismissed: the listing stays');
 }

@@ -1,6 +1,7 @@
 import { Button, Popconfirm, Space, Tag } from 'antd';
 import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ReportedProduct } from '@tv-shop/contracts';
+import { useCallback } from 'react';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
@@ -28,7 +29,7 @@ function Reports({ product }: { product: ReportedProduct }) {
 
 export function ReportedItemsTable({ products }: { products: ReportedProduct[] }) {
   const remove = useDeleteProduct();
-  const dismiss = useDismissReports();
+  const dismiss = useDismissReports(useCallback((id: string) => products.find((p) => p._id === id)?.reports.length ?? 0, [products]));
 
   if (products.length === 0) return <EmptyText>No Reported Items Available.</EmptyText>;
 
