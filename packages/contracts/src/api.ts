@@ -162,11 +162,11 @@ export const RecordPaymentBody = z.object({
 });
 export type RecordPaymentBody = z.infer<typeof RecordPaymentBody>;
 
-/** `PUT /product/add_reported/{id}`: an optional reason (the spec's client sends no body). */
 /** `PUT /product/dismiss_reports/{id}`: optionally, how many reports the admin was shown. */
 export const DismissReportsBody = z.object({ reports: z.number({ error: 'must be a number' }).int().min(0).max(100_000).optional() });
 export type DismissReportsBody = z.infer<typeof DismissReportsBody>;
 
+/** `PUT /product/add_reported/{id}`: an optional reason (the spec's client sends no body). */
 export const ReportProductBody = z.object({ reason: z.string().trim().max(500, 'must be at most 500 characters').default('') });
 export type ReportProductBody = z.infer<typeof ReportProductBody>;
 

@@ -75,17 +75,17 @@ export const CatalogCommandData = {
   RemoveAdvertising: by,
   ReportProduct: by.extend({ actorName: z.string(), reason: z.string() }),
   /**
+   * The admin keeps a reported TV: its reports are dismissed. `seen`: how many reports the admin
+   * was shown; when more have come since, the dismissal is refused so that none goes unseen.
+   */
+  DismissReports: z.object({ seen: z.number().int().min(0).optional() }),
+  /**
    * Who asks: an admin (`admin`), the product's own seller taking it off sale (`withdrawn`, with
    * who asks: the decider checks it is the seller), or catalog's own policy after the seller's
    * account was deleted (`seller-deleted`). Whether an admin's removal is for reports is the
    * product's to say: the decider emits `ProductRemoved { reason: 'reported' }` when its stream
    * holds a report.
    */
-  /**
-   * The admin keeps a reported TV: its reports are dismissed. `seen`: how many reports the admin
-   * was shown; when more have come since, the dismissal is refused so that none goes unseen.
-   */
-  DismissReports: z.object({ seen: z.number().int().min(0).optional() }),
   RemoveProduct: z.discriminatedUnion('reason', [
     z.object({ reason: z.literal('admin') }),
     z.object({ reason: z.literal('seller-deleted') }),
