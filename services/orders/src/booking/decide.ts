@@ -28,6 +28,7 @@ export interface ConfirmedIntent {
 }
 
 type Placed = import('./booking').Placed;
+type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];
 export type BookingCommand =
   | { type: 'PlaceBooking'; data: { booking: Placed; product: ProductFacts } }
   | {
@@ -48,7 +49,7 @@ export type BookingCommand =
    */
   | {
       type: 'RefundPayment';
-      data: { paymentIntentId: string; reason: 'product-sold' | 'product-marked-sold' | 'product-removed'; placement: number | null };
+      data: { paymentIntentId: string; reason: Exclude<CancelReason, 'buyer-deleted'>; placement: number | null };
     }
   /**
    * `placement` names which placing of the booking a policy means to cancel (see BookingState):
@@ -56,7 +57,7 @@ export type BookingCommand =
    */
   | {
       type: 'CancelBooking';
-      data: { reason: EventOf<'BookingCancelled'>['data']['reason']; placement?: number };
+      data: { reason: CancelReason; placement?: number };
     };
 
 const productBookable = (p: ProductFacts) => {

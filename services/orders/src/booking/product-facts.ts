@@ -2,6 +2,12 @@ import { streams, type ProductListing } from '@tv-shop/contracts';
 import type { EventStore } from '@tv-shop/platform';
 import type { ProductFacts } from './decide';
 
+/**
+ * Why a booking of a sold TV is cancelled, by whom it was sold: to another booking here
+ * (`product-sold`), or by its seller, elsewhere (`product-marked-sold`, no booking named).
+ */
+export const soldReason = (soldTo: string | null | undefined) => (soldTo ? 'product-sold' : 'product-marked-sold');
+
 /** Folds the product's own stream (the catalog's published events) into what a booking needs. */
 export async function loadProductFacts(store: EventStore, productId: string): Promise<ProductFacts> {
   const facts: ProductFacts = {

@@ -10,7 +10,7 @@ import {
   type RecordedEvent,
 } from '@tv-shop/platform';
 import type pg from 'pg';
-import { loadProductFacts } from '../booking/product-facts';
+import { loadProductFacts, soldReason } from '../booking/product-facts';
 import type { Bookings } from '../booking/stream';
 import { ORDERS_PROJECTION, OrdersQueries } from '../read-model';
 
@@ -81,9 +81,7 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
         const reason = product.removed
           ? 'product-removed'
           : product.sold && product.soldTo !== d.bookingId
-            ? product.soldTo === null
-              ? 'product-marked-sold'
-              : 'product-sold'
+            ? soldReason(product.soldTo)
             : null;
         if (!reason) return;
         // This very placing, not one made again later in the same stream.
@@ -93,7 +91,7 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
         const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];
         for (const id of await unpaidBookings(e, { productId }))
           // Bought here by another booking, or marked sold by its seller (sold elsewhere): the buyer is told which.
-          if (id !== bookingId) await cancelPlacedBefore(e, productId, id, bookingId ? 'product-sold' : 'product-marked-sold');
+          if (id !== bookingId) await cancelPlacedBefore(e, productId, id, soldReason(bookingId));
       },
       ProductRemoved: async (e) => {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];

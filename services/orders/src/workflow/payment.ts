@@ -38,7 +38,7 @@ export interface PaymentProgress {
   refunded?: boolean;
 }
 
-export type RefundReason = 'product-sold' | 'product-marked-sold' | 'product-removed';
+export type RefundReason = Extract<BookingCommand, { type: 'RefundPayment' }>['data']['reason'];
 
 export type PaymentStep =
   /** Answer with this error; nothing (more) to do. */
