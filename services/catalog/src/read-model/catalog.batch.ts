@@ -105,6 +105,10 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   /** Products whose reports the admin dismissed: they leave the admin's Reported Items. */
   const dismissed = new Set<string>();
   const ofSeller = (sellerId: string) => [...products.values()].filter((p) => p.seller_id === sellerId);
+  /** The handlers' `delete from reports where product_id = $1`. */
+  const dropReportsOf = (productId: string) => {
+    for (const r of [...reports.values()].filter((x) => x.product_id === productId)) reports.delete(reports.keyOf(r));
+  };
 
   for (const e of events) {
     switch (e.type) {
@@ -187,7 +191,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       }
       case 'ProductReportsDismissed': {
         const { productId } = e.data as EventOf<'ProductReportsDismissed'>['data'];
-        for (const r of [...reports.values()].filter((x) => x.product_id === productId)) reports.delete(reports.keyOf(r));
+        dropReportsOf(productId);
         if (!products.get(productId)?.reported) break; // the handler's update … where reported: nothing to change
         products.update(productId, { reported: false });
         touched.touch(productId, e.position);
@@ -198,7 +202,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       case 'ProductRemoved': {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
         products.delete(productId);
-        for (const r of [...reports.values()].filter((x) => x.product_id === productId)) reports.delete(reports.keyOf(r));
+        dropReportsOf(productId);
         touched.touch(productId, e.position);
         break;
       }

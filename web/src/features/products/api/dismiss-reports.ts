@@ -1,9 +1,7 @@
 import type { WriteAnswer } from '@tv-shop/contracts';
-import { useAtomCallback } from 'jotai/utils';
 import { useCallback } from 'react';
 import { apiRequest } from '@/lib/api-client';
-import { useRowAction } from '@/lib/use-row-action';
-import { productsStore, reportedProductsStore } from '../atoms';
+import { useProductWrite } from '../use-product-write';
 
 /**
  * The admin keeps a reported TV: it leaves Reported Items and is no longer marked reported
@@ -12,17 +10,12 @@ import { productsStore, reportedProductsStore } from '../atoms';
 export const dismissReports = (id: string, reports: number) =>
   apiRequest<WriteAnswer>(`/product/dismiss_reports/${encodeURIComponent(id)}`, { method: 'PUT', body: { reports } });
 
+const patch = { reported: false };
+
 /** `shown` answers how many reports of a product the admin's list shows. */
-export function useDismissReports(shown: (id: string) => number) {
-  const action = useAtomCallback(
-    useCallback(
-      async (_get, set, id: string) => {
-        const answer = await dismissReports(id, shown(id));
-        set(productsStore.patchAtom, id, answer.position, { reported: false });
-        set(reportedProductsStore.patchAtom, id, answer.position, 'remove');
-      },
-      [shown],
-    ),
+export const useDismissReports = (shown: (id: string) => number) =>
+  useProductWrite(
+    useCallback((id: string) => dismissReports(id, shown(id)), [shown]),
+    patch,
+    'Reports dismissed: the listing stays',
   );
-  return useRowAction(action, 'Reports dismissed: the listing stays');
-}
