@@ -69,6 +69,13 @@ export const ProductListingData = z.object({
 
 export const CatalogCommandData = {
   ListProduct: ProductListingData,
+  /**
+   * The seller's listing as they now want it (every field they may change, ADR 0057); catalog
+   * fills `categoryName` from the category's stream, and the decider records what differs.
+   */
+  EditListing: by.extend({
+    listing: ProductListingData.omit({ productId: true, sellerId: true, sellerName: true, sellerEmail: true, postedOn: true }),
+  }),
   MarkProductSold: by,
   MarkProductAvailable: by,
   AdvertiseProduct: by,

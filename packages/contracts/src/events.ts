@@ -47,8 +47,31 @@ export interface ProductListing {
   postedOn: string; // d-m-yyyy, as the spec shows it
 }
 
+/** What a seller may change of a listing after it is posted: not who sells it, nor when it was posted. */
+export const EDITABLE_LISTING_FIELDS = [
+  'name',
+  'imageUrl',
+  'imageUrls',
+  'thumbnailUrls',
+  'details',
+  'location',
+  'resalePricePoisha',
+  'originalPricePoisha',
+  'useDuration',
+  'condition',
+  'phone',
+  'categoryId',
+  'categoryName',
+] as const satisfies readonly (keyof ProductListing)[];
+export type EditableListing = Pick<ProductListing, (typeof EDITABLE_LISTING_FIELDS)[number]>;
+
 export type CatalogEvent =
   | { type: 'ProductListed'; data: ProductListing }
+  /**
+   * The seller changed their listing: `changes` holds each field that changed, as it is now
+   * (ADR 0057). A booking already placed keeps the name, photo and price it was placed at.
+   */
+  | { type: 'ProductEdited'; data: { productId: string; changes: Partial<EditableListing> } }
   /**
    * With a `bookingId` the TV was paid for through TV Shop (catalog's RecordSale): that sale is
    * final. Without one the seller says it was sold elsewhere, which they may take back.

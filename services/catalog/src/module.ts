@@ -88,6 +88,9 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
       command = { ...command, data: { ...command.data, productId: env.aggregateId, categoryName: name } };
       // The seller's listing limits, decided on the seller's own stream before anything is listed.
       await slots.beforeListing(command, env);
+    } else if (command.type === 'EditListing') {
+      const name = await categoryName(command.data.listing.categoryId);
+      command = { ...command, data: { ...command.data, listing: { ...command.data.listing, categoryName: name } } };
     } else if (command.type === 'MarkProductAvailable') await slots.beforeAvailable(command, env.aggregateId, env);
     const out = await run(env.aggregateId, command, env);
     return { position: out.position, result: { productId: env.aggregateId, changed: out.events.length > 0 } };

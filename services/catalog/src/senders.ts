@@ -18,6 +18,8 @@ export const catalogSenders: SenderRules<CatalogCommand> = {
     isSystem(env.actor) || env.actor.role === 'Admin' || (env.actor.role === 'Seller' && command.data.sellerId === env.actor.id)
       ? null
       : 'Only a seller may list a TV, and only as themself',
+  // A seller edits their own listing (the product's stream checks it is theirs).
+  EditListing: sellerAsThemself,
   MarkProductSold: sellerAsThemself,
   MarkProductAvailable: sellerAsThemself,
   AdvertiseProduct: sellerAsThemself,

@@ -192,6 +192,31 @@ describe('subscriptions by view, through real sockets', () => {
     expect(xiaomi.pushes).toEqual([]);
   });
 
+  it('when a seller edits a listing into another brand and price, then the old brand and a price range it left get a removal, the new brand the row', async () => {
+    const seller = await shop.signup('Seller');
+    const legacy = await shop.socket();
+    const p = await shop.addProduct(seller.token, { category_id: 'walton', resale_price: 30000 });
+    await poll(() => legacy.pushes.some((x) => x.id === p._id)).toBe(true);
+    const walton = await viewer([{ kind: 'products', filter: { category: 'walton' } }]);
+    const lg = await viewer([{ kind: 'products', filter: { category: 'lg' } }]);
+    const dear = await viewer([{ kind: 'products', filter: { minPrice: 25000 } }]);
+    const page = await viewer([{ kind: 'product', id: p._id }]);
+    const res = await shop.call('PUT', `/product/${p._id}`, {
+      token: seller.token,
+      body: shop.productBody({ category_id: 'lg', resale_price: 20000, porduct_name: 'LG 43" edited' }),
+    });
+    expect(res.status).toBe(200);
+    await poll(() => ops(walton.pushes)).toEqual(['remove']);
+    await poll(() => ops(dear.pushes)).toEqual(['remove']);
+    await poll(() => lg.pushes).toEqual([
+      expect.objectContaining({ op: 'upsert', id: p._id, row: expect.objectContaining({ category_id: 'lg', resale_price: 20000 }) }),
+    ]);
+    await poll(() => page.pushes).toEqual([
+      expect.objectContaining({ op: 'upsert', row: expect.objectContaining({ porduct_name: 'LG 43" edited' }) }),
+    ]);
+    expect(lg.pushes[0]).not.toHaveProperty('route');
+  });
+
   it('when advertising ends, then the advertised view gets a removal', async () => {
     const seller = await shop.signup('Seller');
     const p = await shop.addProduct(seller.token);

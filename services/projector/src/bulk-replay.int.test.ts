@@ -90,6 +90,27 @@ beforeAll(async () => {
     });
     await append(`product-${p.id}`, report('b1', 'Fake'), report('b2'), report('b1', 'Again'));
   }
+  // Sellers' edits: a price and the words search finds; another brand; new photos (the old
+  // thumbnails dropped); one right after its listing, in the same batch.
+  await append('category-c2', {
+    type: 'CategoryAdded',
+    data: { categoryId: 'c2', category_name: 'walton', name: 'Walton', bgColor: '#fff', color: '#000' },
+  });
+  for (const p of products.filter((x) => x.n % 7 === 3)) {
+    const changes =
+      p.n % 2
+        ? {
+            imageUrl: `/api/images/${p.n}c.jpg`,
+            imageUrls: [`/api/images/${p.n}c.jpg`],
+            thumbnailUrls: [],
+            categoryId: 'c2',
+            categoryName: 'Walton',
+          }
+        : { resalePricePoisha: 900_000 + p.n, details: `Repriced, wall mount ${p.n}` };
+    await append(`product-${p.id}`, { type: 'ProductEdited', data: { productId: p.id, changes }, by: p.seller });
+  }
+  await append('product-p60', { type: 'ProductListed', data: listing('p60', 's2', 60), by: 's2' });
+  await append('product-p60', { type: 'ProductEdited', data: { productId: 'p60', changes: { name: 'Walton 50" edited' } }, by: 's2' });
   await append('user-s1', { type: 'UserProfileUpdated', data: { userId: 's1', name: 'Karim Ali', photoURL: '/me.jpg' } });
   await append('user-s2', { type: 'SellerVerified', data: { userId: 's2' } });
   await append('user-b1', { type: 'UserProfileUpdated', data: { userId: 'b1', name: 'Nusrat', photoURL: '' } });
@@ -217,7 +238,7 @@ describe('replaying in batches (ADR 0044)', () => {
       // The log is shorter than the default threshold (1,000 positions behind): the test lowers it.
       const batched = await lastPushes('catalog_batched', { bulkSize: 40, catchUpInBulk: 1 });
       expect(batched.checkpoints).toBeGreaterThan(5); // a batch of 40 at a time, each committed with its checkpoint
-      expect(single.last.size).toBe(60); // every product listed, p10 as removed
+      expect(single.last.size).toBe(61); // every product listed, p10 as removed
       expect(batched.last).toEqual(single.last);
       const tables = await new ProjectionRunner(
         db.pool,

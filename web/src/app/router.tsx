@@ -27,6 +27,7 @@ const ProfilePage = page(() => import('./routes/dashboard/profile'), 'ProfilePag
 const MyOrdersPage = page(() => import('./routes/dashboard/my-orders'), 'MyOrdersPage');
 const PaymentPage = page(() => import('./routes/dashboard/payment'), 'PaymentPage');
 const AddProductPage = page(() => import('./routes/dashboard/add-product'), 'AddProductPage');
+const EditProductPage = page(() => import('./routes/dashboard/edit-product'), 'EditProductPage');
 const MyProductsPage = page(() => import('./routes/dashboard/my-products'), 'MyProductsPage');
 const MyBookingsPage = page(() => import('./routes/dashboard/my-bookings'), 'MyBookingsPage');
 const AllSellersPage = page(() => import('./routes/dashboard/all-sellers'), 'AllSellersPage');
@@ -94,6 +95,7 @@ const router = createBrowserRouter([
                 children: [
                   { path: d.addProduct.path, element: loading(<AddProductPage />, d.addProduct.title) },
                   { path: d.myProducts.path, element: loading(<MyProductsPage />, d.myProducts.title) },
+                  { path: d.editProduct.path, element: loading(<EditProductPage />, d.editProduct.title) },
                   { path: d.myBookings.path, element: loading(<MyBookingsPage />, d.myBookings.title) },
                 ],
               },

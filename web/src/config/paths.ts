@@ -28,6 +28,11 @@ export const paths = {
     myOrders: { path: '/dashboard/my_order', href: () => '/dashboard/my_order', title: 'My Orders' },
     addProduct: { path: '/dashboard/add_product', href: () => '/dashboard/add_product', title: 'Add Product' },
     myProducts: { path: '/dashboard/my_product', href: () => '/dashboard/my_product', title: 'My Products' },
+    editProduct: {
+      path: '/dashboard/edit_product/:id',
+      href: (productId: string) => `/dashboard/edit_product/${encodeURIComponent(productId)}`,
+      title: 'Edit Listing',
+    },
     myBookings: { path: '/dashboard/my_bookings', href: () => '/dashboard/my_bookings', title: 'My Bookings' },
     allSellers: { path: '/dashboard/all_seller', href: () => '/dashboard/all_seller', title: 'All Sellers' },
     allBuyers: { path: '/dashboard/all_buyer', href: () => '/dashboard/all_buyer', title: 'All Buyers' },

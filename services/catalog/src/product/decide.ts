@@ -1,4 +1,10 @@
-import { MAX_LISTING_PHOTOS, type CatalogCommand, type ProductListing } from '@tv-shop/contracts';
+import {
+  EDITABLE_LISTING_FIELDS,
+  MAX_LISTING_PHOTOS,
+  type CatalogCommand,
+  type EditableListing,
+  type ProductListing,
+} from '@tv-shop/contracts';
 import { conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type ProductEvent, type ProductState } from './product';
 
@@ -26,6 +32,33 @@ function checkPhotos({ imageUrl, imageUrls, thumbnailUrls }: ProductListing): vo
     throw validation('productThumbnails', 'must hold one thumbnail for each photo');
 }
 
+/** Whatever the edge let through, a listing's prices are whole poisha, at least 1. */
+function checkPrices(l: Pick<ProductListing, 'resalePricePoisha' | 'originalPricePoisha'>): void {
+  for (const [field, poisha] of [
+    ['resale_price', l.resalePricePoisha],
+    ['orginal_price', l.originalPricePoisha],
+  ] as const)
+    if (!Number.isSafeInteger(poisha) || poisha < 1) throw validation(field, 'must be at least 0.01 TK');
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Each field of `next` that differs from the listing as it is. A listing from before several
+ * photos has its one photo; thumbnails it no longer has are recorded as none (`[]`).
+ */
+function changesTo(listing: ProductListing, next: EditableListing): Partial<EditableListing> {
+  const current: EditableListing = {
+    ...listing,
+    imageUrls: listing.imageUrls ?? [listing.imageUrl],
+    thumbnailUrls: listing.thumbnailUrls?.length ? listing.thumbnailUrls : undefined,
+  };
+  const changes: Record<string, unknown> = {};
+  for (const field of EDITABLE_LISTING_FIELDS)
+    if (JSON.stringify(next[field]) !== JSON.stringify(current[field])) changes[field] = next[field] ?? [];
+  return changes;
+}
+
 const owned = (s: ProductState, actorId: string): Listed => {
   const l = listed(s);
   if (l.listing.sellerId !== actorId) throw forbidden('Only the seller of this product can change it');
@@ -36,14 +69,30 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
   switch (command.type) {
     case 'ListProduct':
       if (state.status !== 'none') throw conflict('This product is already listed', '_id');
-      // Whatever the edge let through, a listing's prices are whole poisha, at least 1.
-      for (const [field, poisha] of [
-        ['resale_price', command.data.resalePricePoisha],
-        ['orginal_price', command.data.originalPricePoisha],
-      ] as const)
-        if (!Number.isSafeInteger(poisha) || poisha < 1) throw validation(field, 'must be at least 0.01 TK');
+      checkPrices(command.data);
       checkPhotos(command.data);
       return [{ type: 'ProductListed', data: command.data }];
+    case 'EditListing': {
+      const s = owned(state, command.data.actorId);
+      // A sale is a sale: what the buyer paid for, or what was sold elsewhere, stays as it was.
+      if (s.sold) throw illegalState('A sold TV cannot be edited; mark it available first if it was not sold after all');
+      // As with a withdrawal: what buyers reported stays for the admin to see as they saw it.
+      if (s.reported) throw illegalState('Buyers reported this listing; it cannot be edited until the admin has reviewed it');
+      const wanted = command.data.listing;
+      const photos = wanted.imageUrls ?? [wanted.imageUrl];
+      // Thumbnails not sent: the ones there are stay while the photos do; new photos are shown as they are.
+      const kept = s.listing.thumbnailUrls?.length && sameList(photos, s.listing.imageUrls ?? [s.listing.imageUrl]);
+      const next: EditableListing = {
+        ...wanted,
+        imageUrls: photos,
+        thumbnailUrls: wanted.thumbnailUrls ?? (kept ? s.listing.thumbnailUrls : undefined),
+      };
+      checkPrices(next);
+      checkPhotos({ ...s.listing, ...next });
+      const changes = changesTo(s.listing, next);
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'ProductEdited', data: { productId: s.listing.productId, changes } }];
+    }
     case 'MarkProductSold': {
       const s = owned(state, command.data.actorId);
       if (s.sold) throw illegalState('The product is already sold');

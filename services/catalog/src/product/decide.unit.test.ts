@@ -132,6 +132,107 @@ describe('product decider', () => {
       .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', actorId: 's1' } })
       .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } }]);
   });
+  describe('a seller edits their listing', () => {
+    // The listing as the edit form sends it: every field a seller may change.
+    const { productId: _p, sellerId: _s, sellerName: _n, sellerEmail: _e, postedOn: _d, ...asItIs } = listing;
+    const form = { ...asItIs, imageUrls: [listing.imageUrl] };
+    const edit = (over: Partial<typeof form> = {}, actorId = 's1') => ({
+      type: 'EditListing' as const,
+      data: { actorId, listing: { ...form, ...over } },
+    });
+    it('given a listing, when its seller lowers the price and rewrites the details, then ProductEdited with only what changed', () =>
+      given(listed)
+        .when(edit({ resalePricePoisha: 2_200_000, details: 'Works well, remote included' }))
+        .then([
+          {
+            type: 'ProductEdited',
+            data: { productId: 'p1', changes: { resalePricePoisha: 2_200_000, details: 'Works well, remote included' } },
+          },
+        ]));
+    it('given a listing, when its seller sends it as it is, then nothing is recorded', () => given(listed).when(edit()).then([]));
+    it('given an edit, when the seller edits again, then the second is measured against the first', () => {
+      const cheaper: ProductEvent = { type: 'ProductEdited', data: { productId: 'p1', changes: { resalePricePoisha: 2_200_000 } } };
+      given(listed, cheaper)
+        .when(edit({ resalePricePoisha: 2_200_000 }))
+        .then([]);
+      given(listed, cheaper)
+        .when(edit({ categoryId: 'walton', categoryName: 'Walton' }))
+        .then([
+          {
+            type: 'ProductEdited',
+            data: { productId: 'p1', changes: { resalePricePoisha: 2_500_000, categoryId: 'walton', categoryName: 'Walton' } },
+          },
+        ]);
+    });
+    it('given a listing, when another seller or a buyer edits it, then forbidden', () => {
+      given(listed)
+        .when(edit({ details: 'mine now' }, 's2'))
+        .thenThrows({ kind: 'forbidden' });
+      given(listed)
+        .when(edit({ details: 'mine now' }, 'b1'))
+        .thenThrows({ kind: 'forbidden' });
+    });
+    it('given a sold, reported or removed listing, or none, when its seller edits it, then refused and nothing is recorded', () => {
+      const reported: ProductEvent = {
+        type: 'ProductReported',
+        data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+      };
+      given(listed, sold)
+        .when(edit({ details: 'x' }))
+        .thenThrows({ kind: 'illegal_state' });
+      given(listed, soldToB1)
+        .when(edit({ resalePricePoisha: 1 }))
+        .thenThrows({ kind: 'illegal_state' });
+      given(listed, reported)
+        .when(edit({ details: 'nothing to see' }))
+        .thenThrows({ kind: 'illegal_state' });
+      given(listed, { type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } })
+        .when(edit({ details: 'x' }))
+        .thenThrows({ kind: 'not_found' });
+      given()
+        .when(edit({ details: 'x' }))
+        .thenThrows({ kind: 'not_found' });
+    });
+    it('given a listing, when the edit has a price under one poisha or photos that do not fit, then refused naming the field', () => {
+      given(listed)
+        .when(edit({ resalePricePoisha: 0 }))
+        .thenThrows({ kind: 'validation', field: 'resale_price' });
+      given(listed)
+        .when(edit({ imageUrls: ['/api/images/other', listing.imageUrl] }))
+        .thenThrows({ kind: 'validation', field: 'productImages' });
+      given(listed)
+        .when(edit({ thumbnailUrls: ['/api/images/a-thumb', '/api/images/b-thumb'] }))
+        .thenThrows({ kind: 'validation', field: 'productThumbnails' });
+    });
+    it('given a listing with thumbnails, when the photos stay, then its thumbnails stay; when they change without thumbnails, then it has none', () => {
+      const withThumb: ProductEvent = {
+        type: 'ProductListed',
+        data: { ...listing, imageUrls: [listing.imageUrl], thumbnailUrls: ['/api/images/t'] },
+      };
+      given(withThumb)
+        .when(edit({ details: 'Works well.' }))
+        .then([{ type: 'ProductEdited', data: { productId: 'p1', changes: { details: 'Works well.' } } }]);
+      given(withThumb)
+        .when(edit({ imageUrl: '/api/images/y', imageUrls: ['/api/images/y'] }))
+        .then([
+          {
+            type: 'ProductEdited',
+            data: { productId: 'p1', changes: { imageUrl: '/api/images/y', imageUrls: ['/api/images/y'], thumbnailUrls: [] } },
+          },
+        ]);
+    });
+    it('given an edit that changed the category, when the product is folded, then its listing is the edited one', () => {
+      const state = [
+        listed,
+        { type: 'ProductEdited', data: { productId: 'p1', changes: { categoryId: 'walton', categoryName: 'Walton' } } } as ProductEvent,
+      ].reduce(productDecider.evolve, productDecider.initialState());
+      expect(state.status === 'listed' && [state.listing.categoryId, state.listing.categoryName, state.listing.name]).toEqual([
+        'walton',
+        'Walton',
+        listing.name,
+      ]);
+    });
+  });
   it('given a product, when its own seller reports it, then forbidden', () =>
     given(listed)
       .when({ type: 'ReportProduct', data: { actorId: 's1', actorName: 'Karim', reason: '' } })

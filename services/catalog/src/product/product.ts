@@ -25,6 +25,8 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
     return { status: 'listed', listing: event.data, sold: false, soldTo: null, advertised: false, reported: false, reporters: [] };
   if (state.status !== 'listed') return state;
   switch (event.type) {
+    case 'ProductEdited':
+      return { ...state, listing: { ...state.listing, ...event.data.changes } };
     case 'ProductMarkedSold':
       return { ...state, sold: true, soldTo: event.data.bookingId ?? null, advertised: false };
     case 'ProductMarkedAvailable':

@@ -1,6 +1,6 @@
 import { rooms, type EventOf, type Product, type ProductListing } from '@tv-shop/contracts';
 import { insertRows, LastChanges, RowSet, type BatchContext, type RecordedEvent } from '@tv-shop/platform';
-import { toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { editedColumns, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
 /** A row as `to_json` shows it (bigints as numbers): the form a batch works in. */
 type Stored<R, Big extends keyof R> = Omit<R, Big> & Record<Big, number>;
@@ -14,6 +14,7 @@ interface SellerRecord {
 
 const PRODUCT_EVENTS = new Set([
   'ProductListed',
+  'ProductEdited',
   'ProductMarkedSold',
   'ProductMarkedAvailable',
   'ProductAdvertised',
@@ -157,6 +158,15 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         products.insert(listedProductRow(l, sellers.get(l.sellerId)?.verified ?? false, e.position));
         words.push(`${l.name} ${l.details} ${l.location} ${l.categoryName}`);
         touched.touch(l.productId, e.position);
+        break;
+      }
+      case 'ProductEdited': {
+        const { productId, changes } = e.data as EventOf<'ProductEdited'>['data'];
+        const columns = editedColumns(changes);
+        if (columns.length === 0 || !products.update(productId, Object.fromEntries(columns))) break;
+        const p = products.get(productId)!;
+        words.push(`${p.name} ${p.details} ${p.location} ${p.category_name}`);
+        touched.touch(productId, e.position);
         break;
       }
       case 'ProductMarkedSold': {

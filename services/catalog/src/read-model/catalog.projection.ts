@@ -1,6 +1,6 @@
 import { rooms, type EventOf, type Product, type ProductListing, type ProductRoute } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
-import { PRODUCT_COLUMNS, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { editedColumns, PRODUCT_COLUMNS, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 import { applyCatalogBatch } from './catalog.batch';
 
 /**
@@ -18,6 +18,15 @@ const emitProducts = async (ctx: ProjectionContext, where: string, value: string
   const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
   for (const r of rows) ctx.emit(productPush(r.id, toProduct(r), was), [rooms.everyone]);
 };
+/** The words of a listing's search vector, kept once each in `search_words` (see the table). */
+const addSearchWords = (ctx: ProjectionContext, text: string) =>
+  ctx.db.query(
+    `insert into search_words (word)
+     select lexeme from unnest(to_tsvector('simple', $1))
+      where lexeme ~ '^[[:alnum:]]{1,40}$' and lexeme !~ '^[0-9]{5,}$'
+     on conflict do nothing`,
+    [text],
+  );
 /** A reported product with who reported it and why: for the admin only. */
 const emitReported = async (ctx: ProjectionContext, productId: string) => {
   if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
@@ -145,14 +154,26 @@ export const catalogProjection: Projection = {
       );
       // Every word the search vector holds for it, so search can tell a whole word from a prefix;
       // not long numbers (phones, prices): searched whole, they match the vector itself.
-      await ctx.db.query(
-        `insert into search_words (word)
-         select lexeme from unnest(to_tsvector('simple', $1))
-          where lexeme ~ '^[[:alnum:]]{1,40}$' and lexeme !~ '^[0-9]{5,}$'
-         on conflict do nothing`,
-        [`${l.name} ${l.details} ${l.location} ${l.categoryName}`],
-      );
+      await addSearchWords(ctx, `${l.name} ${l.details} ${l.location} ${l.categoryName}`);
       await emitProducts(ctx, 'id', l.productId);
+    },
+    ProductEdited: async (e, ctx) => {
+      const { productId, changes } = e.data as EventOf<'ProductEdited'>['data'];
+      const columns = editedColumns(changes);
+      if (columns.length === 0) return;
+      // The row as it was (the self-join reads the version before the update), for the pushes' `was`.
+      const { rows } = await ctx.db.query<ProductRow>(
+        `update products p set ${columns.map(([column], i) => `${column} = $${i + 2}`).join(', ')} from products o
+          where p.id = $1 and o.id = p.id
+          returning ${PRODUCT_COLUMNS.split(', ')
+            .map((c) => `o.${c}`)
+            .join(', ')}, p.name || ' ' || p.details || ' ' || p.location || ' ' || p.category_name as words`,
+        [productId, ...columns.map(([, value]) => value)],
+      );
+      const old = rows[0] as (ProductRow & { words: string }) | undefined;
+      if (!old) return;
+      await addSearchWords(ctx, old.words);
+      await emitProducts(ctx, 'id', productId, toProduct(old));
     },
     ProductMarkedSold: async (e, ctx) => {
       const { productId, bookingId } = e.data as EventOf<'ProductMarkedSold'>['data'];

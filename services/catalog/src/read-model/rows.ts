@@ -1,4 +1,4 @@
-import type { Blog, Category, Product, ProductReport } from '@tv-shop/contracts';
+import type { Blog, Category, EditableListing, Product, ProductReport } from '@tv-shop/contracts';
 
 /** Poisha in the read models, TK on the wire. */
 export const toTk = (poisha: number | string) => Number(poisha) / 100;
@@ -83,3 +83,26 @@ export const toBlog = (r: { id: string; ques: string; paragraphs: string[] }): B
   r.paragraphs.slice(1, 5).forEach((p, i) => ((blog as unknown as Record<string, string>)[`para${i + 2}`] = p));
   return blog;
 };
+
+/** The column of `products` each field a seller may edit is kept in. */
+const EDITED_COLUMN: Record<keyof EditableListing, keyof ProductRow> = {
+  name: 'name',
+  imageUrl: 'image',
+  imageUrls: 'images',
+  thumbnailUrls: 'thumbnails',
+  details: 'details',
+  location: 'location',
+  resalePricePoisha: 'resale_poisha',
+  originalPricePoisha: 'original_poisha',
+  useDuration: 'use_duration',
+  condition: 'condition',
+  phone: 'phone',
+  categoryId: 'category_id',
+  categoryName: 'category_name',
+};
+
+/** The columns a seller's edit (ProductEdited) sets, with their new values. */
+export const editedColumns = (changes: Partial<EditableListing>): [column: keyof ProductRow, value: unknown][] =>
+  Object.entries(changes)
+    .filter(([, value]) => value !== undefined)
+    .map(([field, value]) => [EDITED_COLUMN[field as keyof EditableListing], value]);

@@ -202,6 +202,107 @@ describe('catalog API', () => {
     expect((await shop.call('PUT', '/product/sold_status/%27%20or%201=1', { token: seller.token })).status).toBe(404);
   });
 
+  describe('a seller edits a listing (PUT /product/{id})', () => {
+    const edit = (token: string | undefined, id: string, over: Record<string, unknown> = {}) =>
+      shop.call('PUT', `/product/${id}`, { token, body: shop.productBody(over) });
+
+    it('when its seller lowers the price, rewrites the details and moves it to another brand, then every list shows it as edited; sent again, nothing changes', async () => {
+      const seller = await shop.signup('Seller', 'Rahim');
+      const p = await shop.addProduct(seller.token, { porduct_name: 'Samsung 40" Plasma' });
+      const res = await edit(seller.token, p._id, {
+        porduct_name: 'Sony 40" Plasma',
+        details: 'Quietfan model, wall mount included',
+        resale_price: '19999.50',
+        category_id: 'sony',
+        product_condition: 'Fair',
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ acknowledged: true, modifiedCount: 1, position: expect.any(Number) });
+      const page = (await shop.call('GET', `/product/${p._id}`)).body.product as Product;
+      expect(page).toMatchObject({
+        porduct_name: 'Sony 40" Plasma',
+        details: 'Quietfan model, wall mount included',
+        resale_price: 19999.5,
+        category_id: 'sony',
+        category_name: 'Sony',
+        product_condition: 'Fair',
+        // What the seller may not change stays: who sells it, and when it was posted.
+        seller: 'Rahim',
+        sellerEmail: seller.user.email,
+        post_date: p.post_date,
+      });
+      expect((await shop.call('GET', '/products/samsung')).body.map((x: Product) => x._id)).not.toContain(p._id);
+      expect((await shop.call('GET', '/products/sony')).body.map((x: Product) => x._id)).toContain(p._id);
+      const found = await shop.call('GET', '/products/search?q=quietfan');
+      expect(found.body.items.map((x: Product) => x._id)).toEqual([p._id]);
+
+      const again = await edit(seller.token, p._id, {
+        porduct_name: 'Sony 40" Plasma',
+        details: 'Quietfan model, wall mount included',
+        resale_price: 19999.5,
+        category_id: 'sony',
+        product_condition: 'Fair',
+      });
+      expect(again.status).toBe(200);
+      expect(again.body.modifiedCount).toBe(0);
+    });
+
+    it('when anyone but its seller edits it (another seller, a buyer, the admin, nobody), then 401/403 and it is unchanged', async () => {
+      const seller = await shop.signup('Seller');
+      const rival = await shop.signup('Seller');
+      const buyer = await shop.signup('Buyer');
+      const admin = await shop.admin();
+      const p = await shop.addProduct(seller.token);
+      expect((await edit(rival.token, p._id, { resale_price: 1 })).status).toBe(403);
+      expect((await edit(buyer.token, p._id, { resale_price: 1 })).status).toBe(403);
+      expect((await edit(admin.token, p._id, { resale_price: 1 })).status).toBe(403);
+      expect((await edit(undefined, p._id, { resale_price: 1 })).status).toBe(401);
+      expect((await shop.call('GET', `/product/${p._id}`)).body.product.resale_price).toBe(p.resale_price);
+    });
+
+    it('when the edit is bad, names a brand that does not exist or a product that does not, then 4xx naming the field and nothing changes', async () => {
+      const seller = await shop.signup('Seller');
+      const p = await shop.addProduct(seller.token);
+      for (const [over, field] of [
+        [{ porduct_name: ' ' }, 'porduct_name'],
+        [{ resale_price: '38,000' }, 'resale_price'],
+        [{ phone_number: 'call me' }, 'phone_number'],
+        [{ productImages: ['https://example.com/other.png'] }, 'productImages'],
+      ] as const) {
+        const res = await edit(seller.token, p._id, over);
+        expect(res.status, field).toBe(400);
+        expect(res.body.field, field).toBe(field);
+      }
+      const noBrand = await edit(seller.token, p._id, { category_id: 'no-such-brand' });
+      expect([noBrand.status, noBrand.body.field]).toEqual([404, 'category_id']);
+      expect((await edit(seller.token, 'no-such-product')).status).toBe(404);
+      const page = (await shop.call('GET', `/product/${p._id}`)).body.product as Product;
+      expect(page).toEqual({ ...p, sellerVerified: page.sellerVerified });
+    });
+
+    it('when it is sold or buyers reported it, then 409 and it is unchanged; a booking keeps the price it was placed at, a new one takes the new price', async () => {
+      const seller = await shop.signup('Seller');
+      const buyer = await shop.signup('Buyer');
+      const sold = await shop.addProduct(seller.token);
+      await shop.call('PUT', `/product/sold_status/${sold._id}`, { token: seller.token });
+      expect((await edit(seller.token, sold._id, { resale_price: 1 })).status).toBe(409);
+      const reported = await shop.addProduct(seller.token);
+      await shop.call('PUT', `/product/add_reported/${reported._id}`, { token: buyer.token, body: { reason: 'fake' } });
+      expect((await edit(seller.token, reported._id, { details: 'nothing to see' })).status).toBe(409);
+
+      const p = await shop.addProduct(seller.token, { resale_price: 25000 });
+      const before = await shop.book(buyer.token, p._id);
+      expect((await edit(seller.token, p._id, { resale_price: 21000 })).status).toBe(200);
+      const other = await shop.signup('Buyer');
+      const after = await shop.book(other.token, p._id);
+      const price = async (token: string, email: string, id: string) =>
+        ((await shop.call('GET', `/bookings?email=${email}`, { token })).body as { _id: string; price: number }[]).find((b) => b._id === id)
+          ?.price;
+      expect(await price(buyer.token, buyer.user.email, before)).toBe(25000);
+      expect(await price(other.token, other.user.email, after)).toBe(21000);
+    });
+  });
+
   it('when the admin dismisses the reports of a listing, then it stays for sale unreported, leaves Reported Items live, and may be reported and withdrawn again; only the admin may', async () => {
     const seller = await shop.signup('Seller');
     const buyer = await shop.signup('Buyer');

@@ -5,6 +5,7 @@ import {
   ProductSearchQuery,
   ReportProductBody,
   DismissReportsBody,
+  type EditableListing,
   type ProductListing,
   type ProductPageAnswer,
   type ProductSearchAnswer,
@@ -17,6 +18,24 @@ import type { GatewayDeps } from '../deps';
 import { idParam, parse, queryParam } from '../http/validate';
 
 const poisha = (tk: number) => Math.round(tk * 100);
+
+/** What a seller says of their TV, in the listing's own words (catalog fills the category's name). */
+const listingOf = (body: AddProductBody): EditableListing => ({
+  name: body.porduct_name,
+  imageUrl: body.productImage,
+  // The spec's client sends its one photo as productImage only.
+  imageUrls: body.productImages ?? [body.productImage],
+  ...(body.productThumbnails ? { thumbnailUrls: body.productThumbnails } : {}),
+  details: body.details,
+  location: body.location,
+  resalePricePoisha: poisha(body.resale_price),
+  originalPricePoisha: poisha(body.orginal_price),
+  useDuration: body.use_duration,
+  condition: body.product_condition,
+  phone: body.phone_number,
+  categoryId: body.category_id,
+  categoryName: '',
+});
 
 export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): Router {
   const r = Router();
@@ -80,20 +99,7 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     const productId = uuidFromName(`product:${commandId}`);
     const listing: ProductListing = {
       productId,
-      name: body.porduct_name,
-      imageUrl: body.productImage,
-      // The spec's client sends its one photo as productImage only.
-      imageUrls: body.productImages ?? [body.productImage],
-      ...(body.productThumbnails ? { thumbnailUrls: body.productThumbnails } : {}),
-      details: body.details,
-      location: body.location,
-      resalePricePoisha: poisha(body.resale_price),
-      originalPricePoisha: poisha(body.orginal_price),
-      useDuration: body.use_duration,
-      condition: body.product_condition,
-      phone: body.phone_number,
-      categoryId: body.category_id,
-      categoryName: '',
+      ...listingOf(body),
       sellerId: seller._id,
       sellerName: seller.name,
       sellerEmail: seller.email,
@@ -129,6 +135,17 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     const id = idParam(String(req.params.id), 'Product');
     const data = { reason: 'withdrawn' as const, actorId: seller._id };
     const reply = await sender.send(req, { service: 'catalog', type: 'RemoveProduct', aggregateId: id, data });
+    res.json(CommandSender.answer(reply));
+  });
+
+  // A seller edits their own listing (ADR 0057): the whole listing as Add Product sends it. The
+  // product's decider checks it is theirs, and refuses a sold or reported one.
+  r.put('/product/:id', async (req, res) => {
+    const seller = withRole(req, 'Seller');
+    const id = idParam(String(req.params.id), 'Product');
+    const body = parse(AddProductBody, req.body);
+    const data = { actorId: seller._id, listing: listingOf(body) };
+    const reply = await sender.send(req, { service: 'catalog', type: 'EditListing', aggregateId: id, data });
     res.json(CommandSender.answer(reply));
   });
 

@@ -1,4 +1,4 @@
-import { streams, type ProductListing } from '@tv-shop/contracts';
+import { streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import type { EventStore } from '@tv-shop/platform';
 import type { ProductFacts } from './decide';
 
@@ -25,6 +25,12 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
     if (e.type === 'ProductListed') {
       const l = e.data as ProductListing;
       Object.assign(facts, { exists: true, name: l.name, image: l.imageUrl, pricePoisha: l.resalePricePoisha, sellerId: l.sellerId });
+    } else if (e.type === 'ProductEdited') {
+      // A booking placed from now on is placed at the listing as it is now.
+      const { name, imageUrl, resalePricePoisha } = (e.data as EventOf<'ProductEdited'>['data']).changes;
+      if (name !== undefined) facts.name = name;
+      if (imageUrl !== undefined) facts.image = imageUrl;
+      if (resalePricePoisha !== undefined) facts.pricePoisha = resalePricePoisha;
     } else if (e.type === 'ProductMarkedSold') {
       facts.sold = true;
       facts.soldTo = (e.data as { bookingId?: string }).bookingId ?? null;

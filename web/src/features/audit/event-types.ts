@@ -8,6 +8,7 @@ const known: Record<DomainEventType, { colour: string }> = {
   SellerVerified: { colour: 'purple' },
   UserDeleted: { colour: 'red' },
   ProductListed: { colour: 'blue' },
+  ProductEdited: { colour: 'blue' },
   ProductMarkedSold: { colour: 'green' },
   ProductMarkedAvailable: { colour: 'blue' },
   ProductAdvertised: { colour: 'geekblue' },

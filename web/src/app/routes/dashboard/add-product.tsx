@@ -21,7 +21,7 @@ function AddProductPageContent() {
         Add <span className="animated-logo">Product</span>
       </h1>
       <Loaded loading={loading} error={error} retry={retry} what="categories">
-        <AddProductForm categories={categories} onAdded={added} />
+        <AddProductForm categories={categories} onSaved={added} />
       </Loaded>
     </section>
   );

@@ -1,11 +1,12 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
-import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category } from '@tv-shop/contracts';
+import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category, type Product, type WriteAnswer } from '@tv-shop/contracts';
 import { useState } from 'react';
 import { ApiError, errorMessage, fieldSentence, logFailure } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
 import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
+import { editProduct } from '../api/edit-product';
 import { PhotosInput, photosRule } from './photos-input';
 
 type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 'productThumbnails' | 'resale_price' | 'orginal_price'> & {
@@ -32,8 +33,32 @@ const FORM_FIELDS = new Set<string>([
 const conditionOptions = CONDITIONS.map((value) => ({ value, label: value }));
 const durationOptions = USE_DURATIONS.map((value) => ({ value, label: value }));
 
-/** Every field is required; the photos are shrunk and uploaded first, in order, then sent with the product. */
-export function AddProductForm({ categories, onAdded }: { categories: Category[]; onAdded: () => void }) {
+/** The form's fields as a listing has them, to edit it. */
+const valuesOf = (p: Product): Partial<AddProductValues> => ({
+  porduct_name: p.porduct_name,
+  location: p.location,
+  resale_price: String(p.resale_price),
+  orginal_price: String(p.orginal_price),
+  phone_number: p.phone_number,
+  product_condition: p.product_condition,
+  use_duration: p.use_duration as AddProductValues['use_duration'],
+  category_id: p.category_id,
+  details: p.details,
+});
+
+interface ListingFormProps {
+  categories: Category[];
+  /** The seller's listing to edit (ADR 0057); without it, a new one is added. */
+  listing?: Product;
+  onSaved: (answer: WriteAnswer) => void;
+}
+
+/**
+ * Every field is required; the photos are shrunk and uploaded first, in order, then sent with the
+ * product. Editing a listing, its photos stay unless the seller chooses new ones to replace them.
+ */
+export function AddProductForm({ categories, listing, onSaved }: ListingFormProps) {
+  const [replacingPhotos, setReplacingPhotos] = useState(!listing);
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -44,8 +69,8 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
     form.setFields(Object.keys(changed).map((name) => ({ name: name as keyof AddProductValues, errors: [] })));
   };
 
-  const submit = async ({ photos, ...values }: AddProductValues) => {
-    if (photos.length === 0) return;
+  const submit = async ({ photos = [], ...values }: AddProductValues) => {
+    if (replacingPhotos && photos.length === 0) return;
     setBusy(true);
     setError(null);
     // Which photo a failed upload was, so the message can name it.
@@ -53,25 +78,32 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
     try {
       // One at a time: a phone holds one full-size photo in memory while it is shrunk, not eight.
       const uploaded: UploadedImage[] = [];
-      for (const [index, photo] of photos.entries()) {
+      for (const [index, photo] of (replacingPhotos ? photos : []).entries()) {
         uploading = `Photo ${index + 1} (${photo.name})`;
         setProgress(`Uploading photo ${index + 1} of ${photos.length}…`);
         uploaded.push(await uploadPhoto(photo));
       }
       uploading = '';
-      setProgress('Saving the listing…');
+      setProgress(listing ? 'Saving your changes…' : 'Saving the listing…');
       const category = categories.find((c) => c._id === values.category_id);
       const fields = await listingFields.fields();
-      await addProduct({
+      // Kept photos go as they are; the server keeps their thumbnails (ADR 0057).
+      const pictures =
+        listing && !replacingPhotos
+          ? { productImage: listing.productImage, productImages: listing.productImages }
+          : {
+              productImage: uploaded[0]!.url,
+              productImages: uploaded.map((u) => u.url),
+              productThumbnails: uploaded.map((u) => u.thumbnailUrl),
+            };
+      const body: AddProductBody = {
         ...values,
         resale_price: fields.resale_price.parse(values.resale_price),
         orginal_price: fields.orginal_price.parse(values.orginal_price),
-        productImage: uploaded[0]!.url,
-        productImages: uploaded.map((u) => u.url),
-        productThumbnails: uploaded.map((u) => u.thumbnailUrl),
+        ...pictures,
         category_name: category?.category_name ?? '',
-      });
-      onAdded();
+      };
+      onSaved(await (listing ? editProduct(listing._id, body) : addProduct(body)));
     } catch (failure) {
       logFailure(failure);
       setError(uploading ? `${uploading}: ${errorMessage(failure)}` : errorMessage(failure));
@@ -87,7 +119,8 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
   return (
     <Form<AddProductValues>
       form={form}
-      name="add_product"
+      name={listing ? 'edit_product' : 'add_product'}
+      initialValues={listing ? valuesOf(listing) : undefined}
       layout="vertical"
       onFinish={submit}
       onValuesChange={edited}
@@ -127,15 +160,29 @@ export function AddProductForm({ categories, onAdded }: { categories: Category[]
       <Form.Item label="Details" name="details" rules={[required('details'), listingFields.rule('details')]}>
         <Input.TextArea rows={4} />
       </Form.Item>
-      <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
-        <PhotosInput />
-      </Form.Item>
+      {replacingPhotos ? (
+        <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
+          <PhotosInput />
+        </Form.Item>
+      ) : (
+        <div className="add-product-form__kept-photos">
+          <span className="add-product-form__label">Photos</span>
+          <ol aria-label="The listing's photos">
+            {(listing?.productThumbnails ?? []).map((src, i) => (
+              <li key={`${i}-${src}`}>
+                <img src={src} alt={`Photo ${i + 1}${i === 0 ? ' (cover)' : ''}`} loading="lazy" />
+              </li>
+            ))}
+          </ol>
+          <Button onClick={() => setReplacingPhotos(true)}>Replace photos</Button>
+        </div>
+      )}
       {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
       <p className="add-product-form__progress" role="status">
         {progress}
       </p>
       <Button type="primary" htmlType="submit" loading={busy} block>
-        Add Product
+        {listing ? 'Save Changes' : 'Add Product'}
       </Button>
     </Form>
   );

@@ -2,8 +2,10 @@ import { Alert, Button, Popconfirm, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
+import { useNavigate } from 'react-router-dom';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
+import { paths } from '@/config/paths';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { ApiError, errorMessage, logFailure } from '@/lib/api-client';
 import { focusHeading } from '@/lib/focus-heading';
@@ -66,6 +68,7 @@ export function MyProductsTable({
   const advertise = useAdvertiseProduct();
   const unadvertise = useRemoveProductAdvertising();
   const withdraw = useWithdrawProduct();
+  const navigate = useNavigate();
   const region = useRef<HTMLDivElement>(null);
   const focusAfter = useRef<{ id: string; at: number } | null>(null);
   /**
@@ -175,6 +178,16 @@ export function MyProductsTable({
                       loading={advertise.pendingId === row._id}
                     >
                       Advertise
+                    </Button>
+                  )}
+                  {/* A sold TV is not edited, nor one buyers reported (the server refuses both; ADR 0057). */}
+                  {row.sold || row.reported ? null : (
+                    <Button
+                      size="small"
+                      onClick={() => void navigate(paths.dashboard.editProduct.href(row._id))}
+                      aria-label={`Edit ${row.porduct_name}`}
+                    >
+                      Edit
                     </Button>
                   )}
                   {/* The server refuses to withdraw a TV a buyer paid for (the record of that sale) or

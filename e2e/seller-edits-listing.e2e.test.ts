@@ -1,0 +1,95 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { expect, inject, test } from 'vitest';
+import { useBrowser } from './support/browser';
+import { captionedPng } from './support/photos';
+import { api, choose, expectToast, logInFromHome, PASSWORD, sellerWithProduct } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots/', import.meta.url));
+
+test('when a seller edits a listing from My Products, then the form holds it as it is, and the new price, words and brand show at once on a buyer’s open page', async () => {
+  const productName = `Samsung 43" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Edit Screens', productName);
+
+  // A visitor has the product page open while the seller edits it.
+  const visitor = await newPage();
+  await visitor.goto(`/products/${seller.productId}`);
+  await visitor.getByRole('heading', { name: productName }).waitFor();
+  await visitor.getByText('18,500 TK').first().waitFor();
+
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto('/dashboard/my_product');
+  await page.getByRole('button', { name: `Edit ${productName}` }).click();
+  await page.getByRole('heading', { name: 'Edit Listing' }).waitFor();
+  // The form starts from the listing as it is: its fields, and its photo kept unless replaced.
+  expect(await page.getByLabel('Product Name').inputValue()).toBe(productName);
+  expect(await page.getByLabel('Resale Price (TK)').inputValue()).toBe('18500');
+  await page.getByRole('img', { name: 'Photo 1 (cover)' }).waitFor();
+  await page.getByRole('button', { name: 'Replace photos' }).waitFor();
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOTS}edit-listing-desktop.png`, fullPage: true });
+
+  // A price the server would refuse is said next to the field, and nothing is saved.
+  await page.getByLabel('Resale Price (TK)').fill('cheap');
+  await page.getByLabel('Location').click();
+  await page.getByText('must be a number', { exact: false }).first().waitFor();
+
+  const newName = `${productName} (price drop)`;
+  await page.getByLabel('Product Name').fill(newName);
+  await page.getByLabel('Resale Price (TK)').fill('15999');
+  await page.getByLabel('Details').fill('Price dropped: bright panel, wall mount and remote included.');
+  await choose(page, 'Category', 'Sony');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Listing updated');
+  await page.waitForURL('**/dashboard/my_product');
+  const row = page.locator('tr').filter({ hasText: newName });
+  await row.getByText('15,999 TK').waitFor();
+
+  // The visitor's page changed by push, without a reload.
+  await visitor.getByRole('heading', { name: newName }).waitFor();
+  await visitor.getByText('15,999 TK').first().waitFor();
+  await visitor.getByText('wall mount and remote included', { exact: false }).waitFor();
+  const listed = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId);
+  expect(listed).toMatchObject({ porduct_name: newName, resale_price: 15999, category_id: 'sony', seller: 'Edit Screens' });
+  expect(listed?.productThumbnails.length).toBe(1);
+});
+
+test('when a seller replaces a listing’s photos, then it has the new ones, each with the thumbnail made for it', async () => {
+  const productName = `LG 50" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Photo Screens', productName);
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto(`/dashboard/edit_product/${seller.productId}`);
+  await page.getByRole('button', { name: 'Replace photos' }).click();
+  await page
+    .getByLabel('Photos', { exact: true })
+    .setInputFiles([
+      await captionedPng('edit-front.png', 800, 600, '#1e3a8a', 'FRONT'),
+      await captionedPng('edit-back.png', 800, 600, '#14532d', 'BACK'),
+    ]);
+  await page.getByText('2 of 8 photos').waitFor();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Listing updated');
+  const listed = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId)!;
+  expect(listed.productImages).toHaveLength(2);
+  expect(listed.productImage).toBe(listed.productImages[0]);
+  expect(listed.productThumbnails).toHaveLength(2);
+  expect(listed.productThumbnails.every((t, i) => t.endsWith('.webp') && t !== listed.productImages[i])).toBe(true);
+});
+
+test('when a listing is sold, then My Products offers no Edit, and its edit page says why instead of a form', async () => {
+  const productName = `Walton 32" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Sold Screens', productName);
+  await api(baseUrl).markSold(seller.token, seller.productId);
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto('/dashboard/my_product');
+  await page.locator('tr').filter({ hasText: productName }).getByRole('button', { name: 'Make Available' }).waitFor();
+  expect(await page.getByRole('button', { name: `Edit ${productName}` }).count()).toBe(0);
+  await page.goto(`/dashboard/edit_product/${seller.productId}`);
+  await page.getByRole('alert').filter({ hasText: 'A sold listing cannot be edited' }).waitFor();
+  expect(await page.getByRole('button', { name: 'Save Changes' }).count()).toBe(0);
+});

@@ -1,0 +1,66 @@
+import { Alert } from 'antd';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import toast from 'react-hot-toast';
+import type { WriteAnswer } from '@tv-shop/contracts';
+import { Loaded } from '@/components/ui/loaded';
+import { paths } from '@/config/paths';
+import { useCategories } from '@/features/categories/api/get-categories';
+import { AddProductForm } from '@/features/products/components/add-product-form';
+import { useProductPage } from '@/features/products/use-product-page';
+import { useSessionUser } from '@/lib/session';
+import { usePageTitle } from '@/lib/use-page-title';
+import { withAntd } from '@/lib/antd-theme';
+
+/** Why this listing cannot be edited here, or null when it can (the server decides the same; ADR 0057). */
+function refusal(listing: { sold: boolean; reported: boolean; sellerEmail: string }, email: string | undefined): string | null {
+  if (listing.sellerEmail.toLowerCase() !== email?.toLowerCase()) return 'This listing is not yours: only its seller can edit it.';
+  if (listing.sold) return 'This TV is sold. A sold listing cannot be edited; make it available first if it was not sold after all.';
+  if (listing.reported) return 'Buyers reported this listing: it cannot be edited until the admin has reviewed it.';
+  return null;
+}
+
+function EditProductPageContent() {
+  usePageTitle(paths.dashboard.editProduct.title);
+  const id = useParams().id ?? '';
+  const navigate = useNavigate();
+  const email = useSessionUser()?.email;
+  const categories = useCategories();
+  // Live: if the TV is sold or reported meanwhile, the page says so instead of the form.
+  const page = useProductPage(id);
+  const saved = (answer: WriteAnswer) => {
+    toast.success(answer.modifiedCount === 0 ? 'Nothing to save: the listing is as it was' : 'Listing updated');
+    void navigate(paths.dashboard.myProducts.href());
+  };
+  const product = page.product;
+  const refused = product ? refusal(product, email) : null;
+  return (
+    <section aria-labelledby="edit-product-heading" className="add-product">
+      <h1 id="edit-product-heading" className="dashboard__title">
+        Edit <span className="animated-logo">Listing</span>
+      </h1>
+      <Loaded
+        loading={page.loading || categories.loading}
+        error={page.error ?? categories.error}
+        retry={page.error ? page.retry : categories.retry}
+        what="listing"
+      >
+        {page.notFound || !product ? (
+          <Alert type="warning" showIcon role="alert" message="This listing is no longer in the shop." />
+        ) : refused ? (
+          <Alert
+            type="warning"
+            showIcon
+            role="alert"
+            message={refused}
+            description={<Link to={paths.dashboard.myProducts.href()}>Back to My Products</Link>}
+          />
+        ) : (
+          <AddProductForm key={product._id} categories={categories.categories} listing={product} onSaved={saved} />
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
+/** Built with antd: in the shop's theme (lib/antd-theme.tsx; ADR 0043). */
+export const EditProductPage = withAntd(EditProductPageContent);
