@@ -64,6 +64,12 @@ test('when a seller replaces a listing’s photos, then it has the new ones, eac
   await logInFromHome(page, seller.email, PASSWORD);
   await page.goto(`/dashboard/edit_product/${seller.productId}`);
   await page.getByRole('button', { name: 'Replace photos' }).click();
+  // The button pressed is gone: the focus moves to the photo picker that took its place.
+  expect(
+    await page.evaluate(
+      () => (globalThis as unknown as { document: { activeElement: { type?: string } | null } }).document.activeElement?.type,
+    ),
+  ).toBe('file');
   await page
     .getByLabel('Photos', { exact: true })
     .setInputFiles([

@@ -132,9 +132,15 @@ export type OrdersEvent =
       type: 'BookingCancelled';
       /**
        * product-sold: bought by another booking; product-marked-sold: its seller marked it sold
-       * (elsewhere, no payment here); product-removed: withdrawn or removed; buyer-deleted.
+       * (elsewhere, no payment here); product-removed: withdrawn or removed; listing-edited: its
+       * seller changed the listing after it was booked (the buyer may book it again as it is now;
+       * ADR 0057); buyer-deleted.
        */
-      data: { bookingId: string; productId: string; reason: 'product-sold' | 'product-marked-sold' | 'product-removed' | 'buyer-deleted' };
+      data: {
+        bookingId: string;
+        productId: string;
+        reason: 'product-sold' | 'product-marked-sold' | 'product-removed' | 'listing-edited' | 'buyer-deleted';
+      };
     }
   | {
       type: 'PaymentRefunded';

@@ -143,6 +143,10 @@ export async function handleCommand<C, E extends DomainEventShape, S>(
         if (done) return done;
       }
       if (err instanceof ConcurrencyError && attempt < maxAttempts) continue;
+      // Still moving after every retry (a burst of writes to one stream): a 409 in the caller's
+      // words; which stream and versions are the log's business, not the answer's.
+      if (err instanceof ConcurrencyError)
+        throw new AppError('concurrency', 'Other changes to it were being made at the same moment; please try again');
       throw err;
     }
   }

@@ -75,13 +75,16 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
     case 'EditListing': {
       const s = owned(state, command.data.actorId);
       // A sale is a sale: what the buyer paid for, or what was sold elsewhere, stays as it was.
-      if (s.sold) throw illegalState('A sold TV cannot be edited; mark it available first if it was not sold after all');
+      if (s.soldTo !== null) throw illegalState('This TV was paid for by a buyer; a paid sale is final and the listing cannot be edited');
+      if (s.sold) throw illegalState('A sold TV cannot be edited; make it available first if it was not sold after all');
       // As with a withdrawal: what buyers reported stays for the admin to see as they saw it.
       if (s.reported) throw illegalState('Buyers reported this listing; it cannot be edited until the admin has reviewed it');
       const wanted = command.data.listing;
-      const photos = wanted.imageUrls ?? [wanted.imageUrl];
+      // Without a list of photos the cover is named alone: the others stay while it does.
+      const current = s.listing.imageUrls ?? [s.listing.imageUrl];
+      const photos = wanted.imageUrls ?? (wanted.imageUrl === s.listing.imageUrl ? current : [wanted.imageUrl]);
       // Thumbnails not sent: the ones there are stay while the photos do; new photos are shown as they are.
-      const kept = s.listing.thumbnailUrls?.length && sameList(photos, s.listing.imageUrls ?? [s.listing.imageUrl]);
+      const kept = s.listing.thumbnailUrls?.length && sameList(photos, current);
       const next: EditableListing = {
         ...wanted,
         imageUrls: photos,

@@ -172,6 +172,26 @@ describe('product decider', () => {
         .when(edit({ details: 'mine now' }, 'b1'))
         .thenThrows({ kind: 'forbidden' });
     });
+    it('given a listing of several photos, when the edit names only its cover (the one-photo body), then the other photos stay; another cover alone replaces them', () => {
+      const three = ['/api/images/x', '/api/images/y', '/api/images/z'];
+      const withThree: ProductEvent = {
+        type: 'ProductListed',
+        data: { ...listing, imageUrls: three, thumbnailUrls: three.map((u) => `${u}-t`) },
+      };
+      const { imageUrls: _, ...coverOnly } = form;
+      const alone = { type: 'EditListing' as const, data: { actorId: 's1', listing: { ...coverOnly, details: 'Now with its stand' } } };
+      given(withThree)
+        .when(alone)
+        .then([{ type: 'ProductEdited', data: { productId: 'p1', changes: { details: 'Now with its stand' } } }]);
+      given(withThree)
+        .when({ ...alone, data: { ...alone.data, listing: { ...coverOnly, imageUrl: '/api/images/new' } } })
+        .then([
+          {
+            type: 'ProductEdited',
+            data: { productId: 'p1', changes: { imageUrl: '/api/images/new', imageUrls: ['/api/images/new'], thumbnailUrls: [] } },
+          },
+        ]);
+    });
     it('given a sold, reported or removed listing, or none, when its seller edits it, then refused and nothing is recorded', () => {
       const reported: ProductEvent = {
         type: 'ProductReported',

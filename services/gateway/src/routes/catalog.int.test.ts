@@ -280,7 +280,7 @@ describe('catalog API', () => {
       expect(page).toEqual({ ...p, sellerVerified: page.sellerVerified });
     });
 
-    it('when it is sold or buyers reported it, then 409 and it is unchanged; a booking keeps the price it was placed at, a new one takes the new price', async () => {
+    it('when it is sold or buyers reported it, then 409; when buyers booked it, their bookings are cancelled (a confirmed card refunded) and booking again takes the listing as it is now', async () => {
       const seller = await shop.signup('Seller');
       const buyer = await shop.signup('Buyer');
       const sold = await shop.addProduct(seller.token);
@@ -290,16 +290,50 @@ describe('catalog API', () => {
       await shop.call('PUT', `/product/add_reported/${reported._id}`, { token: buyer.token, body: { reason: 'fake' } });
       expect((await edit(seller.token, reported._id, { details: 'nothing to see' })).status).toBe(409);
 
-      const p = await shop.addProduct(seller.token, { resale_price: 25000 });
+      const p = await shop.addProduct(seller.token, { resale_price: 25000, porduct_name: 'Sony 43" A' });
       const before = await shop.book(buyer.token, p._id);
-      expect((await edit(seller.token, p._id, { resale_price: 21000 })).status).toBe(200);
+      // A second buyer has already paid the provider (card confirmed), not yet told the shop.
       const other = await shop.signup('Buyer');
-      const after = await shop.book(other.token, p._id);
-      const price = async (token: string, email: string, id: string) =>
-        ((await shop.call('GET', `/bookings?email=${email}`, { token })).body as { _id: string; price: number }[]).find((b) => b._id === id)
-          ?.price;
-      expect(await price(buyer.token, buyer.user.email, before)).toBe(25000);
-      expect(await price(other.token, other.user.email, after)).toBe(21000);
+      const otherBooking = await shop.book(other.token, p._id);
+      const { confirm } = await shop.confirmCard(other.token, otherBooking);
+      expect(confirm.body.paymentIntent.status).toBe('succeeded');
+      expect((await edit(seller.token, p._id, { resale_price: 21000, porduct_name: 'Sony 43" B' })).status).toBe(200);
+
+      type Row = { _id: string; price: number; porduct_name: string; status?: string; cancel_reason?: string; paid: boolean };
+      const bookingOf = async (token: string, email: string, id: string) =>
+        ((await shop.call('GET', `/bookings?email=${email}`, { token })).body as Row[]).find((b) => b._id === id);
+      // The buyers booked the listing as it was: their bookings are cancelled, and they are told why.
+      await expect
+        .poll(async () => (await bookingOf(buyer.token, buyer.user.email, before))?.cancel_reason, { timeout: 10_000 })
+        .toMatch(/seller changed the listing/);
+      // The money the other buyer had given goes back: their payment buys nothing now.
+      const late = await shop.call('POST', '/payments', {
+        token: other.token,
+        body: { bookingId: otherBooking, transationId: confirm.body.paymentIntent.id },
+      });
+      expect(late.status).toBe(409);
+      expect(late.body.detail).toMatch(/seller changed this listing.*refunded/);
+      // Booked again, it is at the listing as it is now.
+      expect(await shop.book(buyer.token, p._id)).toBe(before);
+      expect(await bookingOf(buyer.token, buyer.user.email, before)).toMatchObject({
+        price: 21000,
+        porduct_name: 'Sony 43" B',
+        paid: false,
+      });
+      expect((await shop.call('GET', `/product/${p._id}`)).body.product.sold).toBe(false);
+    });
+
+    it('when an edit sends only the cover (the spec’s one-photo body), then the listing keeps its other photos and their thumbnails', async () => {
+      const seller = await shop.signup('Seller');
+      const photos = [uploaded('1'), uploaded('2')];
+      const thumbs = [uploaded('3', 'webp'), uploaded('4', 'webp')];
+      const p = await shop.addProduct(seller.token, { productImage: photos[0], productImages: photos, productThumbnails: thumbs });
+      expect((await edit(seller.token, p._id, { productImage: photos[0], details: 'With its stand' })).status).toBe(200);
+      expect((await shop.call('GET', `/product/${p._id}`)).body.product).toMatchObject({
+        details: 'With its stand',
+        productImages: photos,
+        productThumbnails: thumbs,
+      });
     });
   });
 

@@ -144,7 +144,11 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     const seller = withRole(req, 'Seller');
     const id = idParam(String(req.params.id), 'Product');
     const body = parse(AddProductBody, req.body);
-    const data = { actorId: seller._id, listing: listingOf(body) };
+    const listing = listingOf(body);
+    // The spec's one-photo body (productImage alone) names the cover, not the whole list: the
+    // listing's other photos stay while its cover does (ADR 0057).
+    if (!body.productImages) delete listing.imageUrls;
+    const data = { actorId: seller._id, listing };
     const reply = await sender.send(req, { service: 'catalog', type: 'EditListing', aggregateId: id, data });
     res.json(CommandSender.answer(reply));
   });

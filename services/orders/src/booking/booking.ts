@@ -17,6 +17,8 @@ export type BookingState =
       paidWith: string | null;
       /** How many times the booking was placed in this stream (it may be placed again after a cancellation). */
       placements: number;
+      /** Why its last placing was cancelled, while it is. */
+      cancelledFor?: Extract<BookingEvent, { type: 'BookingCancelled' }>['data']['reason'];
     };
 
 export const initialState = (): BookingState => ({ status: 'none' });
@@ -24,7 +26,7 @@ export const initialState = (): BookingState => ({ status: 'none' });
 export function evolve(state: BookingState, event: BookingEvent): BookingState {
   if (event.type === 'BookingPlaced') {
     if (state.status === 'none') return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null, placements: 1 };
-    return { ...state, status: 'placed', booking: event.data, paidWith: null, placements: state.placements + 1 };
+    return { ...state, status: 'placed', booking: event.data, paidWith: null, placements: state.placements + 1, cancelledFor: undefined };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
@@ -33,7 +35,7 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
     case 'BookingPaid':
       return { ...state, status: 'paid', paidWith: event.data.paymentIntentId };
     case 'BookingCancelled':
-      return state.status === 'placed' ? { ...state, status: 'cancelled' } : state;
+      return state.status === 'placed' ? { ...state, status: 'cancelled', cancelledFor: event.data.reason } : state;
     case 'PaymentRefunded':
       return { ...state, refunded: { ...state.refunded, [event.data.paymentIntentId]: true } };
   }

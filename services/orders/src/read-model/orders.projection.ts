@@ -17,6 +17,7 @@ const CANCEL_REASONS: Record<EventOf<'BookingCancelled'>['data']['reason'], stri
   'product-sold': 'sold to another buyer',
   'product-marked-sold': 'the seller marked it sold',
   'product-removed': 'listing removed',
+  'listing-edited': 'the seller changed the listing; book it again if you still want it',
   'buyer-deleted': 'account deleted',
 };
 
@@ -62,6 +63,7 @@ export const ordersProjection: Projection = {
          from (select 1) one left join product_sellers s on s.product_id = $2
          on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null,
            phone = excluded.phone, meeting_location = excluded.meeting_location, price_poisha = excluded.price_poisha,
+           product_name = excluded.product_name, product_image = excluded.product_image,
            placed_at = excluded.placed_at, booked_at = excluded.booked_at`,
         [
           d.bookingId,
@@ -164,6 +166,9 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           phone: d.phone,
           meeting_location: d.meetingLocation,
           price_poisha: d.pricePoisha,
+          // Placed again after its seller edited it: the listing as it was booked this time.
+          product_name: d.productName,
+          product_image: d.productImage,
           placed_at: e.position,
           booked_at: e.metadata.at,
         };
@@ -172,8 +177,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           bookings.insert({
             id: d.bookingId,
             product_id: d.productId,
-            product_name: d.productName,
-            product_image: d.productImage,
             buyer_id: d.buyerId,
             buyer_name: d.buyerName,
             buyer_email: d.buyerEmail,

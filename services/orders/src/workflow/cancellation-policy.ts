@@ -61,8 +61,9 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
 }
 
 /**
- * Orders' policy: cancels the bookings that can no longer be paid (their product was sold or
- * removed, their buyer deleted), acting on the state as of its event (ADR 0010).
+ * Orders' policy: cancels the bookings that can no longer be paid (their product was sold,
+ * removed or changed by its seller, their buyer deleted), acting on the state as of its event
+ * (ADR 0010, 0057).
  */
 export async function startCancellationPolicy(deps: PolicyDeps) {
   const { store, pool, events } = deps;
@@ -92,6 +93,12 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
         for (const id of await unpaidBookings(e, { productId }))
           // Bought here by another booking, or marked sold by its seller (sold elsewhere): the buyer is told which.
           if (id !== bookingId) await cancelPlacedBefore(e, productId, id, soldReason(bookingId));
+      },
+      // The buyer booked the listing as it was: after the seller changes it (its price, its
+      // condition, ...) they choose again, at what it says now (ADR 0057).
+      ProductEdited: async (e) => {
+        const { productId } = e.data as EventOf<'ProductEdited'>['data'];
+        for (const id of await unpaidBookings(e, { productId })) await cancelPlacedBefore(e, productId, id, 'listing-edited');
       },
       ProductRemoved: async (e) => {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];

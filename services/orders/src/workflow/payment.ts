@@ -78,6 +78,13 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
     // This one is cancelled already, so the refund cancels nothing (placement null) and the
     // cancellation's own reason (sold, removed, buyer deleted) stands.
     if (!progress.refunded) return { type: 'Refund', bookingId, intent, reason: 'product-sold', placement: null };
+    if (booking.status === 'cancelled' && booking.cancelledFor === 'listing-edited')
+      return refuse(
+        illegalState(
+          'The seller changed this listing after you booked it, so your booking was cancelled and your payment refunded; book it again to buy it as it is now',
+          'bookingId',
+        ),
+      );
     return refuse(illegalState('This product is no longer available; your payment was refunded', 'bookingId'));
   }
   if (decided.length === 0) return { type: 'AlreadyPaid', position: facts.bookingPosition };

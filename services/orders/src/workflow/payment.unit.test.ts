@@ -125,6 +125,25 @@ describe('the payment workflow', () => {
     expect((await g.whenPaid()).refused).toMatchObject({ status: 409, message: /refunded/ });
   });
 
+  it('given a booking cancelled because its seller changed the listing, when its succeeded intent is paid, then refunded and told why and what to do', async () => {
+    const edited: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'listing-edited' } };
+    const then = await given([placed, intentCreated, edited]).whenPaid();
+    expect(then.steps).toEqual(['Refund pi_1 (product-sold)']);
+    expect(then.refused).toMatchObject({
+      status: 409,
+      field: 'bookingId',
+      message: /seller changed this listing after you booked it.*refunded.*book it again/,
+    });
+  });
+
+  it('given a product stream too busy to record the sale (a version conflict past its retries), when paid, then 503 and no refund: the money waits for a retry', async () => {
+    const busy = new AppError('concurrency', 'Other changes to it were being made at the same moment; please try again');
+    const then = await given([placed, intentCreated]).whenPaid(busy);
+    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila']);
+    expect(then.refused).toMatchObject({ status: 503, kind: 'unavailable', field: 'bookingId' });
+    expect(then.refused?.message).not.toMatch(/version/);
+  });
+
   it('given a cancelled booking whose intent never succeeded, when paid, then refused without a refund', async () => {
     const then = await given([placed, intentCreated, cancelled], { intent: { status: 'processing' } }).whenPaid();
     expect(then.steps).toEqual([]);

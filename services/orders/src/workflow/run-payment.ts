@@ -58,6 +58,12 @@ async function saleOutcome(recording: Promise<void>): Promise<Required<PaymentPr
   } catch (err) {
     // Catalog unreachable or failing: the provider keeps the money until a retry decides (ADR 0006).
     if (!(err instanceof AppError) || err.status >= 500) throw err;
+    // Only the product's answer refuses a sale: sold (illegal_state) or gone (not_found). Anything
+    // else, such as its stream busy with the seller's writes past the retries, decides nothing: the
+    // money stays with the provider and the buyer tries again (503), never a refund for a sale
+    // that was not refused.
+    if (err.kind !== 'illegal_state' && err.kind !== 'not_found')
+      throw new AppError('unavailable', 'The product is busy; your payment is kept, please try again in a moment', { field: 'bookingId' });
     return { recorded: false, refusedAs: err.kind };
   }
 }

@@ -4,6 +4,7 @@ import toast from 'react-hot-toast';
 import type { WriteAnswer } from '@tv-shop/contracts';
 import { Loaded } from '@/components/ui/loaded';
 import { paths } from '@/config/paths';
+import { useSellerBookings } from '@/features/bookings/api/get-seller-bookings';
 import { useCategories } from '@/features/categories/api/get-categories';
 import { AddProductForm } from '@/features/products/components/add-product-form';
 import { useProductPage } from '@/features/products/use-product-page';
@@ -12,8 +13,12 @@ import { usePageTitle } from '@/lib/use-page-title';
 import { withAntd } from '@/lib/antd-theme';
 
 /** Why this listing cannot be edited here, or null when it can (the server decides the same; ADR 0057). */
-function refusal(listing: { sold: boolean; reported: boolean; sellerEmail: string }, email: string | undefined): string | null {
+function refusal(
+  listing: { sold: boolean; paid_sale: boolean; reported: boolean; sellerEmail: string },
+  email: string | undefined,
+): string | null {
   if (listing.sellerEmail.toLowerCase() !== email?.toLowerCase()) return 'This listing is not yours: only its seller can edit it.';
+  if (listing.paid_sale) return 'A buyer paid for this TV: a paid sale is final, and its listing cannot be edited.';
   if (listing.sold) return 'This TV is sold. A sold listing cannot be edited; make it available first if it was not sold after all.';
   if (listing.reported) return 'Buyers reported this listing: it cannot be edited until the admin has reviewed it.';
   return null;
@@ -27,6 +32,9 @@ function EditProductPageContent() {
   const categories = useCategories();
   // Live: if the TV is sold or reported meanwhile, the page says so instead of the form.
   const page = useProductPage(id);
+  // Buyers who booked it and have not paid: a change cancels their bookings (ADR 0057), so the seller is told first.
+  const { bookings } = useSellerBookings(email ?? '');
+  const waiting = bookings.filter((b) => b.product_id === id && b.status === 'open').length;
   const saved = (answer: WriteAnswer) => {
     toast.success(answer.modifiedCount === 0 ? 'Nothing to save: the listing is as it was' : 'Listing updated');
     void navigate(paths.dashboard.myProducts.href());
@@ -55,7 +63,18 @@ function EditProductPageContent() {
             description={<Link to={paths.dashboard.myProducts.href()}>Back to My Products</Link>}
           />
         ) : (
-          <AddProductForm key={product._id} categories={categories.categories} listing={product} onSaved={saved} />
+          <>
+            {waiting > 0 ? (
+              <Alert
+                className="form-alert"
+                type="info"
+                showIcon
+                message={`${waiting === 1 ? 'A buyer has' : `${waiting} buyers have`} booked this TV and not paid yet.`}
+                description="Saving a change cancels their bookings; they are told, and can book it again as it is then."
+              />
+            ) : null}
+            <AddProductForm key={product._id} categories={categories.categories} listing={product} onSaved={saved} />
+          </>
         )}
       </Loaded>
     </section>

@@ -1,7 +1,7 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
 import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category, type Product, type WriteAnswer } from '@tv-shop/contracts';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage, fieldSentence, logFailure } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
 import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
@@ -59,6 +59,18 @@ interface ListingFormProps {
  */
 export function AddProductForm({ categories, listing, onSaved }: ListingFormProps) {
   const [replacingPhotos, setReplacingPhotos] = useState(!listing);
+  // Switching between the kept photos and new ones moves the focus along (the button pressed is gone).
+  const photosRegion = useRef<HTMLDivElement>(null);
+  const [photosSwitched, setPhotosSwitched] = useState(false);
+  useEffect(() => {
+    if (!photosSwitched) return;
+    photosRegion.current?.querySelector<HTMLElement>('input[type="file"], button')?.focus();
+    setPhotosSwitched(false);
+  }, [photosSwitched]);
+  const switchPhotos = (replace: boolean) => {
+    setReplacingPhotos(replace);
+    setPhotosSwitched(true);
+  };
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -160,23 +172,32 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
       <Form.Item label="Details" name="details" rules={[required('details'), listingFields.rule('details')]}>
         <Input.TextArea rows={4} />
       </Form.Item>
-      {replacingPhotos ? (
-        <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
-          <PhotosInput />
-        </Form.Item>
-      ) : (
-        <div className="add-product-form__kept-photos">
-          <span className="add-product-form__label">Photos</span>
-          <ol aria-label="The listing's photos">
-            {(listing?.productThumbnails ?? []).map((src, i) => (
-              <li key={`${i}-${src}`}>
-                <img src={src} alt={`Photo ${i + 1}${i === 0 ? ' (cover)' : ''}`} loading="lazy" />
-              </li>
-            ))}
-          </ol>
-          <Button onClick={() => setReplacingPhotos(true)}>Replace photos</Button>
-        </div>
-      )}
+      <div ref={photosRegion}>
+        {replacingPhotos ? (
+          <>
+            <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
+              <PhotosInput />
+            </Form.Item>
+            {listing ? (
+              <Button className="add-product-form__keep-photos" onClick={() => switchPhotos(false)}>
+                Keep the current photos
+              </Button>
+            ) : null}
+          </>
+        ) : (
+          <div className="add-product-form__kept-photos">
+            <span className="add-product-form__label">Photos</span>
+            <ol aria-label="The listing's photos">
+              {(listing?.productThumbnails ?? []).map((src, i) => (
+                <li key={`${i}-${src}`}>
+                  <img src={src} alt={`Photo ${i + 1}${i === 0 ? ' (cover)' : ''}`} loading="lazy" />
+                </li>
+              ))}
+            </ol>
+            <Button onClick={() => switchPhotos(true)}>Replace photos</Button>
+          </div>
+        )}
+      </div>
       {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
       <p className="add-product-form__progress" role="status">
         {progress}
