@@ -51,7 +51,7 @@ describe('audit projection (rm_audit, checkpoint "audit")', () => {
       .then({ rows: { 'select id, name, email from actors': [{ id: 'u1', name: 'Nadia Rahman', email: 'u1@x.test' }] } });
   });
 
-  it('counts each UTC day’s listings, bookings, payments (net of refunds) and reports', async () => {
+  it('counts each UTC day’s listings, bookings, payments and reports; a refund (of a payment that bought nothing) takes nothing off', async () => {
     await given()
       .when(
         { type: 'ProductListed', at: '2026-11-21T23:59:00Z', data: { productId: 'p1' } },
@@ -59,7 +59,8 @@ describe('audit projection (rm_audit, checkpoint "audit")', () => {
         { type: 'BookingPlaced', at: '2026-11-22T08:00:00Z', data: { bookingId: 'b1' } },
         { type: 'BookingPaid', at: '2026-11-22T08:05:00Z', data: { bookingId: 'b1', amountPoisha: 2_500_000 } },
         { type: 'BookingPaid', at: '2026-11-22T09:00:00Z', data: { bookingId: 'b2', amountPoisha: 1_000_000 } },
-        { type: 'PaymentRefunded', at: '2026-11-22T09:01:00Z', data: { bookingId: 'b2', amountPoisha: 1_000_000 } },
+        // Another buyer of b2's TV lost the race: their money went back, and was never counted.
+        { type: 'PaymentRefunded', at: '2026-11-22T09:01:00Z', data: { bookingId: 'b3', amountPoisha: 1_000_000 } },
         { type: 'ProductReported', at: '2026-11-22T10:00:00Z', data: { productId: 'p1', reporterId: 'u1' } },
       )
       .then({
@@ -67,7 +68,7 @@ describe('audit projection (rm_audit, checkpoint "audit")', () => {
           [DAY]: [
             // 00:01 in Dhaka is 18:01 UTC the day before.
             { day: '2026-11-21', listings: 2, bookings: 0, payments: 0, paid: 0, reports: 0 },
-            { day: '2026-11-22', listings: 0, bookings: 1, payments: 2, paid: 2_500_000, reports: 1 },
+            { day: '2026-11-22', listings: 0, bookings: 1, payments: 2, paid: 3_500_000, reports: 1 },
           ],
         },
       });

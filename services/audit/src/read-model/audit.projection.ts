@@ -48,6 +48,8 @@ export const auditProjection: Projection = {
       listings integer not null default 0,
       bookings integer not null default 0,
       payments integer not null default 0,
+      -- What BookingPaid took. A refund is never of that money (orders refunds only a payment
+      -- that bought nothing: a lost race, a cancelled booking), so no refund is taken off it.
       paid_poisha bigint not null default 0,
       reports integer not null default 0
     );
@@ -69,8 +71,6 @@ export const auditProjection: Projection = {
     ProductListed: async (e, ctx) => count(e, ctx, 'listings'),
     BookingPlaced: async (e, ctx) => count(e, ctx, 'bookings'),
     BookingPaid: async (e, ctx) => count(e, ctx, 'payments', (e.data as EventOf<'BookingPaid'>['data']).amountPoisha),
-    // A refund takes the money back out of the day it is made on (the day's figure is net).
-    PaymentRefunded: async (e, ctx) => count(e, ctx, null, -(e.data as EventOf<'PaymentRefunded'>['data']).amountPoisha),
     ProductReported: async (e, ctx) => count(e, ctx, 'reports'),
   },
   // After each event's own handler, so that an account's first event already names it.
@@ -113,8 +113,6 @@ function counted(e: RecordedEvent): { what: Counted; paidPoisha: number } | null
       return { what: 'bookings', paidPoisha: 0 };
     case 'BookingPaid':
       return { what: 'payments', paidPoisha: (e.data as EventOf<'BookingPaid'>['data']).amountPoisha };
-    case 'PaymentRefunded':
-      return { what: null, paidPoisha: -(e.data as EventOf<'PaymentRefunded'>['data']).amountPoisha };
     case 'ProductReported':
       return { what: 'reports', paidPoisha: 0 };
     default:
