@@ -57,6 +57,9 @@ test('when a signed-out visitor opens a guarded page, then login sends them back
   await page.getByRole('button', { name: 'Log Out' }).click();
   await page.getByRole('status').filter({ hasText: 'Sign-out successful.' }).waitFor();
   await page.waitForURL('**/login');
+  // A plain login page: whoever logs in next is not told they will come back to this account's page.
+  await page.getByRole('heading', { name: 'Login' }).waitFor();
+  expect(await page.getByText('to open that page', { exact: false }).count()).toBe(0);
 });
 
 test('when a signed-in buyer opens a seller page, then they land on their profile and are told why', async () => {

@@ -4,7 +4,11 @@ import { useCallback } from 'react';
 import toast from 'react-hot-toast';
 import { tokenStorage } from './token-storage';
 
-export type Session = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; token: string; user: User };
+export type Session =
+  | { status: 'loading' }
+  /** `byUser`: they pressed Log Out (a guarded page then sends them to a plain login page). */
+  | { status: 'signed-out'; byUser?: boolean }
+  | { status: 'signed-in'; token: string; user: User };
 
 /** With a stored token the profile is still being fetched, so guards wait instead of redirecting. */
 export const sessionAtom = atom<Session>(tokenStorage.get() ? { status: 'loading' } : { status: 'signed-out' });
@@ -66,7 +70,7 @@ export function useSignOut() {
   const setSession = useSetAtom(sessionAtom);
   return useCallback(() => {
     tokenStorage.clear();
-    setSession({ status: 'signed-out' });
+    setSession({ status: 'signed-out', byUser: true });
     toast.success('Sign-out successful.');
   }, [setSession]);
 }

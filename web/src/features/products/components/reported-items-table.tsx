@@ -2,8 +2,10 @@ import { Button, Popconfirm, Space, Tag } from 'antd';
 import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ReportedProduct } from '@tv-shop/contracts';
 import { useCallback } from 'react';
+import { Link } from 'react-router-dom';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
+import { paths } from '@/config/paths';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { formatTk } from '@/lib/format';
 import { useDeleteProduct } from '../api/delete-product';
@@ -40,7 +42,12 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
       columns={[
         { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
         { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={coverThumbnail(row)} alt={row.porduct_name} of="tv" /> },
-        { title: 'Product', dataIndex: 'porduct_name' },
+        {
+          title: 'Product',
+          key: 'product',
+          // The admin judges a report against the listing as buyers see it.
+          render: (_, row) => <Link to={paths.product.href(row._id)}>{row.porduct_name}</Link>,
+        },
         { title: 'Price', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.resale_price) },
         { title: 'Reports', key: 'report', render: (_, row) => <Reports product={row} /> },
         {
