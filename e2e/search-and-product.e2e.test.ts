@@ -159,6 +159,17 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     const titlesAgain = await page.locator('article.product-card h3').allTextContents();
     expect(titlesAgain.indexOf(crystal.name)).toBeLessThan(titlesAgain.indexOf(qled.name));
 
+    // A wrong min beside a cleared max: the min stays as last searched until fixed, the max goes.
+    await page.getByLabel('Min price (TK)').fill('abc');
+    await page.getByLabel('Max price (TK)').fill('');
+    await page.waitForURL((url) => url.searchParams.get('maxPrice') === null);
+    expect(new URL(page.url()).searchParams.get('minPrice')).toBe('10000');
+    await page.getByText('Enter a price in TK, in digits only', { exact: false }).first().waitFor();
+    await page.getByLabel('Min price (TK)').fill('10000');
+    await page.getByLabel('Max price (TK)').fill('30000');
+    await page.waitForURL((url) => url.searchParams.get('maxPrice') === '30000');
+    await card(page, qled.name).waitFor();
+
     // The product page: its title, the photo whole, every field, the seller.
     await card(page, qled.name).getByRole('link', { name: qled.name }).click();
     await page.waitForURL(`**/products/${qledId}`);

@@ -75,9 +75,18 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
     sent.current = typed;
     latestOnChange.current(typed);
   };
-  /** What of the draft can go: prices to fix stay as last sent (and out of the URL) until fixed. */
-  const sendable = (typed: Typed): Typed =>
-    problemOf(typed) ? { ...typed, minPrice: sent.current.minPrice, maxPrice: sent.current.maxPrice } : typed;
+  /**
+   * What of the draft can go: a price to fix stays as last sent (and out of the URL) until fixed,
+   * while the other box goes as typed (a max cleared beside a wrong min is cleared), unless the
+   * two would then make a range the server refuses: then both stay as sent.
+   */
+  const sendable = (typed: Typed): Typed => {
+    const problem = problemOf(typed);
+    if (!problem) return typed;
+    const kept = { ...typed };
+    for (const field of problem.fields) kept[field] = sent.current[field];
+    return problemOf(kept) ? { ...typed, minPrice: sent.current.minPrice, maxPrice: sent.current.maxPrice } : kept;
+  };
   useEffect(() => {
     const timer = setTimeout(() => {
       setSettled(draft);
