@@ -41,6 +41,9 @@ function checkPrices(l: Pick<ProductListing, 'resalePricePoisha' | 'originalPric
     if (!Number.isSafeInteger(poisha) || poisha < 1) throw validation(field, 'must be at least 0.01 TK');
 }
 
+/** A listing's photos: one from before several photos has its one, the cover. */
+const photosOf = (l: ProductListing) => l.imageUrls ?? [l.imageUrl];
+
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
@@ -50,7 +53,7 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 function changesTo(listing: ProductListing, next: EditableListing): Partial<EditableListing> {
   const current: EditableListing = {
     ...listing,
-    imageUrls: listing.imageUrls ?? [listing.imageUrl],
+    imageUrls: photosOf(listing),
     thumbnailUrls: listing.thumbnailUrls?.length ? listing.thumbnailUrls : undefined,
   };
   const changes: Record<string, unknown> = {};
@@ -81,7 +84,7 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       if (s.reported) throw illegalState('Buyers reported this listing; it cannot be edited until the admin has reviewed it');
       const wanted = command.data.listing;
       // Without a list of photos the cover is named alone: the others stay while it does.
-      const current = s.listing.imageUrls ?? [s.listing.imageUrl];
+      const current = photosOf(s.listing);
       const photos = wanted.imageUrls ?? (wanted.imageUrl === s.listing.imageUrl ? current : [wanted.imageUrl]);
       // Thumbnails not sent: the ones there are stay while the photos do; new photos are shown as they are.
       const kept = s.listing.thumbnailUrls?.length && sameList(photos, current);

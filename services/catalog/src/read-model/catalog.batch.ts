@@ -1,6 +1,6 @@
 import { rooms, type EventOf, type Product, type ProductListing } from '@tv-shop/contracts';
 import { insertRows, LastChanges, RowSet, type BatchContext, type RecordedEvent } from '@tv-shop/platform';
-import { editedColumns, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { editedColumns, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
 /** A row as `to_json` shows it (bigints as numbers): the form a batch works in. */
 type Stored<R, Big extends keyof R> = Omit<R, Big> & Record<Big, number>;
@@ -155,8 +155,9 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       }
       case 'ProductListed': {
         const l = e.data as ProductListing;
-        products.insert(listedProductRow(l, sellers.get(l.sellerId)?.verified ?? false, e.position));
-        words.push(`${l.name} ${l.details} ${l.location} ${l.categoryName}`);
+        const row = listedProductRow(l, sellers.get(l.sellerId)?.verified ?? false, e.position);
+        products.insert(row);
+        words.push(searchText(row));
         touched.touch(l.productId, e.position);
         break;
       }
@@ -164,8 +165,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         const { productId, changes } = e.data as EventOf<'ProductEdited'>['data'];
         const columns = editedColumns(changes);
         if (columns.length === 0 || !products.update(productId, Object.fromEntries(columns))) break;
-        const p = products.get(productId)!;
-        words.push(`${p.name} ${p.details} ${p.location} ${p.category_name}`);
+        words.push(searchText(products.get(productId)!));
         touched.touch(productId, e.position);
         break;
       }

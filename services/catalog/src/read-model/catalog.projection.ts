@@ -1,6 +1,6 @@
 import { rooms, type EventOf, type Product, type ProductListing, type ProductRoute } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
-import { editedColumns, PRODUCT_COLUMNS, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { editedColumns, PRODUCT_COLUMNS, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 import { applyCatalogBatch } from './catalog.batch';
 
 /**
@@ -18,6 +18,10 @@ const emitProducts = async (ctx: ProjectionContext, where: string, value: string
   const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
   for (const r of rows) ctx.emit(productPush(r.id, toProduct(r), was), [rooms.everyone]);
 };
+/** A product row's columns as they were before an update (`o`, the self-join's old version). */
+const OLD_PRODUCT_COLUMNS = PRODUCT_COLUMNS.split(', ')
+  .map((c) => `o.${c}`)
+  .join(', ');
 /** The words of a listing's search vector, kept once each in `search_words` (see the table). */
 const addSearchWords = (ctx: ProjectionContext, text: string) =>
   ctx.db.query(
@@ -154,7 +158,7 @@ export const catalogProjection: Projection = {
       );
       // Every word the search vector holds for it, so search can tell a whole word from a prefix;
       // not long numbers (phones, prices): searched whole, they match the vector itself.
-      await addSearchWords(ctx, `${l.name} ${l.details} ${l.location} ${l.categoryName}`);
+      await addSearchWords(ctx, searchText({ ...l, category_name: l.categoryName }));
       await emitProducts(ctx, 'id', l.productId);
     },
     ProductEdited: async (e, ctx) => {
@@ -165,14 +169,12 @@ export const catalogProjection: Projection = {
       const { rows } = await ctx.db.query<ProductRow>(
         `update products p set ${columns.map(([column], i) => `${column} = $${i + 2}`).join(', ')} from products o
           where p.id = $1 and o.id = p.id
-          returning ${PRODUCT_COLUMNS.split(', ')
-            .map((c) => `o.${c}`)
-            .join(', ')}, p.name || ' ' || p.details || ' ' || p.location || ' ' || p.category_name as words`,
+          returning ${OLD_PRODUCT_COLUMNS}`,
         [productId, ...columns.map(([, value]) => value)],
       );
-      const old = rows[0] as (ProductRow & { words: string }) | undefined;
+      const old = rows[0];
       if (!old) return;
-      await addSearchWords(ctx, old.words);
+      await addSearchWords(ctx, searchText({ ...old, ...Object.fromEntries(columns) }));
       await emitProducts(ctx, 'id', productId, toProduct(old));
     },
     ProductMarkedSold: async (e, ctx) => {

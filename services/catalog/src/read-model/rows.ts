@@ -84,6 +84,10 @@ export const toBlog = (r: { id: string; ques: string; paragraphs: string[] }): B
   return blog;
 };
 
+/** What a listing's search vector is made of (the generated `search` column): its words for `search_words`. */
+export const searchText = (r: Pick<ProductRow, 'name' | 'details' | 'location' | 'category_name'>) =>
+  `${r.name} ${r.details} ${r.location} ${r.category_name}`;
+
 /** The column of `products` each field a seller may edit is kept in. */
 const EDITED_COLUMN: Record<keyof EditableListing, keyof ProductRow> = {
   name: 'name',

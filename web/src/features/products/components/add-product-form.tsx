@@ -61,15 +61,15 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
   const [replacingPhotos, setReplacingPhotos] = useState(!listing);
   // Switching between the kept photos and new ones moves the focus along (the button pressed is gone).
   const photosRegion = useRef<HTMLDivElement>(null);
-  const [photosSwitched, setPhotosSwitched] = useState(false);
+  const photosSwitched = useRef(false);
   useEffect(() => {
-    if (!photosSwitched) return;
+    if (!photosSwitched.current) return;
+    photosSwitched.current = false;
     photosRegion.current?.querySelector<HTMLElement>('input[type="file"], button')?.focus();
-    setPhotosSwitched(false);
-  }, [photosSwitched]);
+  }, [replacingPhotos]);
   const switchPhotos = (replace: boolean) => {
+    photosSwitched.current = true;
     setReplacingPhotos(replace);
-    setPhotosSwitched(true);
   };
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState('');
