@@ -1,5 +1,8 @@
 import Stripe from 'stripe';
+import { AppError, createLogger } from '@tv-shop/platform';
 import type { PaymentIntent, PaymentProvider } from './provider';
+
+const log = createLogger('orders');
 
 /**
  * Stripe through its official SDK. BDT is a two-decimal currency for Stripe, so poisha are
@@ -30,10 +33,12 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async createIntent(input: { amount: number; currency: 'bdt'; bookingId: string; idempotencyKey: string }): Promise<PaymentIntent> {
-    const pi = await this.stripe.paymentIntents.create(
-      { amount: input.amount, currency: input.currency, payment_method_types: ['card'], metadata: { bookingId: input.bookingId } },
-      { idempotencyKey: input.idempotencyKey },
-    );
+    const pi = await this.stripe.paymentIntents
+      .create(
+        { amount: input.amount, currency: input.currency, payment_method_types: ['card'], metadata: { bookingId: input.bookingId } },
+        { idempotencyKey: input.idempotencyKey },
+      )
+      .catch(asShopError('create an intent'));
     return toIntent(pi);
   }
 
@@ -43,12 +48,16 @@ export class StripePaymentProvider implements PaymentProvider {
       return toIntent(await this.stripe.paymentIntents.retrieve(id, { expand: ['latest_charge'] }));
     } catch (err) {
       if ((err as { statusCode?: number }).statusCode === 404) return null;
-      throw err;
+      return asShopError('retrieve an intent')(err);
     }
   }
 
   async refund(intentId: string, idempotencyKey: string): Promise<void> {
-    await this.stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey });
+    await this.stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey }).catch((err: unknown) => {
+      // Given back already (by an earlier attempt under another key, or from Stripe's dashboard): done.
+      if (err instanceof Stripe.errors.StripeInvalidRequestError && err.code === 'charge_already_refunded') return;
+      asShopError('refund')(err);
+    });
   }
 
   /** Checks the Stripe-Signature header; throws when it does not match the raw body. */
@@ -61,6 +70,26 @@ export class StripePaymentProvider implements PaymentProvider {
     return event.type === 'payment_intent.succeeded' ? toIntent(event.data.object) : null;
   }
 }
+
+/**
+ * Stripe's failures as the shop answers them, never a 500: Stripe refusing the request itself
+ * (an amount under its minimum, say) is a 422 in its words; Stripe unreachable, failing, limiting
+ * us or refusing our key is a 503 to try again (the money stays where it is: the payment and
+ * refund steps are idempotent and run again on the retry).
+ */
+const asShopError =
+  (call: string) =>
+  (err: unknown): never => {
+    if (err instanceof Stripe.errors.StripeInvalidRequestError && (err.statusCode ?? 400) < 500) {
+      log.warn('stripe refused a request', { call, code: err.code, message: err.message });
+      throw new AppError('unprocessable', `The payment provider refused: ${err.message}`, { field: 'bookingId' });
+    }
+    if (err instanceof Stripe.errors.StripeError) {
+      log.warn('stripe unavailable', { call, type: err.type, status: err.statusCode, message: err.message });
+      throw new AppError('unavailable', 'The payment provider cannot be reached right now; try again in a moment');
+    }
+    throw err;
+  };
 
 function toIntent(pi: Stripe.PaymentIntent): PaymentIntent {
   const status =
