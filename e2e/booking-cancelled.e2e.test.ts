@@ -75,4 +75,11 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   await expect.poll(() => pay.isDisabled()).toBe(true);
   expect(await page.getByText('Payment success').count()).toBe(0);
   await snap(page, '9-payment-booking-cancelled-refunded');
+
+  // My Orders says the money went back, beside why the booking was cancelled.
+  await page.goto('/dashboard/my_order');
+  await keptRow.getByText('Cancelled', { exact: true }).waitFor();
+  await keptRow.getByText(/^[\d,]+ TK refunded to your card$/).waitFor();
+  expect(await lostRow.getByText(/refunded/).count()).toBe(0);
+  await snap(page, '9-my-orders-refunded');
 });

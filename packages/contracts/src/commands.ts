@@ -114,6 +114,8 @@ export const OrdersCommandData = {
     buyer: z.object({ id, name: z.string(), email: z.string() }),
   }),
   CreatePaymentIntent: z.object({ buyerId: id }),
+  /** The buyer calls off their own booking before paying for it (ADR 0058). */
+  CancelBooking: z.object({ buyerId: id }),
   /** `buyerId` null: Stripe's webhook, which pays for whoever booked. */
   PayBooking: z.object({ buyerId: id.nullable(), paymentIntentId: z.string() }),
   /**

@@ -105,6 +105,8 @@ export interface Booking {
   status: BookingStatus;
   /** Why it was cancelled, in words ("sold to another buyer", "listing removed"). */
   cancel_reason?: string;
+  /** TK given back for payments that bought nothing (the booking was cancelled while they went through). */
+  refunded?: number;
   /** ISO time the booking was placed. */
   booked_at: string;
   /** The seller of the booked TV, whose My Bookings shows it. */

@@ -134,18 +134,33 @@ export type OrdersEvent =
        * product-sold: bought by another booking; product-marked-sold: its seller marked it sold
        * (elsewhere, no payment here); product-removed: withdrawn or removed; listing-edited: its
        * seller changed the listing after it was booked (the buyer may book it again as it is now;
-       * ADR 0057); buyer-deleted.
+       * ADR 0057); buyer-cancelled: the buyer called it off before paying (ADR 0058); buyer-deleted.
        */
       data: {
         bookingId: string;
         productId: string;
-        reason: 'product-sold' | 'product-marked-sold' | 'product-removed' | 'listing-edited' | 'buyer-deleted';
+        reason: 'product-sold' | 'product-marked-sold' | 'product-removed' | 'listing-edited' | 'buyer-cancelled' | 'buyer-deleted';
       };
     }
   | {
       type: 'PaymentRefunded';
       data: { bookingId: string; paymentIntentId: string; amountPoisha: number; reason: 'product-unavailable' };
     };
+
+export type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];
+
+/**
+ * Why a booking was cancelled, in the words My Orders (the buyer's) and My Buyers (the seller's)
+ * show. The web app compares with them too (a buyer's own cancellation needs no warning toast).
+ */
+export const CANCEL_REASON_TEXT: Record<CancelReason, string> = {
+  'product-sold': 'sold to another buyer',
+  'product-marked-sold': 'the seller marked it sold',
+  'product-removed': 'listing removed',
+  'listing-edited': 'the seller changed the listing; book it again if you still want it',
+  'buyer-cancelled': 'cancelled by the buyer',
+  'buyer-deleted': 'account deleted',
+};
 
 export type DomainEvent = IdentityEvent | CatalogEvent | OrdersEvent;
 export type DomainEventType = DomainEvent['type'];

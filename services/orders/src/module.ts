@@ -1,7 +1,7 @@
 import { parseCommand, type CommandOf } from '@tv-shop/contracts';
 import { checkSender, validation, type CommandBus, type LogSource, type EventStore } from '@tv-shop/platform';
 import type pg from 'pg';
-import { createPaymentIntent, placeBooking } from './booking/commands';
+import { cancelOwnBooking, createPaymentIntent, placeBooking } from './booking/commands';
 import { bookingsIn } from './booking/stream';
 import type { PaymentProvider } from './payments/provider';
 import { confirmSandboxCard } from './payments/sandbox';
@@ -32,6 +32,8 @@ export async function startOrders({ store, bus, pool, payments, events, now = ()
         return placeBooking({ store, payments, bookings }, env, command.data);
       case 'CreatePaymentIntent':
         return createPaymentIntent({ store, payments, bookings }, env, command.data);
+      case 'CancelBooking':
+        return cancelOwnBooking({ store, payments, bookings }, env, command.data);
       case 'PayBooking':
         return payBooking({ store, bus, payments, bookings }, env, command.data);
       case 'ConfirmSandboxCard':

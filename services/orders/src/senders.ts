@@ -9,6 +9,7 @@ const buyerNaming = <C>(pick: (command: C) => string | null): SenderRule<C> => a
 export const ordersSenders: SenderRules<OrdersCommand> = {
   PlaceBooking: buyerNaming((command) => command.data.buyer.id),
   CreatePaymentIntent: buyerNaming((command) => command.data.buyerId),
+  CancelBooking: buyerNaming((command) => command.data.buyerId),
   // `buyerId` null pays for whoever booked: the shop's own word that the provider was paid (Stripe's signed webhook).
   PayBooking: (command, env) =>
     command.data.buyerId === null

@@ -161,7 +161,7 @@ beforeAll(async () => {
     } else {
       await append(`booking-${booking}`, {
         type: 'BookingCancelled',
-        data: { bookingId: booking, productId: p.id, reason: 'product-removed' },
+        data: { bookingId: booking, productId: p.id, reason: i % 3 === 2 ? 'buyer-cancelled' : 'product-removed' },
       });
       if (i % 3 === 1)
         await append(`booking-${booking}`, { ...placed, data: { ...placed.data, phone: '01900000000', pricePoisha: 900_000 } });
@@ -171,6 +171,12 @@ beforeAll(async () => {
     type: 'PaymentRefunded',
     data: { bookingId: 'bk0', paymentIntentId: 'pi_0', amountPoisha: 1_000_000, reason: 'product-unavailable' },
   });
+  // Paid after its buyer cancelled it: the money went back, twice over two intents.
+  for (const n of [1, 2])
+    await append('booking-bk2', {
+      type: 'PaymentRefunded',
+      data: { bookingId: 'bk2', paymentIntentId: `pi_2_${n}`, amountPoisha: 1_000_000, reason: 'product-unavailable' },
+    });
   await append('user-b3', { type: 'PasswordChanged', data: { userId: 'b3', passwordHash: 'h2' } });
   await append('user-b3', { type: 'UserDeleted', data: { userId: 'b3', email: 'b3@x.test', role: 'Buyer' } });
   // Old listings change again, many batches after they were listed.

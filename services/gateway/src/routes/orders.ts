@@ -62,6 +62,19 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
     res.json(rest);
   });
 
+  // The buyer calls off their own unpaid booking (ADR 0058); it stays in My Orders, cancelled.
+  // Another buyer's booking is answered as a missing one.
+  r.post('/bookings/:id/cancel', async (req, res) => {
+    const buyer = withRole(req, 'Buyer');
+    const reply = await sender.send(req, {
+      service: 'orders',
+      type: 'CancelBooking',
+      aggregateId: idParam(req.params.id, 'Booking'),
+      data: { buyerId: buyer._id },
+    });
+    res.json(CommandSender.answer(reply));
+  });
+
   r.post('/create-payment-intent', async (req, res) => {
     const buyer = withRole(req, 'Buyer');
     const body = parse(CreatePaymentIntentBody, req.body);

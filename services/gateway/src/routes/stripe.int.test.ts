@@ -15,6 +15,8 @@ function fakeStripeApi() {
   const byKey = new Map<string, string>();
   const seen: { method: string; path: string; body: string; idempotencyKey?: string }[] = [];
   const refunds: string[] = [];
+  /** While set, every call is answered with it: Stripe failing (5xx) or refusing the request (4xx). */
+  const failing: { answer: { status: number; error: Record<string, unknown> } | null } = { answer: null };
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -22,6 +24,7 @@ function fakeStripeApi() {
       const key = req.headers['idempotency-key'] as string | undefined;
       seen.push({ method: req.method!, path: req.url!, body, ...(key ? { idempotencyKey: key } : {}) });
       const send = (status: number, obj: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(obj));
+      if (failing.answer) return send(failing.answer.status, { error: failing.answer.error });
       if (req.method === 'POST' && req.url === '/v1/payment_intents') {
         if (key && byKey.has(key)) return send(200, intents.get(byKey.get(key)!));
         const form = new URLSearchParams(body);
@@ -61,7 +64,7 @@ function fakeStripeApi() {
       send(404, { error: { type: 'invalid_request_error', message: 'unknown route' } });
     });
   });
-  return { server, intents, seen, refunds };
+  return { server, intents, seen, refunds, failing };
 }
 
 describe('payments through the Stripe adapter', () => {
@@ -179,6 +182,52 @@ describe('payments through the Stripe adapter', () => {
     await expect
       .poll(async () => (await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body)
       .toMatchObject({ status: 'cancelled', paid: false });
+  });
+
+  it('when Stripe fails or refuses, then the buyer gets an honest 503 or 422 and nothing is recorded; when it is back, paying and cancelling work', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token);
+    const bookingId = await shop.book(buyer.token, p._id);
+    const bookingEvents = async () =>
+      (
+        await shop.pool.query<{ type: string }>('select type from es.events where stream_id = $1 order by position', [
+          `booking-${bookingId}`,
+        ])
+      ).rows.map((r) => r.type);
+    try {
+      api.failing.answer = { status: 500, error: { type: 'api_error', message: 'An unknown error occurred' } };
+      const down = await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } });
+      expect(down.status).toBe(503);
+      expect(down.headers.get('content-type')).toMatch(/problem\+json/);
+      expect(down.headers.get('retry-after')).toBeTruthy();
+      expect(down.body.detail).toMatch(/payment provider cannot be reached/);
+      const pay = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: 'pi_fake_unknown' } });
+      expect(pay.status).toBe(503);
+
+      api.failing.answer = {
+        status: 400,
+        error: { type: 'invalid_request_error', code: 'amount_too_small', message: 'Amount must be at least ৳50.00 bdt' },
+      };
+      const refused = await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ field: 'bookingId', detail: expect.stringContaining('Amount must be at least') });
+      expect(await bookingEvents()).toEqual(['BookingPlaced']);
+    } finally {
+      api.failing.answer = null;
+    }
+    const intent = await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } });
+    expect(intent.status).toBe(200);
+    // With an intent to ask Stripe about, the buyer's cancellation waits for Stripe's word too.
+    api.failing.answer = { status: 503, error: { type: 'api_error', message: 'Service unavailable' } };
+    try {
+      expect((await shop.call('POST', `/bookings/${bookingId}/cancel`, { token: buyer.token })).status).toBe(503);
+    } finally {
+      api.failing.answer = null;
+    }
+    expect(await bookingEvents()).toEqual(['BookingPlaced', 'PaymentIntentCreated']);
+    expect((await shop.call('POST', `/bookings/${bookingId}/cancel`, { token: buyer.token })).status).toBe(200);
+    expect(await bookingEvents()).toEqual(['BookingPlaced', 'PaymentIntentCreated', 'BookingCancelled']);
   });
 
   it('when a succeeded intent does not match the booking amount, then it is not recorded', async () => {

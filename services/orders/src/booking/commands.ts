@@ -79,3 +79,32 @@ export async function createPaymentIntent(
     },
   };
 }
+
+/**
+ * CancelBooking: the buyer calls off their own open booking (ADR 0058). Before deciding, orders
+ * asks whether money for it has moved: the product's stream naming this booking as its buyer, or
+ * an intent of it that the provider says went through (or is going through) and was not given
+ * back. Such a booking is not cancelled; its payment finishes the sale. A payment that goes
+ * through after the cancellation buys nothing and is refunded by the payment workflow.
+ */
+export async function cancelOwnBooking(
+  { store, payments, bookings }: BookingDeps,
+  env: CommandEnvelope,
+  { buyerId }: CommandOf<'orders', 'CancelBooking'>['data'],
+): Promise<CommandReply> {
+  const bookingId = env.aggregateId;
+  const { state } = await bookings.load(bookingId);
+  let paymentTaken = false;
+  if (state.status === 'placed' && state.booking.buyerId === buyerId) {
+    const product = await loadProductFacts(store, state.booking.productId);
+    paymentTaken = product.soldTo === bookingId;
+    for (const id of Object.keys(state.intents)) {
+      if (paymentTaken) break;
+      if (state.refunded[id]) continue;
+      const intent = await payments.retrieveIntent(id);
+      paymentTaken = intent !== null && !intent.refunded && (intent.status === 'succeeded' || intent.status === 'processing');
+    }
+  }
+  const out = await bookings.run(bookingId, { type: 'CancelOwnBooking', data: { buyerId, paymentTaken } }, env);
+  return { position: out.position, result: { changed: out.events.length > 0 } };
+}

@@ -49,7 +49,7 @@ export type BookingCommand =
    */
   | {
       type: 'RefundPayment';
-      data: { paymentIntentId: string; reason: Exclude<CancelReason, 'buyer-deleted'>; placement: number | null };
+      data: { paymentIntentId: string; reason: Exclude<CancelReason, 'buyer-deleted' | 'buyer-cancelled'>; placement: number | null };
     }
   /**
    * `placement` names which placing of the booking a policy means to cancel (see BookingState):
@@ -58,7 +58,14 @@ export type BookingCommand =
   | {
       type: 'CancelBooking';
       data: { reason: CancelReason; placement?: number };
-    };
+    }
+  /**
+   * The buyer calls off their own booking before paying (ADR 0058). `paymentTaken`: what orders
+   * read before deciding, that the product's stream says this booking bought it or the provider
+   * holds a payment of it that went through or is going through. Such a booking is not theirs to
+   * cancel: the sale decides.
+   */
+  | { type: 'CancelOwnBooking'; data: { buyerId: string; paymentTaken: boolean } };
 
 const productBookable = (p: ProductFacts) => {
   if (!p.exists || p.removed) throw notFound('Product', 'product_id');
@@ -148,6 +155,17 @@ function decideCancel(data: DataOf<'CancelBooking'>, state: BookingState): Booki
   ];
 }
 
+/** CancelOwnBooking: the buyer's own open booking, while no payment of it has gone through; a repeat changes nothing. */
+function decideCancelOwn({ buyerId, paymentTaken }: DataOf<'CancelOwnBooking'>, state: BookingState): BookingEvent[] {
+  const s = ownBooking(state, buyerId);
+  if (s.status === 'paid') throw illegalState('This booking is paid: the TV is yours, and a paid sale is final', 'bookingId');
+  if (s.status === 'cancelled') return [];
+  if (paymentTaken) throw illegalState('Your payment for this booking has gone through, so it can no longer be cancelled', 'bookingId');
+  return [
+    { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason: 'buyer-cancelled' } },
+  ];
+}
+
 /** A booking command on the booking's state: the events it leads to, or a refusal. */
 export function decide(command: BookingCommand, state: BookingState): BookingEvent[] {
   switch (command.type) {
@@ -161,6 +179,8 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
       return decideRefund(command.data, state);
     case 'CancelBooking':
       return decideCancel(command.data, state);
+    case 'CancelOwnBooking':
+      return decideCancelOwn(command.data, state);
     default: {
       const unknown: never = command;
       throw validation('type', `is not a booking command: ${(unknown as { type: unknown }).type as string}`);

@@ -127,6 +127,31 @@ describe('booking decider', () => {
       .when({ type: 'PayBooking', data: { buyerId: 'u1', intent } })
       .thenThrows({ kind: 'illegal_state' });
   });
+  describe('the buyer cancels their own booking (ADR 0058)', () => {
+    const cancelOwn = (buyerId = 'u1', paymentTaken = false): BookingCommand => ({
+      type: 'CancelOwnBooking',
+      data: { buyerId, paymentTaken },
+    });
+    const byBuyer: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'buyer-cancelled' } };
+    it('given their open booking, when they cancel it, then BookingCancelled for buyer-cancelled; again, nothing', () => {
+      given(placed).when(cancelOwn()).then([byBuyer]);
+      given(placed, intentCreated).when(cancelOwn()).then([byBuyer]);
+      given(placed, byBuyer).when(cancelOwn()).then([]);
+      given(placed, cancelled).when(cancelOwn()).then([]);
+    });
+    it("given someone else's booking or none, when asked to cancel it, then not found", () => {
+      given(placed).when(cancelOwn('u2')).thenThrows({ kind: 'not_found', field: 'bookingId' });
+      given().when(cancelOwn()).thenThrows({ kind: 'not_found' });
+    });
+    it('given a paid booking, or one whose payment went through, when the buyer cancels, then refused: the money decides', () => {
+      given(placed, intentCreated, paid).when(cancelOwn()).thenThrows({ kind: 'illegal_state', field: 'bookingId' });
+      given(placed, intentCreated).when(cancelOwn('u1', true)).thenThrows({ kind: 'illegal_state', field: 'bookingId' });
+    });
+    it('given a booking the buyer cancelled, when a payment of it arrives, then refused (the workflow refunds it); when placed again, it can be paid', () => {
+      given(placed, intentCreated, byBuyer).when(pay()).thenThrows({ kind: 'illegal_state', field: 'bookingId' });
+      given(placed, intentCreated, byBuyer, placed).when(pay()).then([paid]);
+    });
+  });
   it('when a command of a type it does not know reaches decide (a misspelling past the type checker), then 400 on type, never undefined', () =>
     given()
       .when({ type: 'PayBookin', data: {} } as unknown as BookingCommand)

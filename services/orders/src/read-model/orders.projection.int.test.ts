@@ -166,6 +166,9 @@ describe('orders projection (rm_orders)', () => {
       .when(cancelled('product-removed'))
       .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'listing removed' }] } });
     await given(listed(), placed())
+      .when(cancelled('buyer-cancelled'))
+      .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'cancelled by the buyer' }] } });
+    await given(listed(), placed())
       .when(cancelled('buyer-deleted'))
       .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'account deleted' }] } });
     await given(listed(), placed())
@@ -197,15 +200,33 @@ describe('orders projection (rm_orders)', () => {
       });
   });
 
-  it('events this projection does not keep (payment intents, refunds) change nothing', async () => {
+  it('a payment intent changes nothing; a refund of one is added up on the booking, pushed, and starts afresh when it is placed again', async () => {
+    const intent = {
+      type: 'PaymentIntentCreated',
+      data: { bookingId: 'bk1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_500_050, currency: 'bdt' },
+    };
+    const refunded = {
+      type: 'PaymentRefunded',
+      data: { bookingId: 'bk1', paymentIntentId: 'pi_1', amountPoisha: 1_500_050, reason: 'product-unavailable' },
+    };
     await given(listed(), placed())
-      .when(
-        {
-          type: 'PaymentIntentCreated',
-          data: { bookingId: 'bk1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1, currency: 'bdt' },
+      .when(intent)
+      .then({
+        rows: { 'select paid, cancelled, refunded_poisha::int from bookings': [{ paid: false, cancelled: false, refunded_poisha: 0 }] },
+        pushes: [],
+      });
+    await given(listed(), placed(), intent, cancelled('buyer-cancelled'))
+      .when(refunded)
+      .then({
+        rows: {
+          'select cancel_reason, refunded_poisha::int from bookings': [
+            { cancel_reason: 'cancelled by the buyer', refunded_poisha: 1_500_050 },
+          ],
         },
-        { type: 'PaymentRefunded', data: { bookingId: 'bk1', paymentIntentId: 'pi_1', amountPoisha: 1, reason: 'product-unavailable' } },
-      )
-      .then({ rows: { 'select paid, cancelled from bookings': [{ paid: false, cancelled: false }] }, pushes: [] });
+        pushes: [upsert(5, { status: 'cancelled', cancel_reason: 'cancelled by the buyer', refunded: 15000.5 })],
+      });
+    await given(listed(), placed(), intent, cancelled('buyer-cancelled'), refunded)
+      .when(placed())
+      .then({ rows: { 'select cancelled, refunded_poisha::int from bookings': [{ cancelled: false, refunded_poisha: 0 }] } });
   });
 });

@@ -1,4 +1,4 @@
-import { rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import { LastChanges, RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
 import { toBooking, type BookingRow } from './rows';
 
@@ -13,20 +13,12 @@ const emitBooking = async (ctx: ProjectionContext, id: string) => {
   ctx.emit({ entity: 'booking', op: 'upsert', id, row: toBooking(r) }, to);
 };
 
-const CANCEL_REASONS: Record<EventOf<'BookingCancelled'>['data']['reason'], string> = {
-  'product-sold': 'sold to another buyer',
-  'product-marked-sold': 'the seller marked it sold',
-  'product-removed': 'listing removed',
-  'listing-edited': 'the seller changed the listing; book it again if you still want it',
-  'buyer-deleted': 'account deleted',
-};
-
 /** The projection's name: its checkpoint's, which orders' policy waits for before it reads the bookings. */
 export const ORDERS_PROJECTION = 'orders';
 
 /**
- * Bookings for My Orders (the buyer's history, cancelled ones kept with their reason), the
- * seller's My Bookings, and the payment page. The seller of each product comes from its
+ * Bookings for My Orders (the buyer's history, cancelled ones kept with their reason and what was
+ * refunded), the seller's My Bookings, and the payment page. The seller of each product comes from its
  * ProductListed event, kept in this projection's own table.
  */
 export const ordersProjection: Projection = {
@@ -39,7 +31,8 @@ export const ordersProjection: Projection = {
       price_poisha bigint not null, buyer_id text not null, buyer_name text not null, buyer_email text not null,
       phone text not null, meeting_location text not null, paid boolean not null default false,
       cancelled boolean not null default false, cancel_reason text, transaction_id text, placed_at bigint not null,
-      booked_at timestamptz not null, seller_id text, seller_email text not null default ''
+      booked_at timestamptz not null, seller_id text, seller_email text not null default '',
+      refunded_poisha bigint not null default 0
     );
     create index bookings_buyer on bookings (buyer_email, placed_at desc);
     create index bookings_seller on bookings (seller_id, placed_at desc);
@@ -61,7 +54,7 @@ export const ordersProjection: Projection = {
            meeting_location, placed_at, booked_at, seller_id, seller_email)
          select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, s.seller_id, coalesce(s.seller_email, '')
          from (select 1) one left join product_sellers s on s.product_id = $2
-         on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null,
+         on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null, refunded_poisha = 0,
            phone = excluded.phone, meeting_location = excluded.meeting_location, price_poisha = excluded.price_poisha,
            product_name = excluded.product_name, product_image = excluded.product_image,
            placed_at = excluded.placed_at, booked_at = excluded.booked_at`,
@@ -91,8 +84,14 @@ export const ordersProjection: Projection = {
       const d = e.data as EventOf<'BookingCancelled'>['data'];
       await ctx.db.query('update bookings set cancelled = true, cancel_reason = $2 where id = $1', [
         d.bookingId,
-        CANCEL_REASONS[d.reason] ?? d.reason,
+        CANCEL_REASON_TEXT[d.reason] ?? d.reason,
       ]);
+      await emitBooking(ctx, d.bookingId);
+    },
+    // Money given back for a payment that bought nothing (the booking was cancelled meanwhile).
+    PaymentRefunded: async (e, ctx) => {
+      const d = e.data as EventOf<'PaymentRefunded'>['data'];
+      await ctx.db.query('update bookings set refunded_poisha = refunded_poisha + $2 where id = $1', [d.bookingId, d.amountPoisha]);
       await emitBooking(ctx, d.bookingId);
     },
   },
@@ -101,9 +100,14 @@ export const ordersProjection: Projection = {
 };
 
 /** A booking row as `to_json` shows it (bigints as numbers, times as ISO strings): the form a batch works in. */
-type BookingRecord = Omit<BookingRow, 'price_poisha' | 'booked_at'> & { price_poisha: number; placed_at: number; booked_at: string };
+type BookingRecord = Omit<BookingRow, 'price_poisha' | 'refunded_poisha' | 'booked_at'> & {
+  price_poisha: number;
+  refunded_poisha: number;
+  placed_at: number;
+  booked_at: string;
+};
 
-const BOOKING_EVENTS = new Set(['BookingPlaced', 'BookingPaid', 'BookingCancelled']);
+const BOOKING_EVENTS = ['BookingPlaced', 'BookingPaid', 'BookingCancelled', 'PaymentRefunded'];
 
 /**
  * A batch without bookings (a run of new listings, the usual live batch): each listed product's
@@ -133,7 +137,7 @@ function insertSellers(events: RecordedEvent[], ctx: BatchContext): void {
  * changed it.
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
-  if (!events.some((e) => BOOKING_EVENTS.has(e.type))) return insertSellers(events, ctx);
+  if (!events.some((e) => BOOKING_EVENTS.includes(e.type))) return insertSellers(events, ctx);
   // Kept between live batches (ADR 0052): a booking paid or cancelled soon after it was placed
   // is there already.
   const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string }>('product_sellers', ['product_id'], ctx.kept);
@@ -141,11 +145,10 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]!);
   await RowSet.loadTogether(ctx.db, [
     sellers.byKeys('t.product_id = any($1)', [...named('ProductListed', 'productId'), ...named('BookingPlaced', 'productId')]),
-    bookings.byKeys('t.id = any($1)', [
-      ...named('BookingPlaced', 'bookingId'),
-      ...named('BookingPaid', 'bookingId'),
-      ...named('BookingCancelled', 'bookingId'),
-    ]),
+    bookings.byKeys(
+      't.id = any($1)',
+      BOOKING_EVENTS.flatMap((type) => named(type, 'bookingId')),
+    ),
   ]);
   const touched = new LastChanges();
   for (const e of events) {
@@ -163,6 +166,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           cancel_reason: null,
           paid: false,
           transaction_id: null,
+          refunded_poisha: 0,
           phone: d.phone,
           meeting_location: d.meetingLocation,
           price_poisha: d.pricePoisha,
@@ -195,7 +199,14 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
       case 'BookingCancelled': {
         const d = e.data as EventOf<'BookingCancelled'>['data'];
-        if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: CANCEL_REASONS[d.reason] ?? d.reason }))
+        if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: CANCEL_REASON_TEXT[d.reason] ?? d.reason }))
+          touched.touch(d.bookingId, e.position);
+        break;
+      }
+      case 'PaymentRefunded': {
+        const d = e.data as EventOf<'PaymentRefunded'>['data'];
+        const before = bookings.get(d.bookingId);
+        if (before && bookings.update(d.bookingId, { refunded_poisha: Number(before.refunded_poisha) + d.amountPoisha }))
           touched.touch(d.bookingId, e.position);
         break;
       }
@@ -208,7 +219,12 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     const r = bookings.get(id)!;
     const to = [rooms.user(r.buyer_id), rooms.admins];
     if (r.seller_id) to.push(rooms.user(r.seller_id));
-    const row = toBooking({ ...r, price_poisha: String(r.price_poisha), booked_at: new Date(r.booked_at) });
+    const row = toBooking({
+      ...r,
+      price_poisha: String(r.price_poisha),
+      refunded_poisha: String(r.refunded_poisha),
+      booked_at: new Date(r.booked_at),
+    });
     ctx.emit({ entity: 'booking', op: 'upsert', id, row }, to, position);
   }
 }

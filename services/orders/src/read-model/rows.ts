@@ -22,6 +22,8 @@ export interface BookingRow {
   booked_at: Date;
   seller_id: string | null;
   seller_email: string;
+  /** Money given back for payments of this placing that bought nothing. */
+  refunded_poisha: string;
 }
 export const toBooking = (r: BookingRow): Booking => ({
   _id: r.id,
@@ -37,6 +39,7 @@ export const toBooking = (r: BookingRow): Booking => ({
   ...(r.transaction_id ? { transationId: r.transaction_id } : {}),
   status: r.paid ? 'paid' : r.cancelled ? 'cancelled' : 'open',
   ...(r.cancelled && !r.paid && r.cancel_reason ? { cancel_reason: r.cancel_reason } : {}),
+  ...(Number(r.refunded_poisha) > 0 ? { refunded: toTk(r.refunded_poisha) } : {}),
   booked_at: new Date(r.booked_at).toISOString(),
   seller_email: r.seller_email,
 });

@@ -1,4 +1,5 @@
 import { AppError, illegalState, notFound, type ErrorKind } from '@tv-shop/platform';
+import type { CancelReason } from '@tv-shop/contracts';
 import type { BookingState } from '../booking/booking';
 import { bookingDecider, type BookingCommand, type ConfirmedIntent } from '../booking/decide';
 
@@ -78,14 +79,8 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
     // This one is cancelled already, so the refund cancels nothing (placement null) and the
     // cancellation's own reason (sold, removed, buyer deleted) stands.
     if (!progress.refunded) return { type: 'Refund', bookingId, intent, reason: 'product-sold', placement: null };
-    if (booking.status === 'cancelled' && booking.cancelledFor === 'listing-edited')
-      return refuse(
-        illegalState(
-          'The seller changed this listing after you booked it, so your booking was cancelled and your payment refunded; book it again to buy it as it is now',
-          'bookingId',
-        ),
-      );
-    return refuse(illegalState('This product is no longer available; your payment was refunded', 'bookingId'));
+    const why = booking.status === 'cancelled' && booking.cancelledFor ? REFUNDED_BECAUSE[booking.cancelledFor] : undefined;
+    return refuse(illegalState(why ?? 'This product is no longer available; your payment was refunded', 'bookingId'));
   }
   if (decided.length === 0) return { type: 'AlreadyPaid', position: facts.bookingPosition };
   if (booking.status === 'none') return refuse(notFound('Booking', 'bookingId'));
@@ -119,6 +114,14 @@ const pay = (facts: PaymentFacts, intent: ConfirmedIntent, saleRecorded: boolean
   type: 'PayBooking',
   data: { buyerId: facts.buyerId, intent, saleRecorded },
 });
+
+/** What a buyer whose payment came after the booking's cancellation is told, where the reason needs more than "no longer available". */
+const REFUNDED_BECAUSE: Partial<Record<CancelReason, string>> = {
+  'listing-edited':
+    'The seller changed this listing after you booked it, so your booking was cancelled and your payment refunded; book it again to buy it as it is now',
+  'buyer-cancelled':
+    'You cancelled this booking before the payment went through, so your payment was refunded; book the TV again to buy it',
+};
 
 const refuse = (error: AppError): PaymentStep => ({ type: 'Refuse', error });
 

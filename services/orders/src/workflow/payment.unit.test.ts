@@ -136,6 +136,17 @@ describe('the payment workflow', () => {
     });
   });
 
+  it('given a booking its buyer cancelled, when a card of it goes through and is paid, then refunded and told it was their own cancellation', async () => {
+    const byBuyer: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'buyer-cancelled' } };
+    const then = await given([placed, intentCreated, byBuyer]).whenPaid();
+    expect(then.steps).toEqual(['Refund pi_1 (product-sold)']);
+    expect(then.refused).toMatchObject({
+      status: 409,
+      field: 'bookingId',
+      message: /You cancelled this booking.*refunded.*book the TV again/,
+    });
+  });
+
   it('given a product stream too busy to record the sale (a version conflict past its retries), when paid, then 503 and no refund: the money waits for a retry', async () => {
     const busy = new AppError('concurrency', 'Other changes to it were being made at the same moment; please try again');
     const then = await given([placed, intentCreated]).whenPaid(busy);

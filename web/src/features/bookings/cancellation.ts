@@ -1,4 +1,4 @@
-import type { Booking } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, type Booking } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
@@ -8,10 +8,20 @@ export const BOOKING_CANCELLED_TEXT = 'A booking was cancelled: the TV is no lon
 /** Said on the payment page of a booking cancelled while it was open. */
 export const BOOKING_CANCELLED_NOTICE = 'This TV is no longer available; your booking was cancelled.';
 
+/** Why a cancelled booking can no longer be paid, on its payment page: the TV may still be for sale. */
+export function cancelledNotice(booking: Booking): string {
+  if (booking.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled'])
+    return 'You cancelled this booking. To buy this TV, book it again from its page.';
+  if (booking.cancel_reason === CANCEL_REASON_TEXT['listing-edited'])
+    return 'The seller changed this listing after you booked it, so your booking was cancelled. Book it again from its page to buy it as it is now.';
+  return BOOKING_CANCELLED_NOTICE;
+}
+
 /**
  * The server cancels an unpaid booking whose TV was sold or removed; its push turns the row
  * Cancelled (it stays in My Orders with the reason). This tells the buyer when it happens, for
- * their own bookings only, and only for a change seen while the page is open.
+ * their own bookings only, and only for a change seen while the page is open; not for a booking
+ * they cancelled themselves (here or in another tab).
  */
 export function useCancelledBookingToast(email: string) {
   const { rows } = useAtomValue(bookingsStore.stateAtom);
@@ -22,6 +32,7 @@ export function useCancelledBookingToast(email: string) {
     if (!before) return;
     for (const [id, row] of rows) {
       if (row.status !== 'cancelled' || before.get(id)?.status !== 'open') continue;
+      if (row.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled']) continue;
       if (row.email.toLowerCase() === email.toLowerCase()) toast.error(BOOKING_CANCELLED_TEXT, { id: `cancelled-${id}` });
     }
   }, [rows, email]);

@@ -5,7 +5,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Tag } from '@/components/ui/tag';
 import { paths } from '@/config/paths';
 import { useBooking } from '@/features/bookings/api/get-booking';
-import { BOOKING_CANCELLED_NOTICE } from '@/features/bookings/cancellation';
+import { cancelledNotice } from '@/features/bookings/cancellation';
 import { useMarkBookingPaid } from '@/features/bookings/use-mark-booking-paid';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { formatTk } from '@/lib/format';
@@ -58,7 +58,7 @@ function PaymentPageContent() {
         <PaymentForm
           booking={booking}
           payer={{ name: user.name, email: user.email }}
-          closedReason={cancelled ? BOOKING_CANCELLED_NOTICE : null}
+          closedReason={cancelled ? cancelledNotice(booking) : null}
           onPaid={(answer, transactionId) => markPaid(booking._id, answer, transactionId)}
         />
       )}

@@ -1,0 +1,68 @@
+import { expect, inject, test } from 'vitest';
+import { snap, useBrowser } from './support/browser';
+import { markNoReload, stillSamePage, waitLive } from './support/live';
+import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+test('when a buyer cancels an unpaid booking in My Orders, then it stays there cancelled, the seller sees it live, and the buyer can book the TV again', async () => {
+  const productName = `Walton 55" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Barishal Screens', productName);
+  const email = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const { token } = await client.signup('Sadia Buyer', email, 'Buyer');
+  await client.book(token, seller.productId);
+
+  // The seller watches My Bookings.
+  const sellerPage = await newPage();
+  await logInFromHome(sellerPage, seller.email, PASSWORD);
+  await sellerPage.goto('/dashboard/my_bookings');
+  const sellerRow = sellerPage.locator('.seller-booking').filter({ hasText: productName });
+  await sellerRow.getByText('Waiting for payment').waitFor();
+  await waitLive(sellerPage);
+  await markNoReload(sellerPage);
+
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto('/dashboard');
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  const row = page.locator('tr').filter({ hasText: productName });
+  await row.getByRole('button', { name: 'Pay' }).waitFor();
+  await waitLive(page);
+  await snap(page, '11-my-orders-pay-or-cancel');
+
+  // Cancel asks first; "Keep it" changes nothing.
+  await row.getByRole('button', { name: `Cancel booking of ${productName}` }).click();
+  await page.getByText(`Cancel your booking of ${productName}?`).waitFor();
+  await page.getByRole('button', { name: 'Keep it' }).click();
+  expect(await row.getByRole('button', { name: 'Pay' }).count()).toBe(1);
+
+  await row.getByRole('button', { name: `Cancel booking of ${productName}` }).click();
+  await page.getByRole('button', { name: 'Cancel booking', exact: true }).click();
+  await expectToast(page, 'Booking cancelled');
+  await row.getByText('Cancelled', { exact: true }).waitFor();
+  await row.getByText('cancelled by the buyer').waitFor();
+  expect(await row.getByRole('button', { name: 'Pay' }).count()).toBe(0);
+  // Their own cancellation is no warning that the TV went.
+  expect(await page.getByText('A booking was cancelled: the TV is no longer available.').count()).toBe(0);
+  // The focus lands on what the row says now, not on the page's top.
+  expect(await page.evaluate("document.activeElement?.textContent ?? ''")).toMatch(/Cancelled/);
+  await snap(page, '11-my-orders-buyer-cancelled');
+
+  // The seller's list turns Cancelled without a reload.
+  await sellerRow.getByText('cancelled by the buyer').waitFor({ timeout: 2_000 });
+  expect(await stillSamePage(sellerPage)).toBe(true);
+
+  // The TV is still for sale: the buyer books it again from All Products.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  await card(page, productName).getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Phone Number').fill('01712345678');
+  await dialog.getByLabel('Meeting Location').fill('Sadar Road, Barishal');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expectToast(page, 'Booking successfully');
+  await sellerRow.getByText('Waiting for payment').waitFor({ timeout: 2_000 });
+  await page.goto('/dashboard/my_order');
+  await page.locator('tr').filter({ hasText: productName }).getByRole('button', { name: 'Pay' }).waitFor();
+});
