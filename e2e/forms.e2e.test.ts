@@ -103,7 +103,9 @@ test('when a seller types a negative price and letters as the phone, then Add Pr
 
   // The server's own rules (AddProductBody), said before anything is sent.
   await fieldError(page, 'Resale Price (TK)').filter({ hasText: 'Resale price must be at least 0.01 TK.' }).waitFor();
-  await fieldError(page, 'Original Price (TK)').filter({ hasText: 'Original price must be a number, like 25000 or 1999.50.' }).waitFor();
+  await fieldError(page, 'Original Price (TK)')
+    .filter({ hasText: 'Original price must be a number, like 25000, 38,000 or 1999.50.' })
+    .waitFor();
   await fieldError(page, 'Phone Number')
     .filter({ hasText: 'Phone number must be made of digits, like 01712-345678 or +880 1712 345678.' })
     .waitFor();

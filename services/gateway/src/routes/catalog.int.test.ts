@@ -265,7 +265,7 @@ describe('catalog API', () => {
       const p = await shop.addProduct(seller.token);
       for (const [over, field] of [
         [{ porduct_name: ' ' }, 'porduct_name'],
-        [{ resale_price: '38,000' }, 'resale_price'],
+        [{ resale_price: '38,00' }, 'resale_price'],
         [{ phone_number: 'call me' }, 'phone_number'],
         [{ productImages: ['https://example.com/other.png'] }, 'productImages'],
       ] as const) {

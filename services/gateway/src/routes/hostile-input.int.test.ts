@@ -36,6 +36,14 @@ describe('hostile input: money fields and deeply nested bodies', () => {
         1e-300,
         0.004,
         '0.001',
+        // Grouped wrongly: a decimal comma ("1,50"), groups of other sizes, commas at the ends.
+        '1,50',
+        '38,00',
+        '3,8000',
+        ',38000',
+        '38,000,',
+        '38,,000',
+        '1,2,000',
       ]) {
         const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ [field]: bad }) });
         expect(res.status, `${field}=${JSON.stringify(bad)}`).toBe(400);
@@ -49,11 +57,16 @@ describe('hostile input: money fields and deeply nested bodies', () => {
     expect(((await shop.call('GET', '/all_products')).body as Product[]).length).toBe(before);
   });
 
-  it('when a price is a JSON number or a plain decimal string, then it is taken as TK', async () => {
+  it('when a price is a JSON number or a decimal string, plain or grouped, then it is taken as TK', async () => {
     const asNumber = await shop.addProduct(seller.token, { resale_price: 1999.5, orginal_price: 4000 });
     expect(asNumber).toMatchObject({ resale_price: 1999.5, orginal_price: 4000 });
     const asString = await shop.addProduct(seller.token, { resale_price: '25000', orginal_price: ' 52000.75 ' });
     expect(asString).toMatchObject({ resale_price: 25000, orginal_price: 52000.75 });
+    // Grouped as people write prices: by thousands, or by lakhs.
+    const grouped = await shop.addProduct(seller.token, { resale_price: '38,000', orginal_price: '1,20,000.50' });
+    expect(grouped).toMatchObject({ resale_price: 38000, orginal_price: 120000.5 });
+    const western = await shop.addProduct(seller.token, { resale_price: '9,999.99', orginal_price: '1,000,000' });
+    expect(western).toMatchObject({ resale_price: 9999.99, orginal_price: 1000000 });
   });
 
   it('when a body nests thousands of levels deep, with or without an Idempotency-Key, then 400 on body, never 500', async () => {
