@@ -2,6 +2,7 @@ import type { AuthAnswer } from '@tv-shop/contracts';
 import { useCallback } from 'react';
 import toast from 'react-hot-toast';
 import { useLocation, useNavigate, type Location } from 'react-router-dom';
+import type { BackToBook } from '@/features/products/components/product-actions';
 import { useSignIn } from '@/lib/session';
 
 /**
@@ -12,6 +13,8 @@ import { useSignIn } from '@/lib/session';
 export interface SentToSignIn {
   from?: Location;
   reason?: 'book' | 'guard' | 'session-ended';
+  /** Book Now's TV: once a buyer is signed in, its booking form opens on the page they come back to. */
+  book?: string;
 }
 
 /** Why this visit to login (or signup) happened, in a sentence; null when there is nothing to say. */
@@ -28,13 +31,17 @@ export function useReturnAfterSignIn(successText: string) {
   const navigate = useNavigate();
   const location = useLocation();
   const signIn = useSignIn();
-  const from = (location.state as SentToSignIn | null)?.from;
+  const sent = location.state as SentToSignIn | null;
+  const from = sent?.from;
+  // Only a buyer can book: a seller who signed in from Book Now just comes back to the page.
+  const book = sent?.reason === 'book' ? sent.book : undefined;
   return useCallback(
     ({ token, user }: AuthAnswer) => {
       signIn(token, user);
       toast.success(successText);
-      void navigate(from ? `${from.pathname}${from.search}${from.hash}` : '/', { replace: true });
+      const back: BackToBook | null = book && user.role === 'Buyer' ? { openBooking: book } : null;
+      void navigate(from ? `${from.pathname}${from.search}${from.hash}` : '/', { replace: true, state: back });
     },
-    [from, navigate, signIn, successText],
+    [book, from, navigate, signIn, successText],
   );
 }

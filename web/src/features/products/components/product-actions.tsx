@@ -1,5 +1,5 @@
 import type { Product } from '@tv-shop/contracts';
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Tag } from '@/components/ui/tag';
@@ -7,6 +7,11 @@ import { paths } from '@/config/paths';
 import { useMyBookingOf } from '@/lib/my-bookings';
 import { hasRole, useSessionUser } from '@/lib/session';
 import { ReportButton } from './report-button';
+
+/** The state of the page a buyer comes back to from Book Now's sign-in: the TV whose booking form to open. */
+export interface BackToBook {
+  openBooking: string;
+}
 
 interface ProductActionsProps {
   product: Product;
@@ -39,9 +44,18 @@ export function ProductActions({ product, onBook, className = 'product-card__act
   }, [mine]);
 
   const book = () => {
-    if (!user) void navigate(paths.login.href(), { state: { from: location, reason: 'book' } });
+    if (!user) void navigate(paths.login.href(), { state: { from: location, reason: 'book', book: product._id } });
     else onBook(product);
   };
+
+  // Back from signing in to book this TV: its booking form opens, as the login page promised,
+  // unless it was sold or booked meanwhile. The state goes, so a reload or Back does not open it again.
+  const openBooking = (location.state as BackToBook | null)?.openBooking;
+  useEffect(() => {
+    if (openBooking !== product._id || !isBuyer) return;
+    void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
+    if (!product.sold && !mine) onBook(product);
+  }, [openBooking, product, isBuyer, mine, onBook, navigate, location.pathname, location.search, location.hash]);
 
   return (
     <div className={className}>
