@@ -50,8 +50,9 @@ test('when a buyer cancels an unpaid booking in My Orders, then it stays there c
   expect(await page.evaluate("document.activeElement?.textContent ?? ''")).toMatch(/Cancelled/);
   await snap(page, '11-my-orders-buyer-cancelled');
 
-  // The seller's list turns Cancelled without a reload.
+  // The seller's list turns Cancelled without a reload, and the seller is told.
   await sellerRow.getByText('cancelled by the buyer').waitFor({ timeout: 2_000 });
+  await expectToast(sellerPage, `Sadia Buyer cancelled their booking of ${productName}`);
   expect(await stillSamePage(sellerPage)).toBe(true);
 
   // The TV is still for sale: the buyer books it again from All Products.

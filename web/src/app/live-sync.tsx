@@ -1,4 +1,4 @@
-import type { ChangePush } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, type ChangePush } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
@@ -53,7 +53,7 @@ export function LiveSync() {
         case 'reported_product':
           return applyReported(push);
         case 'booking':
-          announceNewBooking(push);
+          announceToSeller(push);
           return applyBooking(push);
         case 'user':
           // The signed-in account's own row too (its account view): the admin verified it, say.
@@ -66,13 +66,20 @@ export function LiveSync() {
           return addDay({ row: push.row, position: push.position });
       }
     };
-    // A seller hears of a new booking of one of their TVs wherever they are in the app.
-    const announceNewBooking = (push: Extract<ChangePush, { entity: 'booking' }>) => {
-      if (push.op !== 'upsert' || push.row.status !== 'open' || !email) return;
+    // A seller hears of a new booking of one of their TVs wherever they are in the app, and of a
+    // buyer calling one off (a cancellation by the shop follows the seller's own act: no news).
+    const announceToSeller = (push: Extract<ChangePush, { entity: 'booking' }>) => {
+      if (push.op !== 'upsert' || !email) return;
       if (push.row.seller_email.toLowerCase() !== email.toLowerCase()) return;
       const before = jotai.get(bookingsStore.stateAtom).rows.get(push.id);
-      if (before?.status === 'open') return;
-      toast.success(`New booking: ${push.row.porduct_name} by ${push.row.username}`, { id: `booking-${push.id}-${push.position}` });
+      if (push.row.status === 'open' && before?.status !== 'open')
+        toast.success(`New booking: ${push.row.porduct_name} by ${push.row.username}`, { id: `booking-${push.id}-${push.position}` });
+      else if (
+        push.row.status === 'cancelled' &&
+        before?.status !== 'cancelled' &&
+        push.row.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled']
+      )
+        toast(`${push.row.username} cancelled their booking of ${push.row.porduct_name}`, { id: `booking-${push.id}-${push.position}` });
     };
     // A 401 here also ends the session through the API client, which replaces this socket.
     const sessionStillValid = async () => {
