@@ -1,6 +1,6 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
-import { card, choose, expectToast, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, card, choose, expectToast, logIn, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -55,5 +55,30 @@ test('when a visitor clicks Book Now, then they sign up as a buyer and come back
   await dialog.getByRole('button', { name: 'Close' }).click();
   await page.reload();
   await card(page, 'Samsung 43" Crystal UHD').getByRole('button', { name: 'Book Now' }).waitFor();
+  expect(await page.getByRole('dialog').count()).toBe(0);
+});
+
+test('when a buyer who already booked the TV signs in from its Book Now, then the card says Booked and no booking form opens', async () => {
+  const productName = `TCL 50" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Comilla TV House', productName);
+  const email = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const { token } = await client.signup('Rumana Buyer', email, 'Buyer');
+  await client.book(token, seller.productId);
+
+  const page = await newPage();
+  // Their bookings come slowly: the page must wait for them before it decides.
+  await page.route('**/api/bookings?email=*', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  await page.goto('/all_products');
+  await card(page, productName).getByRole('button', { name: 'Book Now' }).click();
+  await page.waitForURL('**/login');
+  await logIn(page, email, PASSWORD);
+  await page.waitForURL('**/all_products');
+  await card(page, productName).getByText('Booked: pay in My Orders').waitFor();
+  // Past the slow read, and a moment more: still no form.
+  await page.waitForTimeout(500);
   expect(await page.getByRole('dialog').count()).toBe(0);
 });

@@ -1,8 +1,8 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { bookedBy, getMyBookings } from '@/features/bookings/api/get-my-bookings';
 import { bookingsStore } from '@/features/bookings/atoms';
-import { myBookingsAtom, type MyBooking } from '@/lib/my-bookings';
+import { myBookingsAtom, myBookingsReadyAtom, type MyBooking } from '@/lib/my-bookings';
 import { hasRole, useSessionUser } from '@/lib/session';
 import { onLiveReconnect } from '@/lib/live-socket';
 import { listsReloadAtom } from '@/lib/use-live-list';
@@ -19,6 +19,9 @@ export function MyBookingsSync() {
   const loadIntoStore = useSetAtom(bookingsStore.loadAtom);
   const state = useAtomValue(bookingsStore.stateAtom);
   const setMine = useSetAtom(myBookingsAtom);
+  const setReady = useSetAtom(myBookingsReadyAtom);
+  // Whose bookings were read (or failed to be): set with the map below, in the same render.
+  const [readFor, setReadFor] = useState<string | null>(null);
   // Read again, as every open list is, when the server could not replay what this tab missed.
   const reload = useAtomValue(listsReloadAtom);
 
@@ -27,8 +30,12 @@ export function MyBookingsSync() {
     let alive = true;
     const read = () =>
       getMyBookings(email).then(
-        ({ data, position }) => alive && loadIntoStore({ rows: data, position, inScope: bookedBy(email) }),
-        () => undefined,
+        ({ data, position }) => {
+          if (!alive) return;
+          loadIntoStore({ rows: data, position, inScope: bookedBy(email) });
+          setReadFor(email);
+        },
+        () => alive && setReadFor(email),
       );
     void read();
     // A read an outage kept from us is made again once the live connection is back.
@@ -47,7 +54,8 @@ export function MyBookingsSync() {
     }
     // Every card reads this map: a new one only when what it says changed.
     setMine((before) => (before.size === mine.size && [...mine].every(([id, status]) => before.get(id) === status) ? before : mine));
-  }, [email, state, setMine]);
+    setReady(email && readFor === email ? email : null);
+  }, [email, state, setMine, readFor, setReady]);
 
   return null;
 }

@@ -11,3 +11,9 @@ export type MyBooking = 'open' | 'paid';
 export const myBookingsAtom = atom<ReadonlyMap<string, MyBooking>>(new Map());
 
 export const useMyBookingOf = (productId: string): MyBooking | undefined => useAtomValue(myBookingsAtom).get(productId);
+
+/**
+ * The buyer (by email, lower case) whose bookings `myBookingsAtom` holds once they were read, or
+ * null before: what waits for them (the booking form opened after signing in) knows when to decide.
+ */
+export const myBookingsReadyAtom = atom<string | null>(null);

@@ -1,10 +1,11 @@
 import type { Product } from '@tv-shop/contracts';
+import { useAtomValue } from 'jotai';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Tag } from '@/components/ui/tag';
 import { paths } from '@/config/paths';
-import { useMyBookingOf } from '@/lib/my-bookings';
+import { myBookingsReadyAtom, useMyBookingOf } from '@/lib/my-bookings';
 import { hasRole, useSessionUser } from '@/lib/session';
 import { ReportButton } from './report-button';
 
@@ -49,13 +50,15 @@ export function ProductActions({ product, onBook, className = 'product-card__act
   };
 
   // Back from signing in to book this TV: its booking form opens, as the login page promised,
-  // unless it was sold or booked meanwhile. The state goes, so a reload or Back does not open it again.
+  // unless it was sold or booked meanwhile (known once the buyer's bookings were read). The state
+  // goes, so a reload or Back does not open it again.
   const openBooking = (location.state as BackToBook | null)?.openBooking;
+  const bookingsRead = useAtomValue(myBookingsReadyAtom) === user?.email.toLowerCase();
   useEffect(() => {
-    if (openBooking !== product._id || !isBuyer) return;
+    if (openBooking !== product._id || !isBuyer || !bookingsRead) return;
     void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: null });
     if (!product.sold && !mine) onBook(product);
-  }, [openBooking, product, isBuyer, mine, onBook, navigate, location.pathname, location.search, location.hash]);
+  }, [openBooking, product, isBuyer, bookingsRead, mine, onBook, navigate, location.pathname, location.search, location.hash]);
 
   return (
     <div className={className}>
