@@ -164,7 +164,7 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     await page.getByLabel('Max price (TK)').fill('');
     await page.waitForURL((url) => url.searchParams.get('maxPrice') === null);
     expect(new URL(page.url()).searchParams.get('minPrice')).toBe('10000');
-    await page.getByText('Enter a price in TK, in digits only', { exact: false }).first().waitFor();
+    await page.getByText('Enter a price in TK, like 25000 or 38,000', { exact: false }).first().waitFor();
     await page.getByLabel('Min price (TK)').fill('10000');
     await page.getByLabel('Max price (TK)').fill('30000');
     await page.waitForURL((url) => url.searchParams.get('maxPrice') === '30000');

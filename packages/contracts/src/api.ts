@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITIONS, MAX_LISTING_PHOTOS, USE_DURATIONS } from './entities';
+import { GROUPED_DIGITS, priceText } from './digits';
 import { decimalNumber, wholeNumber } from './numbers';
 
 /** Request bodies of the API, validated on the server and typed in the browser. */
@@ -14,13 +15,8 @@ const trimmed = (max: number) =>
     .max(max)
     .refine((s) => VISIBLE.test(s), 'is required');
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an email address'));
-/**
- * A price as people in Bangladesh write it: plain ("38000"), or grouped by thousands ("38,000",
- * "1,000,000") or by lakhs ("1,20,000"), with at most two decimals. The last group before the
- * decimals is always three digits, so "1,50" (a decimal comma elsewhere) is refused, never
- * read as 150.
- */
-const PRICE_TEXT = /^-?(?:\d{1,8}|\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3})(?:\.\d{1,2})?$/;
+/** A price's text: plain or grouped whole TK (`GROUPED_DIGITS`), with at most two decimals. */
+const PRICE_TEXT = new RegExp(String.raw`^-?(?:\d{1,8}|${GROUPED_DIGITS})(?:\.\d{1,2})?$`);
 /**
  * TK with at most two decimals: a JSON number, or a decimal string as the spec's forms may send
  * it ("25000", "1999.50", "38,000"). Positive and finite; null, "", [], booleans, "0x10", "1e3"
@@ -30,7 +26,7 @@ export const tk = z
   .union([z.number(), z.string().trim().regex(PRICE_TEXT, 'must be a number, like 25000, 38,000 or 1999.50')], {
     error: 'must be a number',
   })
-  .transform((v) => (typeof v === 'string' ? Number(v.replace(/,/g, '')) : v))
+  .transform((v) => (typeof v === 'string' ? priceText(v) : v))
   .refine(Number.isFinite, 'must be a number')
   .refine((n) => n >= 0.01, 'must be at least 0.01 TK')
   .refine((n) => n <= 10_000_000, 'must be at most 10,000,000 TK')

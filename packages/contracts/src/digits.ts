@@ -1,5 +1,15 @@
-/** Decimal digits with at most one point ("25000", "1999.5", "25000.", ".5"), unanchored. */
-const DECIMAL = String.raw`(?:\d{1,16}(?:\.\d{0,8})?|\.\d{1,8})`;
+/**
+ * Whole TK grouped as people in Bangladesh write them: by thousands ("38,000", "1,000,000") or by
+ * lakhs ("1,20,000"). The first group never starts with 0 and the last always has three digits,
+ * so a decimal comma as written elsewhere ("1,50", "0,500") is refused, never read as 150 or 500.
+ */
+export const GROUPED_DIGITS = String.raw`(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d?(?:,\d{2})*,\d{3})`;
+
+/** The number a price's text means: its group commas dropped (after one of the patterns here matched it). */
+export const priceText = (text: string): number => Number(text.trim().replace(/,/g, ''));
+
+/** Decimal digits, plain or grouped, with at most one point ("25000", "38,000", "1999.5", "25000.", ".5"), unanchored. */
+const DECIMAL = String.raw`(?:(?:\d{1,16}|${GROUPED_DIGITS})(?:\.\d{0,8})?|\.\d{1,8})`;
 
 /**
  * A price as people type it. The browser's price boxes check it; the server's `decimalNumber`

@@ -44,6 +44,11 @@ describe('hostile input: money fields and deeply nested bodies', () => {
         '38,000,',
         '38,,000',
         '1,2,000',
+        // A first group starting with 0: a decimal comma elsewhere, never 1 TK or 500 TK.
+        '0,001',
+        '000,001',
+        '00,00,001',
+        '0,500',
       ]) {
         const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ [field]: bad }) });
         expect(res.status, `${field}=${JSON.stringify(bad)}`).toBe(400);

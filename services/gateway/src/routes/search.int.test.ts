@@ -61,6 +61,10 @@ describe('search, product and seller pages', () => {
   it('when filtered by price and location and sorted by price, then only matching TVs come, cheapest first', async () => {
     const res = await search('minPrice=10000&maxPrice=30000&location=dhaka&sort=price_asc');
     expect(names(res.body.items)).toEqual(['Samsung 32" Smart', 'Samsung 43" Crystal UHD']);
+    // Grouped as people write prices: the same search.
+    expect(names((await search('minPrice=10,000&maxPrice=30,000&location=dhaka&sort=price_asc')).body.items)).toEqual(
+      names(res.body.items),
+    );
     expect(names((await search('category=samsung&sort=price_desc')).body.items)).toEqual(['Samsung 43" Crystal UHD', 'Samsung 32" Smart']);
     expect(names((await search('condition=Excellent')).body.items)).toEqual([]);
   });
@@ -88,6 +92,8 @@ describe('search, product and seller pages', () => {
       ['limit=500', 'limit'],
       // Numbers are digits: hex, exponents and blanks are refused, not read as 16, 10 or 0.
       ['minPrice=0x10', 'minPrice'],
+      ['minPrice=1,50', 'minPrice'],
+      ['maxPrice=0,500', 'maxPrice'],
       ['maxPrice=', 'maxPrice'],
       ['minPrice=%20', 'minPrice'],
       ['limit=1e1', 'limit'],

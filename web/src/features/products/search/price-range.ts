@@ -1,10 +1,10 @@
-import { PLAIN_DECIMAL } from '@tv-shop/contracts';
+import { PLAIN_DECIMAL, priceText } from '@tv-shop/contracts';
 
 /** The highest price the server searches by (`money` in the contracts' search query). */
 export const HIGHEST_PRICE = 100_000_000;
 
 export const PRICE_SENTENCES = {
-  notAPrice: 'Enter a price in TK, in digits only (e.g. 25000)',
+  notAPrice: 'Enter a price in TK, like 25000 or 38,000',
   tooHigh: `Enter a price of at most ${HIGHEST_PRICE.toLocaleString('en-US')} TK`,
   minAboveMax: 'Min price must not be above max price',
 } as const;
@@ -17,11 +17,11 @@ export interface PriceProblem {
   fields: PriceField[];
 }
 
-/** A price box's text as a number: null when empty, NaN when it is not a price in digits. */
+/** A price box's text as a number: null when empty, NaN when it is not a price. */
 function priceOf(text: string): number | null {
   const trimmed = text.trim();
   if (!trimmed) return null;
-  return PLAIN_DECIMAL.test(trimmed) ? Number(trimmed) : NaN;
+  return PLAIN_DECIMAL.test(trimmed) ? priceText(trimmed) : NaN;
 }
 
 /**

@@ -11,6 +11,10 @@ describe('a price range typed in the filters', () => {
     expect(priceProblem('0', '100000000')).toBeNull();
     expect(priceProblem('9999.5', '10000')).toBeNull();
     expect(priceProblem('.5', '25000.')).toBeNull();
+    // Grouped as people write prices, by thousands or by lakhs.
+    expect(priceProblem('9,000', '10,000')).toBeNull();
+    expect(priceProblem('1,20,000', '1,000,000.50')).toBeNull();
+    expect(priceProblem('20,000', '10000')?.fields).toEqual(['minPrice', 'maxPrice']);
   });
 
   it('when min is above max, then both boxes are at fault, compared as numbers, not as text', () => {
@@ -19,8 +23,23 @@ describe('a price range typed in the filters', () => {
     expect(priceProblem('9000', '10000')).toBeNull();
   });
 
-  it('when a box holds what is not a price in digits, then that box is at fault, before any comparison', () => {
-    for (const text of ['abc', '25k', '25,000', '-5', '1e5', '1.2.3', '.', 'NaN', 'Infinity', '1.123456789', '12345678901234567']) {
+  it('when a box holds what is not a price, then that box is at fault, before any comparison', () => {
+    for (const text of [
+      'abc',
+      '25k',
+      '25,00',
+      '1,50',
+      '0,500',
+      ',25000',
+      '-5',
+      '1e5',
+      '1.2.3',
+      '.',
+      'NaN',
+      'Infinity',
+      '1.123456789',
+      '12345678901234567',
+    ]) {
       expect(priceProblem(text, ''), text).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['minPrice'] });
     }
     expect(priceProblem('30000', 'lots')).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['maxPrice'] });

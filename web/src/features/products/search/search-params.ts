@@ -1,4 +1,4 @@
-import { CONDITIONS, type Condition, type Product, type SEARCH_SORTS as ServerSorts } from '@tv-shop/contracts';
+import { CONDITIONS, priceText, type Condition, type Product, type SEARCH_SORTS as ServerSorts } from '@tv-shop/contracts';
 
 export type SearchSort = (typeof ServerSorts)[number];
 /** The server's sorts, spelt here so the browser does not import the schema module (and zod). */
@@ -95,8 +95,8 @@ export function stillMatches(product: Product, state: ProductSearchState): boole
   if (state.sold === 'true' && !product.sold) return false;
   if (state.category && product.category_id !== state.category) return false;
   if (state.condition && product.product_condition !== state.condition) return false;
-  const min = Number(state.minPrice);
-  const max = Number(state.maxPrice);
+  const min = priceText(state.minPrice);
+  const max = priceText(state.maxPrice);
   if (state.minPrice.trim() && Number.isFinite(min) && product.resale_price < min) return false;
   if (state.maxPrice.trim() && Number.isFinite(max) && product.resale_price > max) return false;
   return true;
