@@ -105,7 +105,7 @@ export interface Booking {
   status: BookingStatus;
   /** Why it was cancelled, in words ("sold to another buyer", "listing removed"). */
   cancel_reason?: string;
-  /** TK given back for payments that bought nothing (the booking was cancelled while they went through). */
+  /** TK given back for payments of this booking that bought nothing (made after it was cancelled, or for an earlier price); kept when it is booked again. */
   refunded?: number;
   /** ISO time the booking was placed. */
   booked_at: string;

@@ -125,6 +125,14 @@ export type OrdersEvent =
       data: { bookingId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string };
     }
   | {
+      /**
+       * The provider confirmed a payment of the open booking, and the shop is recording its sale
+       * (ADR 0058): from here the booking's buyer can no longer cancel it; the sale decides.
+       */
+      type: 'PaymentReceived';
+      data: { bookingId: string; paymentIntentId: string };
+    }
+  | {
       type: 'BookingPaid';
       data: { bookingId: string; productId: string; buyerId: string; paymentIntentId: string; amountPoisha: number; provider: string };
     }

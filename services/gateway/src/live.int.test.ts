@@ -181,6 +181,8 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
       'ProductListed',
       'BookingPlaced',
       'PaymentIntentCreated',
+      // The booking takes the payment before its sale is recorded (ADR 0058).
+      'PaymentReceived',
       'ProductMarkedSold',
       'ListingSlotFreed',
       'BookingPaid',
@@ -195,6 +197,7 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     expect(actor('ProductListed')).toMatchObject({ actorId: seller.user._id, actorRole: 'Seller' });
     expect(actor('BookingPlaced')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
     expect(actor('BookingPaid')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
+    expect(actor('PaymentReceived')).toMatchObject({ actorId: buyer.user._id, correlationId: actor('BookingPaid').correlationId });
     expect(actor('ProductReported')).toMatchObject({ actorId: buyer.user._id, actorRole: 'Buyer' });
     expect(actor('ProductRemoved')).toMatchObject({ actorId: admin.user._id, actorRole: 'Admin' });
     expect(actor('ListingSlotTaken')).toMatchObject({ actorId: seller.user._id, correlationId: actor('ProductListed').correlationId });

@@ -113,4 +113,58 @@ describe('a buyer cancels their booking', () => {
     // The TV was never sold: it is still for sale.
     expect((await shop.call('GET', `/product/${p._id}`)).body).toMatchObject({ product: { sold: false } });
   });
+
+  const card = { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '123' };
+  const confirmIntent = (clientSecret: string) =>
+    shop.call('POST', '/payment-sandbox/confirm', { body: { clientSecret, card, billing_details: { name: 'N', email: 'n@x.co' } } });
+
+  it('when the buyer cancels while their card is being paid, many times over, then one of the two wins whole: never cancelled and paid, never charged without a refund', async () => {
+    const outcomes = { cancelled: 0, paid: 0 };
+    for (let i = 0; i < 20; i++) {
+      const { buyer, p, bookingId } = await booked();
+      const intent = await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } });
+      const payWithCard = async () => {
+        expect((await confirmIntent(intent.body.clientSecret)).body.paymentIntent.status).toBe('succeeded');
+        return shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent.body.paymentIntentId } });
+      };
+      // The card goes through while the cancellation is being decided.
+      const [cancelled, paid] = await Promise.all([cancel(buyer.token, bookingId), payWithCard()]);
+      const row = (await myOrders(buyer))[0]!;
+      const refunded = (await sandboxIntent(intent.body.paymentIntentId))?.refunded_at ?? null;
+      const product = (await shop.call('GET', `/product/${p._id}`)).body.product as { sold: boolean };
+      if (paid.status === 200) {
+        outcomes.paid++;
+        expect(cancelled.status === 409 || cancelled.body.modifiedCount === 0, JSON.stringify(cancelled.body)).toBe(true);
+        expect([row.status, refunded, product.sold]).toEqual(['paid', null, true]);
+      } else {
+        outcomes.cancelled++;
+        expect(cancelled.status).toBe(200);
+        expect(paid.status).toBe(409);
+        await expect.poll(async () => (await myOrders(buyer))[0]?.status).toBe('cancelled');
+        expect(refunded).not.toBeNull();
+        expect(product.sold).toBe(false);
+      }
+    }
+    expect(outcomes.cancelled + outcomes.paid).toBe(20);
+  });
+
+  it('when a payment made for an earlier price comes after the buyer booked again at the new one, then it is refunded, the booking stays open and can still be cancelled', async () => {
+    const { seller, buyer, p, bookingId } = await booked();
+    const old = await shop.call('POST', '/create-payment-intent', { token: buyer.token, body: { bookingId } });
+    expect((await cancel(buyer.token, bookingId)).status).toBe(200);
+    // The card of the old intent goes through after the cancellation, and nobody records it yet.
+    expect((await confirmIntent(old.body.clientSecret)).body.paymentIntent.status).toBe('succeeded');
+    const edited = await shop.call('PUT', `/product/${p._id}`, { token: seller.token, body: shop.productBody({ resale_price: 30000 }) });
+    expect(edited.status).toBe(200);
+    expect(await shop.book(buyer.token, p._id)).toBe(bookingId);
+    // That old payment cannot buy the booking at its new price: it does not hold the booking.
+    const late = await shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: old.body.paymentIntentId } });
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ field: 'transationId', detail: expect.stringMatching(/earlier price.*refunded/) });
+    expect((await sandboxIntent(old.body.paymentIntentId))?.refunded_at).not.toBeNull();
+    await expect.poll(async () => (await myOrders(buyer))[0]).toMatchObject({ status: 'open', price: 30000, refunded: 25000 });
+    expect((await cancel(buyer.token, bookingId)).status).toBe(200);
+    // The refund stays in My Orders: it is money that came back.
+    expect((await myOrders(buyer))[0]).toMatchObject({ status: 'cancelled', refunded: 25000 });
+  });
 });

@@ -17,6 +17,8 @@ export type BookingState =
       paidWith: string | null;
       /** How many times the booking was placed in this stream (it may be placed again after a cancellation). */
       placements: number;
+      /** Payments of this placing the provider confirmed and the shop is recording (PaymentReceived). */
+      received: string[];
       /** Why its last placing was cancelled, while it is. */
       cancelledFor?: Extract<BookingEvent, { type: 'BookingCancelled' }>['data']['reason'];
     };
@@ -25,13 +27,24 @@ export const initialState = (): BookingState => ({ status: 'none' });
 
 export function evolve(state: BookingState, event: BookingEvent): BookingState {
   if (event.type === 'BookingPlaced') {
-    if (state.status === 'none') return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null, placements: 1 };
-    return { ...state, status: 'placed', booking: event.data, paidWith: null, placements: state.placements + 1, cancelledFor: undefined };
+    if (state.status === 'none')
+      return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null, placements: 1, received: [] };
+    return {
+      ...state,
+      status: 'placed',
+      booking: event.data,
+      paidWith: null,
+      placements: state.placements + 1,
+      received: [],
+      cancelledFor: undefined,
+    };
   }
   if (state.status === 'none') return state;
   switch (event.type) {
     case 'PaymentIntentCreated':
       return { ...state, intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha } };
+    case 'PaymentReceived':
+      return { ...state, received: [...state.received, event.data.paymentIntentId] };
     case 'BookingPaid':
       return { ...state, status: 'paid', paidWith: event.data.paymentIntentId };
     case 'BookingCancelled':

@@ -83,9 +83,10 @@ export async function createPaymentIntent(
 /**
  * CancelBooking: the buyer calls off their own open booking (ADR 0058). Before deciding, orders
  * asks whether money for it has moved: the product's stream naming this booking as its buyer, or
- * an intent of it that the provider says went through (or is going through) and was not given
- * back. Such a booking is not cancelled; its payment finishes the sale. A payment that goes
- * through after the cancellation buys nothing and is refunded by the payment workflow.
+ * an intent that could pay this placing that the provider says went through (or is going through)
+ * and was not given back. Such a booking is not cancelled; its payment finishes the sale. The
+ * booking's own stream settles the rest: once the payment workflow appended PaymentReceived the
+ * decider refuses, and a payment that comes after the cancellation buys nothing and is refunded.
  */
 export async function cancelOwnBooking(
   { store, payments, bookings }: BookingDeps,
@@ -98,9 +99,10 @@ export async function cancelOwnBooking(
   if (state.status === 'placed' && state.booking.buyerId === buyerId) {
     const product = await loadProductFacts(store, state.booking.productId);
     paymentTaken = product.soldTo === bookingId;
-    for (const id of Object.keys(state.intents)) {
+    for (const [id, amount] of Object.entries(state.intents)) {
       if (paymentTaken) break;
-      if (state.refunded[id]) continue;
+      // Refunded, or for an earlier price: it cannot buy this placing (its payment is refunded when it comes).
+      if (state.refunded[id] || amount !== state.booking.pricePoisha) continue;
       const intent = await payments.retrieveIntent(id);
       paymentTaken = intent !== null && !intent.refunded && (intent.status === 'succeeded' || intent.status === 'processing');
     }

@@ -60,6 +60,12 @@ export type BookingCommand =
       data: { reason: CancelReason; placement?: number };
     }
   /**
+   * The payment workflow, once the provider confirmed a payment of the open booking and before it
+   * records the sale: from then on the buyer can no longer cancel it (ADR 0058). Refused when the
+   * booking is no longer open: the workflow then reads it again (a cancelled one is refunded).
+   */
+  | { type: 'ReceivePayment'; data: { paymentIntentId: string } }
+  /**
    * The buyer calls off their own booking before paying (ADR 0058). `paymentTaken`: what orders
    * read before deciding, that the product's stream says this booking bought it or the provider
    * holds a payment of it that went through or is going through. Such a booking is not theirs to
@@ -155,12 +161,22 @@ function decideCancel(data: DataOf<'CancelBooking'>, state: BookingState): Booki
   ];
 }
 
+/** ReceivePayment: an open booking takes a confirmed payment of its own, once. */
+function decideReceive({ paymentIntentId }: DataOf<'ReceivePayment'>, state: BookingState): BookingEvent[] {
+  const s = ownBooking(state, null);
+  if (s.status !== 'placed') throw illegalState('This booking is no longer open', 'bookingId');
+  if (s.intents[paymentIntentId] === undefined) throw validation('transationId', 'is not a payment for this booking');
+  if (s.received.includes(paymentIntentId)) return [];
+  return [{ type: 'PaymentReceived', data: { bookingId: s.booking.bookingId, paymentIntentId } }];
+}
+
 /** CancelOwnBooking: the buyer's own open booking, while no payment of it has gone through; a repeat changes nothing. */
 function decideCancelOwn({ buyerId, paymentTaken }: DataOf<'CancelOwnBooking'>, state: BookingState): BookingEvent[] {
   const s = ownBooking(state, buyerId);
   if (s.status === 'paid') throw illegalState('This booking is paid: the TV is yours, and a paid sale is final', 'bookingId');
   if (s.status === 'cancelled') return [];
-  if (paymentTaken) throw illegalState('Your payment for this booking has gone through, so it can no longer be cancelled', 'bookingId');
+  if (paymentTaken || s.received.length > 0)
+    throw illegalState('Your payment for this booking has gone through, so it can no longer be cancelled', 'bookingId');
   return [
     { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason: 'buyer-cancelled' } },
   ];
@@ -181,6 +197,8 @@ export function decide(command: BookingCommand, state: BookingState): BookingEve
       return decideCancel(command.data, state);
     case 'CancelOwnBooking':
       return decideCancelOwn(command.data, state);
+    case 'ReceivePayment':
+      return decideReceive(command.data, state);
     default: {
       const unknown: never = command;
       throw validation('type', `is not a booking command: ${(unknown as { type: unknown }).type as string}`);

@@ -54,7 +54,7 @@ export const ordersProjection: Projection = {
            meeting_location, placed_at, booked_at, seller_id, seller_email)
          select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, s.seller_id, coalesce(s.seller_email, '')
          from (select 1) one left join product_sellers s on s.product_id = $2
-         on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null, refunded_poisha = 0,
+         on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null,
            phone = excluded.phone, meeting_location = excluded.meeting_location, price_poisha = excluded.price_poisha,
            product_name = excluded.product_name, product_image = excluded.product_image,
            placed_at = excluded.placed_at, booked_at = excluded.booked_at`,
@@ -88,7 +88,8 @@ export const ordersProjection: Projection = {
       ]);
       await emitBooking(ctx, d.bookingId);
     },
-    // Money given back for a payment that bought nothing (the booking was cancelled meanwhile).
+    // Money given back for a payment that bought nothing (the booking was cancelled meanwhile, or it
+    // was for an earlier price). A fact about money: it stays when the booking is placed again.
     PaymentRefunded: async (e, ctx) => {
       const d = e.data as EventOf<'PaymentRefunded'>['data'];
       await ctx.db.query('update bookings set refunded_poisha = refunded_poisha + $2 where id = $1', [d.bookingId, d.amountPoisha]);
@@ -166,7 +167,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           cancel_reason: null,
           paid: false,
           transaction_id: null,
-          refunded_poisha: 0,
           phone: d.phone,
           meeting_location: d.meetingLocation,
           price_poisha: d.pricePoisha,
@@ -186,6 +186,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
             buyer_email: d.buyerEmail,
             seller_id: seller?.seller_id ?? null,
             seller_email: seller?.seller_email ?? '',
+            refunded_poisha: 0,
             ...again,
           });
         }

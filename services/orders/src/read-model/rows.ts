@@ -22,7 +22,7 @@ export interface BookingRow {
   booked_at: Date;
   seller_id: string | null;
   seller_email: string;
-  /** Money given back for payments of this placing that bought nothing. */
+  /** Money given back for payments of this booking that bought nothing, whichever placing they were for. */
   refunded_poisha: string;
 }
 export const toBooking = (r: BookingRow): Booking => ({

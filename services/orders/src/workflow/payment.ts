@@ -11,8 +11,10 @@ import { bookingDecider, type BookingCommand, type ConfirmedIntent } from '../bo
  *   check the payment against the booking ─┬─ refused ───────────────────────────────► Refuse
  *                                          ├─ already paid with this intent ─────────► AlreadyPaid
  *                                          ├─ paid for a booking cancelled meanwhile ► Refund ► Refuse
- *                                          └─ payable ► RecordSale (catalog) ─┬─ recorded ► AppendBookingPaid
- *                                                                            └─ refused ─► Refund ► Refuse
+ *                                          ├─ a payment that cannot buy it ──────────► Refund ► Refuse
+ *                                          └─ payable ► ReceivePayment ─┬─ taken ► RecordSale (catalog) ─┬─ recorded ► AppendBookingPaid
+ *                                                                      │                                └─ refused ─► Refund ► Refuse
+ *                                                                      └─ the booking closed meanwhile: read again, start over
  */
 
 export type PayBooking = Extract<BookingCommand, { type: 'PayBooking' }>;
@@ -37,6 +39,8 @@ export interface PaymentProgress {
   sale?: { recorded: true } | { recorded: false; refusedAs: ErrorKind; soldElsewhere?: boolean };
   /** The provider gave the money back and the booking stream says so. */
   refunded?: boolean;
+  /** The booking's stream took the payment (PaymentReceived): its buyer can no longer cancel it. */
+  received?: boolean;
 }
 
 export type RefundReason = Extract<BookingCommand, { type: 'RefundPayment' }>['data']['reason'];
@@ -46,6 +50,11 @@ export type PaymentStep =
   | { type: 'Refuse'; error: AppError }
   /** The booking is already paid with this intent (a retry, the webhook after the browser): answer as before. */
   | { type: 'AlreadyPaid'; position: number }
+  /**
+   * Append PaymentReceived for this placing of the open booking, before the sale is recorded: the
+   * booking's own stream decides between the payment and its buyer's cancellation (ADR 0058).
+   */
+  | { type: 'ReceivePayment'; bookingId: string; paymentIntentId: string; placement: number }
   /** Ask catalog to record the sale on the product's stream, which decides who bought it. */
   | { type: 'RecordSale'; productId: string; bookingId: string; buyerName: string }
   /**
@@ -74,6 +83,20 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
     // cancelling nothing, and refuse.
     if (refundedUnrecorded(booking, intent) && booking.status !== 'cancelled')
       return progress.refunded ? refuse(err) : { type: 'Refund', bookingId, intent, reason: 'product-sold', placement: null };
+    // A payment of this booking that can no longer buy it: made for an earlier price of the TV
+    // (the seller changed it, the buyer booked again), or a second one of a booking already paid.
+    // Its money goes back; the booking stays as it is (placement null).
+    if (strandedPayment(facts, intent)) {
+      if (!progress.refunded) return { type: 'Refund', bookingId, intent, reason: 'product-sold', placement: null };
+      return refuse(
+        illegalState(
+          booking.status === 'paid'
+            ? 'This booking was already paid with another payment, so this one was refunded'
+            : "This payment was for an earlier price of this TV, so it was refunded; pay the booking's price now",
+          'transationId',
+        ),
+      );
+    }
     if (!paidForCancelledBooking(booking, intent)) return refuse(err);
     // Paid for a booking that was cancelled meanwhile (its product was sold or removed): refund.
     // This one is cancelled already, so the refund cancels nothing (placement null) and the
@@ -84,6 +107,8 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
   }
   if (decided.length === 0) return { type: 'AlreadyPaid', position: facts.bookingPosition };
   if (booking.status === 'none') return refuse(notFound('Booking', 'bookingId'));
+  if (booking.status === 'placed' && !progress.received)
+    return { type: 'ReceivePayment', bookingId, paymentIntentId: intent.id, placement: booking.placements };
   // The product's own stream decides who bought it, so two buyers can never both pay for it.
   return { type: 'RecordSale', productId: booking.booking.productId, bookingId, buyerName: booking.booking.buyerName };
 }
@@ -128,6 +153,21 @@ const refuse = (error: AppError): PaymentStep => ({ type: 'Refuse', error });
 /** Money taken for a booking of this stream that a policy cancelled before it could be paid. */
 const paidForCancelledBooking = (s: BookingState, intent: ConfirmedIntent) =>
   s.status === 'cancelled' && intent.status === 'succeeded' && s.intents[intent.id] !== undefined && !s.refunded[intent.id];
+
+/**
+ * Money taken for this booking, by its own buyer's payment (or the provider's word for whoever
+ * booked), that cannot buy the booking as it stands: paid for another price, or the booking is
+ * paid with another payment already. Nobody else's call can make it refund a payment.
+ */
+function strandedPayment(facts: PaymentFacts, intent: ConfirmedIntent): boolean {
+  const s = facts.booking;
+  if (s.status !== 'placed' && s.status !== 'paid') return false;
+  if (facts.buyerId !== null && s.booking.buyerId !== facts.buyerId) return false;
+  if (intent.status !== 'succeeded' || intent.refunded || intent.bookingId !== facts.bookingId) return false;
+  // Recorded here for the amount the provider took: ours, as created.
+  if (s.intents[intent.id] !== intent.amount || s.refunded[intent.id] || s.paidWith === intent.id) return false;
+  return s.status === 'paid' || intent.amount !== s.booking.pricePoisha;
+}
 
 /** An intent of this stream the provider refunded, of which the stream holds no PaymentRefunded. */
 const refundedUnrecorded = (s: BookingState, intent: ConfirmedIntent) =>

@@ -16,22 +16,44 @@ type CatalogAnswer = 'records' | AppError;
 
 function given(
   events: BookingEvent[],
-  opts: { productSoldTo?: string | null; intent?: Partial<ConfirmedIntent> | null; soldElsewhere?: boolean } = {},
+  opts: {
+    productSoldTo?: string | null;
+    intent?: Partial<ConfirmedIntent> | null;
+    soldElsewhere?: boolean;
+    /** What reached the booking's stream after it was read and before the payment was received. */
+    meanwhile?: BookingEvent[];
+  } = {},
 ) {
-  const facts: PaymentFacts = {
+  const factsOf = (history: BookingEvent[]): PaymentFacts => ({
     bookingId: 'b1',
     buyerId: 'u1',
     intent: opts.intent === null ? null : { ...succeeded, ...opts.intent },
-    booking: fold(bookingDecider, events),
-    bookingPosition: events.length * 10,
+    booking: fold(bookingDecider, history),
+    bookingPosition: history.length * 10,
     productSoldTo: opts.productSoldTo ?? null,
-  };
+  });
+  const facts = factsOf(events);
   return {
     facts,
     /** Pays, with catalog answering RecordSale as told; answers the steps taken and the outcome. */
     async whenPaid(catalog: CatalogAnswer = 'records') {
       const steps: string[] = [];
+      let stream = events;
       const effects: PaymentEffects = {
+        receive: async (s) => {
+          if (opts.meanwhile && stream === events) {
+            stream = [...events, ...opts.meanwhile];
+            steps.push(`ReceivePayment ${s.paymentIntentId} refused: the booking changed`);
+          }
+          try {
+            bookingDecider.decide({ type: 'ReceivePayment', data: { paymentIntentId: s.paymentIntentId } }, fold(bookingDecider, stream));
+          } catch {
+            return false;
+          }
+          steps.push(`ReceivePayment ${s.paymentIntentId} (placing ${s.placement})`);
+          return true;
+        },
+        readAgain: async () => factsOf(stream),
         recordSale: async (s) => {
           steps.push(`RecordSale ${s.productId} for ${s.bookingId} by ${s.buyerName}`);
           if (catalog !== 'records') throw catalog;
@@ -56,7 +78,11 @@ function given(
 describe('the payment workflow', () => {
   it('given a placed booking and its succeeded intent, when paid, then the sale is recorded first and BookingPaid appended after', async () => {
     const then = await given([placed, intentCreated]).whenPaid();
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'BookingPaid with pi_1 (sale recorded)']);
+    expect(then.steps).toEqual([
+      'ReceivePayment pi_1 (placing 1)',
+      'RecordSale p1 for b1 by Nila',
+      'BookingPaid with pi_1 (sale recorded)',
+    ]);
     expect(then).toMatchObject({ answered: { position: 999, result: { bookingId: 'b1', paid: true } } });
   });
 
@@ -150,7 +176,7 @@ describe('the payment workflow', () => {
   it('given a product stream too busy to record the sale (a version conflict past its retries), when paid, then 503 and no refund: the money waits for a retry', async () => {
     const busy = new AppError('concurrency', 'Other changes to it were being made at the same moment; please try again');
     const then = await given([placed, intentCreated]).whenPaid(busy);
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila']);
+    expect(then.steps).toEqual(['ReceivePayment pi_1 (placing 1)', 'RecordSale p1 for b1 by Nila']);
     expect(then.refused).toMatchObject({ status: 503, kind: 'unavailable', field: 'bookingId' });
     expect(then.refused?.message).not.toMatch(/version/);
   });
@@ -163,7 +189,11 @@ describe('the payment workflow', () => {
 
   it('given a product sold to someone else, when catalog refuses the sale, then the payment is refunded and 409 says so', async () => {
     const then = await given([placed, intentCreated]).whenPaid(illegalState('This product has already been sold', 'product_id'));
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-sold, cancels placing 1)']);
+    expect(then.steps).toEqual([
+      'ReceivePayment pi_1 (placing 1)',
+      'RecordSale p1 for b1 by Nila',
+      'Refund pi_1 (product-sold, cancels placing 1)',
+    ]);
     expect(then.refused).toMatchObject({
       status: 409,
       field: 'bookingId',
@@ -173,7 +203,11 @@ describe('the payment workflow', () => {
 
   it('given a removed product, when catalog answers not found, then the payment is refunded as product-removed and 409', async () => {
     const then = await given([placed, intentCreated]).whenPaid(notFound('Product'));
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-removed, cancels placing 1)']);
+    expect(then.steps).toEqual([
+      'ReceivePayment pi_1 (placing 1)',
+      'RecordSale p1 for b1 by Nila',
+      'Refund pi_1 (product-removed, cancels placing 1)',
+    ]);
     expect(then.refused).toMatchObject({ status: 409, message: 'This TV was taken off the shop meanwhile; your payment was refunded' });
   });
 
@@ -181,7 +215,11 @@ describe('the payment workflow', () => {
     const then = await given([placed, intentCreated], { soldElsewhere: true }).whenPaid(
       illegalState('This product has already been sold', 'product_id'),
     );
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'Refund pi_1 (product-marked-sold, cancels placing 1)']);
+    expect(then.steps).toEqual([
+      'ReceivePayment pi_1 (placing 1)',
+      'RecordSale p1 for b1 by Nila',
+      'Refund pi_1 (product-marked-sold, cancels placing 1)',
+    ]);
     expect(then.refused).toMatchObject({ status: 409, message: 'The seller marked this TV sold meanwhile; your payment was refunded' });
   });
 
@@ -195,7 +233,7 @@ describe('the payment workflow', () => {
     const then = await given([placed, intentCreated]).whenPaid(
       new AppError('unavailable', 'The catalog service is unavailable; try again'),
     );
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila']);
+    expect(then.steps).toEqual(['ReceivePayment pi_1 (placing 1)', 'RecordSale p1 for b1 by Nila']);
     expect(then.refused).toMatchObject({ status: 503 });
   });
 
@@ -207,13 +245,57 @@ describe('the payment workflow', () => {
 
   it('given a crash between RecordSale and BookingPaid, when the payment is retried, then the sale is asked again (a no-op) and BookingPaid appended', async () => {
     const then = await given([placed, intentCreated], { productSoldTo: 'b1' }).whenPaid();
-    expect(then.steps).toEqual(['RecordSale p1 for b1 by Nila', 'BookingPaid with pi_1 (sale recorded)']);
+    expect(then.steps).toEqual([
+      'ReceivePayment pi_1 (placing 1)',
+      'RecordSale p1 for b1 by Nila',
+      'BookingPaid with pi_1 (sale recorded)',
+    ]);
+  });
+
+  it('given the buyer cancels after the payment was read and before it was received, when paid, then it is read again, refunded, and 409 in their words; no sale', async () => {
+    const byBuyer: BookingEvent = { type: 'BookingCancelled', data: { bookingId: 'b1', productId: 'p1', reason: 'buyer-cancelled' } };
+    const then = await given([placed, intentCreated], { meanwhile: [byBuyer] }).whenPaid();
+    expect(then.steps).toEqual(['ReceivePayment pi_1 refused: the booking changed', 'Refund pi_1 (product-sold)']);
+    expect(then.refused).toMatchObject({ status: 409, message: /You cancelled this booking/ });
+  });
+
+  it('given a payment received for this placing, when its buyer cancels, then refused: the sale decides', () => {
+    const received: BookingEvent = { type: 'PaymentReceived', data: { bookingId: 'b1', paymentIntentId: 'pi_1' } };
+    expect(() =>
+      bookingDecider.decide(
+        { type: 'CancelOwnBooking', data: { buyerId: 'u1', paymentTaken: false } },
+        fold(bookingDecider, [placed, intentCreated, received]),
+      ),
+    ).toThrow(/gone through/);
+  });
+
+  it('given a payment made for an earlier price (the seller changed it and the buyer booked again), when paid, then refunded and the booking stays open', async () => {
+    const cancelledForEdit: BookingEvent = {
+      type: 'BookingCancelled',
+      data: { bookingId: 'b1', productId: 'p1', reason: 'listing-edited' },
+    };
+    const placedAgain: BookingEvent = { ...placed, data: { ...placed.data, pricePoisha: 1_500_000 } } as BookingEvent;
+    const then = await given([placed, intentCreated, cancelledForEdit, placedAgain]).whenPaid();
+    expect(then.steps).toEqual(['Refund pi_1 (product-sold)']);
+    expect(then.refused).toMatchObject({ status: 409, field: 'transationId', message: /earlier price.*refunded/ });
+    // Someone else's call never refunds the buyer's payment.
+    const g = given([placed, intentCreated, cancelledForEdit, placedAgain]);
+    g.facts.buyerId = 'u2';
+    expect((await g.whenPaid()).steps).toEqual([]);
+  });
+
+  it('given a booking paid with one payment, when a second payment of it (recorded for it) arrives, then that one is refunded', async () => {
+    const second: BookingEvent = { ...intentCreated, data: { ...intentCreated.data, paymentIntentId: 'pi_2' } } as BookingEvent;
+    const then = await given([placed, intentCreated, second, paid], { intent: { id: 'pi_2' } }).whenPaid();
+    expect(then.steps).toEqual(['Refund pi_2 (product-sold)']);
+    expect(then.refused).toMatchObject({ status: 409, message: /already paid with another payment.*refunded/ });
   });
 
   it('is a pure function of the facts and the progress', () => {
     const { facts } = given([placed, intentCreated]);
-    expect(nextPaymentStep(facts, {})).toEqual({ type: 'RecordSale', productId: 'p1', bookingId: 'b1', buyerName: 'Nila' });
-    expect(nextPaymentStep(facts, { sale: { recorded: true } })).toMatchObject({
+    expect(nextPaymentStep(facts, {})).toEqual({ type: 'ReceivePayment', bookingId: 'b1', paymentIntentId: 'pi_1', placement: 1 });
+    expect(nextPaymentStep(facts, { received: true })).toEqual({ type: 'RecordSale', productId: 'p1', bookingId: 'b1', buyerName: 'Nila' });
+    expect(nextPaymentStep(facts, { received: true, sale: { recorded: true } })).toMatchObject({
       type: 'AppendBookingPaid',
       command: { type: 'PayBooking', data: { buyerId: 'u1', saleRecorded: true } },
     });

@@ -9,6 +9,10 @@ type Step<T extends PaymentStep['type']> = Extract<PaymentStep, { type: T }>;
 
 /** The effects the payment workflow asks for. Each throws what its port throws. */
 export interface PaymentEffects {
+  /** Appends PaymentReceived; false when the booking is no longer open (cancelled meanwhile). */
+  receive(step: Step<'ReceivePayment'>): Promise<boolean>;
+  /** The facts read again, after the booking changed under the workflow. */
+  readAgain(): Promise<PaymentFacts>;
   /** Catalog's RecordSale; a refusal is an AppError under 500. */
   recordSale(step: Step<'RecordSale'>): Promise<void>;
   /** After catalog refused the sale: whether the TV's seller marked it sold themself (no buyer here bought it). */
@@ -19,9 +23,11 @@ export interface PaymentEffects {
 }
 
 /** Performs the workflow's steps until it answers or refuses. */
-export async function runPayment(facts: PaymentFacts, effects: PaymentEffects): Promise<CommandReply> {
-  const paid = (position: number) => ({ position, result: { bookingId: facts.bookingId, paid: true } });
+export async function runPayment(first: PaymentFacts, effects: PaymentEffects): Promise<CommandReply> {
+  const paid = (position: number) => ({ position, result: { bookingId: first.bookingId, paid: true } });
+  let facts = first;
   let progress: PaymentProgress = {};
+  let readings = 1;
   for (;;) {
     const step = nextPaymentStep(facts, progress);
     switch (step.type) {
@@ -29,6 +35,19 @@ export async function runPayment(facts: PaymentFacts, effects: PaymentEffects): 
         throw step.error;
       case 'AlreadyPaid':
         return paid(step.position);
+      case 'ReceivePayment':
+        if (await effects.receive(step)) progress = { ...progress, received: true };
+        else {
+          // Cancelled (or paid) since it was read: decide again on what it is now. A booking
+          // changes state a bounded number of times, so this ends; past a few it is a 503.
+          if (++readings > 3)
+            throw new AppError('unavailable', 'The booking is changing; your payment is kept, please try again in a moment', {
+              field: 'bookingId',
+            });
+          facts = await effects.readAgain();
+          progress = {};
+        }
+        break;
       case 'RecordSale': {
         const sale = await saleOutcome(effects.recordSale(step));
         // Why it was refused, in the buyer's words: sold to another booking, or by the seller.
@@ -77,7 +96,8 @@ export interface PaymentDeps {
 
 /** Orders' PayBooking: read the facts, then run the workflow with the real provider, bus and store. */
 export async function payBooking(deps: PaymentDeps, env: CommandEnvelope, data: CommandOf<'orders', 'PayBooking'>['data']) {
-  return runPayment(await readPaymentFacts(deps, env.aggregateId, data), paymentEffects(deps, env));
+  const read = () => readPaymentFacts(deps, env.aggregateId, data);
+  return runPayment(await read(), paymentEffects(deps, env, read));
 }
 
 async function readPaymentFacts(
@@ -94,9 +114,24 @@ async function readPaymentFacts(
   return { ...facts, intent: { ...found, provider: payments.name }, booking: state, bookingPosition, productSoldTo };
 }
 
-/** Step ids derive from the payment's command id (`sale:<id>`, `refund:<intent>`), so a retry repeats nothing. */
-function paymentEffects({ store, bus, payments, bookings }: PaymentDeps, env: CommandEnvelope): PaymentEffects {
+/** Step ids derive from the payment's command id (`receive:<id>:<placing>`, `sale:<id>`, `refund:<intent>`), so a retry repeats nothing. */
+function paymentEffects(
+  { store, bus, payments, bookings }: PaymentDeps,
+  env: CommandEnvelope,
+  readAgain: () => Promise<PaymentFacts>,
+): PaymentEffects {
   return {
+    receive: async ({ bookingId, paymentIntentId, placement }) => {
+      const command = { type: 'ReceivePayment', data: { paymentIntentId } } as const;
+      try {
+        await bookings.run(bookingId, command, { ...env, commandId: uuidFromName(`receive:${env.commandId}:${placement}`) });
+        return true;
+      } catch (err) {
+        if (err instanceof AppError && err.kind === 'illegal_state') return false;
+        throw err;
+      }
+    },
+    readAgain,
     recordSale: async ({ productId, bookingId, buyerName }) => {
       const sale: CommandOf<'catalog', 'RecordSale'> = { type: 'RecordSale', data: { bookingId, buyerName } };
       const { actor, correlationId } = env;

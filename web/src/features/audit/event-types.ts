@@ -22,6 +22,7 @@ const known: Record<DomainEventType, { colour: string }> = {
   ListingSlotFreed: { colour: 'gold' },
   BookingPlaced: { colour: 'cyan' },
   PaymentIntentCreated: { colour: 'cyan' },
+  PaymentReceived: { colour: 'cyan' },
   BookingPaid: { colour: 'green' },
   BookingCancelled: { colour: 'volcano' },
   PaymentRefunded: { colour: 'volcano' },
