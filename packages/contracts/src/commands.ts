@@ -99,7 +99,8 @@ export const CatalogCommandData = {
     by.extend({ reason: z.literal('withdrawn') }),
   ]),
   /** Sent by orders before it records a payment: the product's own stream decides who bought it (ADR 0006). */
-  RecordSale: z.object({ bookingId: id, buyerName: z.string() }),
+  /** `listingEdits`: the booking's terms (BookingPlaced); a listing edited since is not sold on the old ones. */
+  RecordSale: z.object({ bookingId: id, buyerName: z.string(), listingEdits: z.number().int().min(0).optional() }),
 };
 
 /**

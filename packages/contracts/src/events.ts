@@ -118,6 +118,12 @@ export type OrdersEvent =
         buyerEmail: string;
         phone: string;
         meetingLocation: string;
+        /**
+         * How many times its seller had edited the listing when this placing was made: the terms
+         * it was booked at. Its sale is refused once the listing was edited since (ADR 0058).
+         * Absent in bookings placed before it was kept.
+         */
+        listingEdits?: number;
       };
     }
   | {

@@ -83,6 +83,7 @@ describe('a late reaction never undoes a newer decision', () => {
     image: '',
     pricePoisha: 100_000,
     sellerId: seller.id,
+    edits: 0,
   };
   /** A buyer's booking, decided as the orders service decides it (the product was available). */
   const book = async (productId: string, buyerId: string) => {

@@ -341,6 +341,19 @@ describe('product decider', () => {
       .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila' } })
       .then([]);
   });
+  it('given a listing its seller edited, when a booking placed before the edit buys it, then refused naming the listing; one placed after, sold (ADR 0058)', () => {
+    const edited: ProductEvent = { type: 'ProductEdited', data: { productId: 'p1', changes: { resalePricePoisha: 2_500_000 } } };
+    given(listed, edited)
+      .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila', listingEdits: 0 } })
+      .thenThrows({ kind: 'illegal_state', field: 'listing' });
+    given(listed, edited)
+      .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila', listingEdits: 1 } })
+      .then([soldToB1]);
+    // A booking from before the terms were kept is sold as before.
+    given(listed, edited)
+      .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila' } })
+      .then([soldToB1]);
+  });
   it('given a product sold through a paid booking, when its seller makes it available, then refused: a paid sale is final', () =>
     given(listed, soldToB1)
       .when({ type: 'MarkProductAvailable', data: seller })

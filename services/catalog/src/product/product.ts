@@ -15,6 +15,8 @@ export type ProductState =
       reported: boolean;
       /** Who reported it: each buyer once. */
       reporters: string[];
+      /** How many times its seller edited it: the terms a booking was placed at are this count then. */
+      edits: number;
     }
   | { status: 'removed'; listing: ProductListing };
 
@@ -22,11 +24,20 @@ export const initialState = (): ProductState => ({ status: 'none' });
 
 export function evolve(state: ProductState, event: ProductEvent): ProductState {
   if (event.type === 'ProductListed')
-    return { status: 'listed', listing: event.data, sold: false, soldTo: null, advertised: false, reported: false, reporters: [] };
+    return {
+      status: 'listed',
+      listing: event.data,
+      sold: false,
+      soldTo: null,
+      advertised: false,
+      reported: false,
+      reporters: [],
+      edits: 0,
+    };
   if (state.status !== 'listed') return state;
   switch (event.type) {
     case 'ProductEdited':
-      return { ...state, listing: { ...state.listing, ...event.data.changes } };
+      return { ...state, listing: { ...state.listing, ...event.data.changes }, edits: state.edits + 1 };
     case 'ProductMarkedSold':
       return { ...state, sold: true, soldTo: event.data.bookingId ?? null, advertised: false };
     case 'ProductMarkedAvailable':

@@ -85,6 +85,36 @@ describe('payment races', () => {
     expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(404);
   });
 
+  it('when the seller edits the TV while a buyer pays for it, then either the sale stands on the terms booked and the edit is refused, or the edit stands and the payment is refunded', async () => {
+    const outcomes = { sold: 0, edited: 0 };
+    for (let round = 0; round < 8; round++) {
+      const { seller, buyer, p, bookingId, intent } = await cardConfirmed();
+      const [paid, edited] = await Promise.all([
+        shop.call('POST', '/payments', { token: buyer.token, body: { bookingId, transationId: intent } }),
+        shop.call('PUT', `/product/${p._id}`, { token: seller.token, body: shop.productBody({ resale_price: 31000 }) }),
+      ]);
+      const page = (await shop.call('GET', `/product/${p._id}`)).body.product as Product;
+      if (paid.status === 200) {
+        outcomes.sold++;
+        // Sold on the terms the buyer booked: the seller's edit came after and is refused.
+        expect(edited.status, JSON.stringify(edited.body)).toBe(409);
+        expect(page).toMatchObject({ sold: true, resale_price: p.resale_price });
+        expect(await refunded(intent)).toBeNull();
+      } else {
+        outcomes.edited++;
+        // Never sold on terms the seller had already changed: the money goes back.
+        expect([paid.status, edited.status]).toEqual([409, 200]);
+        expect(paid.body.detail).toMatch(/refunded/);
+        expect(page).toMatchObject({ sold: false, resale_price: 31000 });
+        expect(await refunded(intent)).not.toBeNull();
+        await expect
+          .poll(async () => ((await shop.call('GET', `/bookings/${bookingId}`, { token: buyer.token })).body as Booking).status)
+          .toBe('cancelled');
+      }
+    }
+    expect(outcomes.sold + outcomes.edited).toBe(8);
+  });
+
   it('when the seller withdraws the TV while a buyer pays for it, then either the sale stands and the withdrawal is refused, or the TV is gone and the payment refunded', async () => {
     for (let round = 0; round < 6; round++) {
       const { seller, buyer, p, bookingId, intent } = await cardConfirmed();

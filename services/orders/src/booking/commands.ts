@@ -36,6 +36,7 @@ export async function placeBooking(
     buyerEmail: d.buyer.email,
     phone: d.phone,
     meetingLocation: d.meetingLocation,
+    listingEdits: product.edits,
   };
   const out = await bookings.run(bookingId, { type: 'PlaceBooking', data: { booking, product } }, env);
   return { position: out.position, result: { bookingId } };

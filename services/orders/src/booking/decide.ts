@@ -13,6 +13,8 @@ export interface ProductFacts {
   image: string;
   pricePoisha: number;
   sellerId: string;
+  /** How many times its seller edited the listing (the terms a booking placed now is at). */
+  edits: number;
 }
 
 /** What the payment provider says about an intent; the browser's word is never enough. */
@@ -64,7 +66,7 @@ export type BookingCommand =
    * records the sale: from then on the buyer can no longer cancel it (ADR 0058). Refused when the
    * booking is no longer open: the workflow then reads it again (a cancelled one is refunded).
    */
-  | { type: 'ReceivePayment'; data: { paymentIntentId: string } }
+  | { type: 'ReceivePayment'; data: { paymentIntentId: string; placement: number } }
   /**
    * The buyer calls off their own booking before paying (ADR 0058). `paymentTaken`: what orders
    * read before deciding, that the product's stream says this booking bought it or the provider
@@ -162,9 +164,10 @@ function decideCancel(data: DataOf<'CancelBooking'>, state: BookingState): Booki
 }
 
 /** ReceivePayment: an open booking takes a confirmed payment of its own, once. */
-function decideReceive({ paymentIntentId }: DataOf<'ReceivePayment'>, state: BookingState): BookingEvent[] {
+function decideReceive({ paymentIntentId, placement }: DataOf<'ReceivePayment'>, state: BookingState): BookingEvent[] {
   const s = ownBooking(state, null);
-  if (s.status !== 'placed') throw illegalState('This booking is no longer open', 'bookingId');
+  // Placed again since the workflow read it: that placing is not the one it was paying for.
+  if (s.status !== 'placed' || placement !== s.placements) throw illegalState('This booking is no longer open', 'bookingId');
   if (s.intents[paymentIntentId] === undefined) throw validation('transationId', 'is not a payment for this booking');
   if (s.received.includes(paymentIntentId)) return [];
   return [{ type: 'PaymentReceived', data: { bookingId: s.booking.bookingId, paymentIntentId } }];
@@ -175,7 +178,8 @@ function decideCancelOwn({ buyerId, paymentTaken }: DataOf<'CancelOwnBooking'>, 
   const s = ownBooking(state, buyerId);
   if (s.status === 'paid') throw illegalState('This booking is paid: the TV is yours, and a paid sale is final', 'bookingId');
   if (s.status === 'cancelled') return [];
-  if (paymentTaken || s.received.length > 0)
+  // A payment received and not given back holds the booking; one refunded holds nothing.
+  if (paymentTaken || s.received.some((id) => !s.refunded[id]))
     throw illegalState('Your payment for this booking has gone through, so it can no longer be cancelled', 'bookingId');
   return [
     { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason: 'buyer-cancelled' } },

@@ -13,6 +13,7 @@ export const product: ProductFacts = {
   image: '/api/images/a',
   pricePoisha: 1_200_000,
   sellerId: 's1',
+  edits: 0,
 };
 export const booking = {
   bookingId: 'b1',

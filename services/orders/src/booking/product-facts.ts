@@ -19,6 +19,7 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
     image: '',
     pricePoisha: 0,
     sellerId: '',
+    edits: 0,
   };
   if (!/^[A-Za-z0-9-]{1,64}$/.test(productId)) return facts;
   for (const e of await store.readStream(streams.product(productId))) {
@@ -31,6 +32,7 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
       if (name !== undefined) facts.name = name;
       if (imageUrl !== undefined) facts.image = imageUrl;
       if (resalePricePoisha !== undefined) facts.pricePoisha = resalePricePoisha;
+      facts.edits++;
     } else if (e.type === 'ProductMarkedSold') {
       facts.sold = true;
       facts.soldTo = (e.data as { bookingId?: string }).bookingId ?? null;

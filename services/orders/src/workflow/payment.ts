@@ -36,7 +36,7 @@ export interface PaymentFacts {
 /** What the steps taken so far came to. */
 export interface PaymentProgress {
   /** Catalog's answer to RecordSale: recorded, or refused with the kind of its error. */
-  sale?: { recorded: true } | { recorded: false; refusedAs: ErrorKind; soldElsewhere?: boolean };
+  sale?: { recorded: true } | { recorded: false; refusedAs: ErrorKind; soldElsewhere?: boolean; edited?: boolean };
   /** The provider gave the money back and the booking stream says so. */
   refunded?: boolean;
   /** The booking's stream took the payment (PaymentReceived): its buyer can no longer cancel it. */
@@ -56,7 +56,7 @@ export type PaymentStep =
    */
   | { type: 'ReceivePayment'; bookingId: string; paymentIntentId: string; placement: number }
   /** Ask catalog to record the sale on the product's stream, which decides who bought it. */
-  | { type: 'RecordSale'; productId: string; bookingId: string; buyerName: string }
+  | { type: 'RecordSale'; productId: string; bookingId: string; buyerName: string; listingEdits?: number }
   /**
    * Give the money back through the provider and append PaymentRefunded, and BookingCancelled
    * for `placement`, the placing seen open (null: cancel nothing; it was cancelled already).
@@ -110,7 +110,9 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
   if (booking.status === 'placed' && !progress.received)
     return { type: 'ReceivePayment', bookingId, paymentIntentId: intent.id, placement: booking.placements };
   // The product's own stream decides who bought it, so two buyers can never both pay for it.
-  return { type: 'RecordSale', productId: booking.booking.productId, bookingId, buyerName: booking.booking.buyerName };
+  const { productId, buyerName, listingEdits } = booking.booking;
+  // On the terms it was booked at: the product's stream refuses the sale if its seller edited it since.
+  return { type: 'RecordSale', productId, bookingId, buyerName, ...(listingEdits !== undefined ? { listingEdits } : {}) };
 }
 
 function afterTheSale(
@@ -121,11 +123,19 @@ function afterTheSale(
 ): PaymentStep {
   if (sale.recorded) return { type: 'AppendBookingPaid', bookingId: facts.bookingId, command: pay(facts, intent, true) };
   if (!refunded) {
-    const reason = sale.refusedAs === 'not_found' ? 'product-removed' : sale.soldElsewhere ? 'product-marked-sold' : 'product-sold';
+    const reason =
+      sale.refusedAs === 'not_found'
+        ? 'product-removed'
+        : sale.edited
+          ? 'listing-edited'
+          : sale.soldElsewhere
+            ? 'product-marked-sold'
+            : 'product-sold';
     // The placing this payment was for, as read: a booking placed again meanwhile is not cancelled.
     const placement = facts.booking.status === 'placed' ? facts.booking.placements : null;
     return { type: 'Refund', bookingId: facts.bookingId, intent, reason, placement };
   }
+  if (sale.edited) return refuse(illegalState(REFUNDED_BECAUSE['listing-edited']!, 'bookingId'));
   const why =
     sale.refusedAs === 'not_found'
       ? 'This TV was taken off the shop meanwhile'

@@ -46,7 +46,10 @@ function given(
             steps.push(`ReceivePayment ${s.paymentIntentId} refused: the booking changed`);
           }
           try {
-            bookingDecider.decide({ type: 'ReceivePayment', data: { paymentIntentId: s.paymentIntentId } }, fold(bookingDecider, stream));
+            bookingDecider.decide(
+              { type: 'ReceivePayment', data: { paymentIntentId: s.paymentIntentId, placement: s.placement } },
+              fold(bookingDecider, stream),
+            );
           } catch {
             return false;
           }
@@ -289,6 +292,41 @@ describe('the payment workflow', () => {
     const then = await given([placed, intentCreated, second, paid], { intent: { id: 'pi_2' } }).whenPaid();
     expect(then.steps).toEqual(['Refund pi_2 (product-sold)']);
     expect(then.refused).toMatchObject({ status: 409, message: /already paid with another payment.*refunded/ });
+  });
+
+  it('given a booking placed before its seller edited the listing, when catalog refuses the sale on the old terms, then refunded, that placing cancelled, and told why', async () => {
+    const edited = new AppError('illegal_state', 'The seller changed this listing after it was booked', { field: 'listing' });
+    const then = await given([placed, intentCreated]).whenPaid(edited);
+    expect(then.steps).toEqual([
+      'ReceivePayment pi_1 (placing 1)',
+      'RecordSale p1 for b1 by Nila',
+      'Refund pi_1 (listing-edited, cancels placing 1)',
+    ]);
+    expect(then.refused).toMatchObject({ status: 409, message: /seller changed this listing after you booked it.*refunded/ });
+  });
+
+  it('given a payment received and then refunded (the booking stays open), when its buyer cancels, then it is cancelled: nothing holds it', () => {
+    const received: BookingEvent = { type: 'PaymentReceived', data: { bookingId: 'b1', paymentIntentId: 'pi_1' } };
+    const refunded: BookingEvent = {
+      type: 'PaymentRefunded',
+      data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable' },
+    };
+    expect(
+      bookingDecider.decide(
+        { type: 'CancelOwnBooking', data: { buyerId: 'u1', paymentTaken: false } },
+        fold(bookingDecider, [placed, intentCreated, received, refunded]),
+      ),
+    ).toMatchObject([{ type: 'BookingCancelled', data: { reason: 'buyer-cancelled' } }]);
+  });
+
+  it('given a booking placed again since the workflow read it, when the payment is received for the earlier placing, then refused', () => {
+    const again: BookingEvent[] = [placed, intentCreated, cancelled, placed];
+    expect(() =>
+      bookingDecider.decide({ type: 'ReceivePayment', data: { paymentIntentId: 'pi_1', placement: 1 } }, fold(bookingDecider, again)),
+    ).toThrow(/no longer open/);
+    expect(
+      bookingDecider.decide({ type: 'ReceivePayment', data: { paymentIntentId: 'pi_1', placement: 2 } }, fold(bookingDecider, again)),
+    ).toMatchObject([{ type: 'PaymentReceived' }]);
   });
 
   it('is a pure function of the facts and the progress', () => {

@@ -51,7 +51,8 @@ export async function runPayment(first: PaymentFacts, effects: PaymentEffects): 
       case 'RecordSale': {
         const sale = await saleOutcome(effects.recordSale(step));
         // Why it was refused, in the buyer's words: sold to another booking, or by the seller.
-        if (!sale.recorded && sale.refusedAs === 'illegal_state') sale.soldElsewhere = await effects.soldElsewhere(step.productId);
+        if (!sale.recorded && sale.refusedAs === 'illegal_state' && !sale.edited)
+          sale.soldElsewhere = await effects.soldElsewhere(step.productId);
         progress = { ...progress, sale };
         break;
       }
@@ -83,7 +84,8 @@ async function saleOutcome(recording: Promise<void>): Promise<Required<PaymentPr
     // that was not refused.
     if (err.kind !== 'illegal_state' && err.kind !== 'not_found')
       throw new AppError('unavailable', 'The product is busy; your payment is kept, please try again in a moment', { field: 'bookingId' });
-    return { recorded: false, refusedAs: err.kind };
+    // Edited since it was booked (the product's stream names the listing): refunded as the edit's.
+    return { recorded: false, refusedAs: err.kind, ...(err.field === 'listing' ? { edited: true } : {}) };
   }
 }
 
@@ -122,7 +124,7 @@ function paymentEffects(
 ): PaymentEffects {
   return {
     receive: async ({ bookingId, paymentIntentId, placement }) => {
-      const command = { type: 'ReceivePayment', data: { paymentIntentId } } as const;
+      const command = { type: 'ReceivePayment', data: { paymentIntentId, placement } } as const;
       try {
         await bookings.run(bookingId, command, { ...env, commandId: uuidFromName(`receive:${env.commandId}:${placement}`) });
         return true;
@@ -132,8 +134,9 @@ function paymentEffects(
       }
     },
     readAgain,
-    recordSale: async ({ productId, bookingId, buyerName }) => {
-      const sale: CommandOf<'catalog', 'RecordSale'> = { type: 'RecordSale', data: { bookingId, buyerName } };
+    recordSale: async ({ productId, bookingId, buyerName, listingEdits }) => {
+      const data = { bookingId, buyerName, ...(listingEdits !== undefined ? { listingEdits } : {}) };
+      const sale: CommandOf<'catalog', 'RecordSale'> = { type: 'RecordSale', data };
       const { actor, correlationId } = env;
       await bus.send({
         service: 'catalog',
