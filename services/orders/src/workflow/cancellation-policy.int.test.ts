@@ -74,6 +74,7 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       buyerEmail: `${buyerId}@example.com`,
       phone: '018',
       meetingLocation: 'Mirpur',
+      listingEdits: product.edits,
     };
     const out = await bookings.run(
       bookingId,
@@ -155,6 +156,27 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       await policy.caughtUp();
       expect(await typesOf(bookingId)).toEqual(['BookingPlaced', 'BookingCancelled']);
       expectCancelledBy((await cancellationsOf(bookingId))[0], { bookingId, productId: 'bp-removed' }, 'product-removed', placing);
+    });
+
+    it('given a TV its seller edited, when a booking lands that was decided on the listing before the edit, then it is cancelled at once (listing-edited)', async () => {
+      await list('bp-edited');
+      const readBeforeTheEdit = await loadProductFacts(store, 'bp-edited');
+      await given(
+        streams.product('bp-edited'),
+        'ProductEdited',
+        { productId: 'bp-edited', changes: { resalePricePoisha: 90_000 } },
+        'seller-1',
+        'Seller',
+      );
+
+      const { bookingId, placing } = await place('bp-edited', 'bp-buyer', readBeforeTheEdit);
+      await policy.caughtUp();
+      expect(await typesOf(bookingId)).toEqual(['BookingPlaced', 'BookingCancelled']);
+      expectCancelledBy((await cancellationsOf(bookingId))[0], { bookingId, productId: 'bp-edited' }, 'listing-edited', placing);
+      // Booked again on the listing as it is now: it stays.
+      await place('bp-edited', 'bp-buyer');
+      await policy.caughtUp();
+      expect(await typesOf(bookingId)).toEqual(['BookingPlaced', 'BookingCancelled', 'BookingPlaced']);
     });
 
     it('given a TV for sale, when it is booked, then nothing is cancelled', async () => {

@@ -75,7 +75,9 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
     source: events,
     log: createLogger('orders'),
     handlers: {
-      // A booking that lands just after its product was sold or removed is cancelled at once.
+      // A booking that lands just after its product was sold, removed or edited is cancelled at
+      // once: edited, its terms (`listingEdits`) are not the listing's any more, and its sale
+      // would be refused (ADR 0058), so the buyer chooses again before paying, not after.
       BookingPlaced: async (e) => {
         const d = e.data as EventOf<'BookingPlaced'>['data'];
         const product = await loadProductFacts(store, d.productId);
@@ -83,7 +85,9 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
           ? 'product-removed'
           : product.sold && product.soldTo !== d.bookingId
             ? soldReason(product.soldTo)
-            : null;
+            : !product.sold && d.listingEdits !== undefined && d.listingEdits !== product.edits
+              ? 'listing-edited'
+              : null;
         if (!reason) return;
         // This very placing, not one made again later in the same stream.
         await cancel(e, d.bookingId, reason, await placementAt(e, d.bookingId, 'including'));
