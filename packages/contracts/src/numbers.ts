@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { priceText, SIGNED_DECIMAL } from './digits';
 
 /**
- * A number given in a query string or a form: a JSON number, or the digits people type
- * ("24", " 1999.50 ", and for decimals "38,000" grouped as in `GROUPED_DIGITS`). Blank, hex ("0x10"), exponents ("1e3"), arrays, null and booleans are
- * refused with the field's own message instead of being coerced to some number (`z.coerce`
- * turns "" into 0 and [7] into 7). Pipe the result into the range the field allows.
+ * A number given in a query string or a form: a JSON number, or the digits people type ("24",
+ * " 1999.50 ", and for decimals "38,000" grouped as in `GROUPED_DIGITS`). Blank, hex ("0x10"),
+ * exponents ("1e3"), arrays, null and booleans are refused with the field's own message instead
+ * of being coerced to some number (`z.coerce` turns "" into 0 and [7] into 7). Pipe the result
+ * into the range the field allows.
  */
 const plainNumber = (pattern: RegExp, message: string) =>
   z

@@ -122,27 +122,18 @@ function afterTheSale(
   refunded: boolean,
 ): PaymentStep {
   if (sale.recorded) return { type: 'AppendBookingPaid', bookingId: facts.bookingId, command: pay(facts, intent, true) };
-  if (!refunded) {
-    const reason =
-      sale.refusedAs === 'not_found'
-        ? 'product-removed'
-        : sale.edited
-          ? 'listing-edited'
-          : sale.soldElsewhere
-            ? 'product-marked-sold'
-            : 'product-sold';
-    // The placing this payment was for, as read: a booking placed again meanwhile is not cancelled.
-    const placement = facts.booking.status === 'placed' ? facts.booking.placements : null;
-    return { type: 'Refund', bookingId: facts.bookingId, intent, reason, placement };
-  }
-  if (sale.edited) return refuse(illegalState(REFUNDED_BECAUSE['listing-edited']!, 'bookingId'));
-  const why =
+  const reason: RefundReason =
     sale.refusedAs === 'not_found'
-      ? 'This TV was taken off the shop meanwhile'
-      : sale.soldElsewhere
-        ? 'The seller marked this TV sold meanwhile'
-        : 'This product was sold to someone else meanwhile';
-  return refuse(illegalState(`${why}; your payment was refunded`, 'bookingId'));
+      ? 'product-removed'
+      : sale.edited
+        ? 'listing-edited'
+        : sale.soldElsewhere
+          ? 'product-marked-sold'
+          : 'product-sold';
+  if (refunded) return refuse(illegalState(SALE_REFUSED_BECAUSE[reason], 'bookingId'));
+  // The placing this payment was for, as read: a booking placed again meanwhile is not cancelled.
+  const placement = facts.booking.status === 'placed' ? facts.booking.placements : null;
+  return { type: 'Refund', bookingId: facts.bookingId, intent, reason, placement };
 }
 
 const pay = (facts: PaymentFacts, intent: ConfirmedIntent, saleRecorded: boolean): PayBooking => ({
@@ -150,12 +141,22 @@ const pay = (facts: PaymentFacts, intent: ConfirmedIntent, saleRecorded: boolean
   data: { buyerId: facts.buyerId, intent, saleRecorded },
 });
 
+const EDITED_AND_REFUNDED =
+  'The seller changed this listing after you booked it, so your booking was cancelled and your payment refunded; book it again to buy it as it is now';
+
 /** What a buyer whose payment came after the booking's cancellation is told, where the reason needs more than "no longer available". */
 const REFUNDED_BECAUSE: Partial<Record<CancelReason, string>> = {
-  'listing-edited':
-    'The seller changed this listing after you booked it, so your booking was cancelled and your payment refunded; book it again to buy it as it is now',
+  'listing-edited': EDITED_AND_REFUNDED,
   'buyer-cancelled':
     'You cancelled this booking before the payment went through, so your payment was refunded; book the TV again to buy it',
+};
+
+/** What a buyer whose sale the product's stream refused is told, once their payment went back. */
+const SALE_REFUSED_BECAUSE: Record<RefundReason, string> = {
+  'product-removed': 'This TV was taken off the shop meanwhile; your payment was refunded',
+  'product-marked-sold': 'The seller marked this TV sold meanwhile; your payment was refunded',
+  'product-sold': 'This product was sold to someone else meanwhile; your payment was refunded',
+  'listing-edited': EDITED_AND_REFUNDED,
 };
 
 const refuse = (error: AppError): PaymentStep => ({ type: 'Refuse', error });
