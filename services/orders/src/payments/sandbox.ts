@@ -54,6 +54,8 @@ export class SandboxPaymentProvider implements PaymentProvider {
   constructor(
     private readonly pool: pg.Pool,
     private readonly now: () => Date = () => new Date(),
+    /** How long after a card succeeds its webhook is due. */
+    private readonly reportAfterMs = 3000,
   ) {}
 
   static readonly migrations = [
@@ -67,6 +69,15 @@ export class SandboxPaymentProvider implements PaymentProvider {
     {
       id: '0002-sandbox-refunds',
       sql: `alter table payment_sandbox.intents alter column amount type bigint, add column refunded_at timestamptz;`,
+    },
+    {
+      // The sandbox's webhook (ADR 0059): a succeeded payment is reported to the shop until it is heard.
+      id: '0003-sandbox-reports',
+      sql: `alter table payment_sandbox.intents add column reported_at timestamptz, add column report_attempts integer not null default 0,
+          add column next_report_at timestamptz;
+        update payment_sandbox.intents set next_report_at = now() where status = 'succeeded' and booking_id is not null;
+        create index intents_unreported on payment_sandbox.intents (next_report_at)
+          where status = 'succeeded' and reported_at is null and booking_id is not null;`,
     },
   ];
 
@@ -121,10 +132,39 @@ export class SandboxPaymentProvider implements PaymentProvider {
     if (expiry <= now) return fail('invalid_expiry_year', "Your card's expiration year is in the past.");
     const outcome = OUTCOMES[number];
     if (outcome) return fail(outcome.code, outcome.message, outcome.decline_code);
-    const { rows: done } = await this.pool.query<Row>(`update payment_sandbox.intents set status = 'succeeded' where id = $1 returning *`, [
-      intent.id,
-    ]);
+    // Its report to the shop (the webhook) is due a moment later: the browser's own usually comes first.
+    const { rows: done } = await this.pool.query<Row>(
+      `update payment_sandbox.intents set status = 'succeeded', next_report_at = now() + $2 * interval '1 millisecond'
+       where id = $1 returning *`,
+      [intent.id, this.reportAfterMs],
+    );
     return { paymentIntent: toIntent(done[0]!) };
+  }
+
+  /**
+   * Succeeded payments whose report is due, claimed for this delivery: each claim moves the next
+   * attempt further off (5 s, 10 s, ... up to 5 min), so one that fails is tried again later, and
+   * two deliverers never take the same payment at once.
+   */
+  async claimReports(limit: number): Promise<{ intentId: string; bookingId: string; attempts: number }[]> {
+    const { rows } = await this.pool.query<{ id: string; booking_id: string; report_attempts: number }>(
+      `update payment_sandbox.intents set report_attempts = report_attempts + 1,
+         next_report_at = now() + least(300, 5 * 2 ^ least(report_attempts, 6)) * interval '1 second'
+       where id in (select id from payment_sandbox.intents
+         where status = 'succeeded' and reported_at is null and booking_id is not null and next_report_at <= now()
+         order by next_report_at limit $1 for update skip locked)
+       returning id, booking_id, report_attempts`,
+      [limit],
+    );
+    return rows.map((r) => ({ intentId: r.id, bookingId: r.booking_id, attempts: r.report_attempts }));
+  }
+
+  /** The shop has heard this payment for this booking: nothing more to report. */
+  async reported(intentId: string, bookingId: string): Promise<void> {
+    await this.pool.query(
+      'update payment_sandbox.intents set reported_at = coalesce(reported_at, now()) where id = $1 and booking_id = $2',
+      [intentId, bookingId],
+    );
   }
 }
 
