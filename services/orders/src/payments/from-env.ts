@@ -1,16 +1,28 @@
 import type pg from 'pg';
+import { createLogger } from '@tv-shop/platform';
 import type { PaymentIntent, PaymentProvider } from './provider';
 import { SandboxPaymentProvider } from './sandbox';
 import { StripePaymentProvider } from './stripe';
+
+const log = createLogger('payments');
+let warnedNoWebhook = false;
 
 /** Stripe when STRIPE_SECRET_KEY is set: the one place the Stripe settings are read. */
 function stripeFromEnv(env: NodeJS.ProcessEnv): StripePaymentProvider | null {
   const key = env.STRIPE_SECRET_KEY?.trim();
   const apiBase = env.STRIPE_API_BASE?.trim() || null;
   if (apiBase && !URL.canParse(apiBase)) throw new Error('Invalid environment variable STRIPE_API_BASE: must be a URL');
-  return key
-    ? new StripePaymentProvider(key, env.STRIPE_PUBLISHABLE_KEY?.trim() || null, env.STRIPE_WEBHOOK_SECRET?.trim() || null, apiBase)
-    : null;
+  if (!key) return null;
+  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || null;
+  if (!webhookSecret) {
+    // Stripe's webhook is how the shop hears a payment whose page closed before it reported it
+    // (ADR 0059): without it such a buyer is charged and the booking stays unpaid.
+    const why = 'STRIPE_WEBHOOK_SECRET is not set: a card payment whose page closed before reporting it is never recorded';
+    if (env.NODE_ENV === 'production') throw new Error(`Invalid environment variable STRIPE_WEBHOOK_SECRET: ${why}`);
+    if (!warnedNoWebhook) log.warn(`${why}; set it (Stripe's signing secret for /api/stripe/webhook) outside development`);
+    warnedNoWebhook = true;
+  }
+  return new StripePaymentProvider(key, env.STRIPE_PUBLISHABLE_KEY?.trim() || null, webhookSecret, apiBase);
 }
 
 /**
