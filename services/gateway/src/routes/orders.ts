@@ -121,6 +121,16 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
   return r;
 }
 
+/**
+ * Whether the shop's answer to a Stripe webhook is final. A refusal (already paid, the product
+ * gone and the payment refunded) is: Stripe is told it arrived. Anything else, a booking too busy
+ * to take it now (409 concurrency, 429) included, answers an error so that Stripe delivers the
+ * event again (ADR 0059).
+ */
+export function stripeMayStopSending(err: unknown): err is AppError {
+  return err instanceof AppError && err.status < 500 && err.kind !== 'concurrency' && err.kind !== 'too_many_requests';
+}
+
 /** Stripe's webhook needs the raw body for its signature, so it is mounted before express.json. */
 export function stripeWebhook({ payments, sender }: GatewayDeps): Router {
   const r = Router();
@@ -148,9 +158,7 @@ export function stripeWebhook({ payments, sender }: GatewayDeps): Router {
           { as: SYSTEM_ACTOR },
         )
         .catch((err: unknown) => {
-          // A refusal (already paid, product gone and refunded) is final: tell Stripe it arrived.
-          // Anything else answers 5xx so that Stripe delivers the event again.
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          if (!stripeMayStopSending(err)) throw err;
           log.info('stripe webhook refused', { intent: intent.id, reason: err.message });
         });
     }

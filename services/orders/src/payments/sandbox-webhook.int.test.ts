@@ -87,16 +87,63 @@ describe('the payment sandbox reports every succeeded payment to the shop, as St
     expect(shop.heard.map((e) => e.aggregateId)).toContain(other.bookingId);
   });
 
-  it('when the shop refuses a report (already paid, booking cancelled: it refunded), then that answer is final', async () => {
+  it('when the shop refuses a report and the payment was given back (already paid, booking cancelled), then that answer is final', async () => {
     const { intentId } = await paid();
     const shop = shopAnswering(
       () => new AppError('illegal_state', 'This booking was cancelled; your payment was refunded', { field: 'bookingId' }),
     );
-    const webhook = startSandboxWebhook({ sandbox, handle: shop.handle, everyMs: 60_000 });
+    // What the workflow does before it refuses a payment it cannot keep: it gives the money back.
+    const refunding = async (env: CommandEnvelope) => {
+      await sandbox.refund(intentId);
+      return shop.handle(env);
+    };
+    const webhook = startSandboxWebhook({ sandbox, handle: refunding, everyMs: 60_000 });
     await webhook.flush();
     await webhook.stop();
     expect(shop.heard.length).toBeGreaterThan(0);
     expect((await row(intentId)).reported_at).not.toBeNull();
+  });
+
+  it('when the shop refuses a report but the money stayed taken (a booking too busy: 409), then it is tried again later, never dropped', async () => {
+    const { bookingId, intentId } = await paid();
+    let busy = true;
+    const shop = shopAnswering((env) =>
+      env.aggregateId === bookingId && busy ? new AppError('concurrency', 'The booking is busy; please try again') : ok(),
+    );
+    const webhook = startSandboxWebhook({ sandbox, handle: shop.handle, everyMs: 60_000 });
+    await webhook.flush();
+    const after = await row(intentId);
+    expect(after.reported_at).toBeNull();
+    expect(after.due_in).toBeGreaterThan(3);
+    busy = false;
+    await db.pool.query('update payment_sandbox.intents set next_report_at = now() where id = $1', [intentId]);
+    await webhook.flush();
+    await webhook.stop();
+    expect(shop.heard.filter((e) => e.aggregateId === bookingId)).toHaveLength(2);
+    expect((await row(intentId)).reported_at).not.toBeNull();
+  });
+
+  it('when a payment is claimed, then it is leased for two minutes (another process takes it only if this one died), and one given back is never claimed', async () => {
+    const leased = await paid();
+    const given = await paid();
+    await sandbox.refund(given.intentId);
+    const claimed = await sandbox.claimReports(100);
+    expect(claimed.map((c) => c.intentId)).toContain(leased.intentId);
+    expect(claimed.map((c) => c.intentId)).not.toContain(given.intentId);
+    expect((await row(leased.intentId)).due_in).toBeGreaterThan(110);
+    expect((await sandbox.claimReports(100)).map((c) => c.intentId)).not.toContain(leased.intentId);
+    await sandbox.reported(leased.intentId, leased.bookingId);
+  });
+
+  it('when a process of the version before confirms a card (it sets the status alone), then its payment is due all the same', async () => {
+    const bookingId = `b-old-${Math.random().toString(36).slice(2, 8)}`;
+    const intent = await sandbox.createIntent({ amount: 2_500_000, currency: 'bdt', bookingId, idempotencyKey: `k-${bookingId}` });
+    await db.pool.query(`update payment_sandbox.intents set status = 'succeeded' where id = $1`, [intent.id]);
+    const due = await row(intent.id);
+    expect(due.due_in).toBeGreaterThan(1);
+    expect(due.due_in).toBeLessThan(4);
+    await db.pool.query('update payment_sandbox.intents set next_report_at = now() where id = $1', [intent.id]);
+    expect((await sandbox.claimReports(100)).map((c) => c.intentId)).toContain(intent.id);
   });
 
   it('when the shop cannot take a report (503, or it throws), then it stays unreported and is tried again later, each pause longer', async () => {

@@ -17,9 +17,12 @@ export interface SandboxWebhookOptions {
  * The sandbox's webhook (ADR 0059). Stripe tells the shop of every succeeded payment, whether or
  * not the buyer's browser lived to report it; the sandbox does the same. A payment whose card
  * went through is reported as `PayBooking` for whoever booked, with the command id of the
- * browser's own report, so whichever arrives first counts and the other changes nothing. A
- * refusal is final (the workflow has refunded what it could not keep); a fault is tried again
- * later, with a growing pause, until the shop hears it.
+ * browser's own report, so whichever arrives first counts and the other changes nothing.
+ *
+ * A report ends only when the money is settled: the shop took the payment, or the payment was
+ * given back (the workflow refunds what it cannot keep before it refuses). Anything else (a
+ * fault, a booking too busy to take it now, a refusal that left the money where it was) is tried
+ * again later, with a growing pause, until the shop hears it.
  */
 export function startSandboxWebhook({ sandbox, handle, everyMs = 1000, batch = 20 }: SandboxWebhookOptions) {
   let stopped = false;
@@ -40,12 +43,15 @@ export function startSandboxWebhook({ sandbox, handle, everyMs = 1000, batch = 2
         data: { buyerId: null, paymentIntentId: intentId },
       });
     } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) {
+      // Refused: final only if the money went back to the card (already paid by another card, the
+      // booking cancelled or placed again); otherwise the refusal may pass (a busy booking's 409).
+      if (err instanceof AppError && err.status < 500 && (await sandbox.refundedAt(intentId))) {
+        log.info('sandbox webhook: the shop refused a payment and refunded it', { intentId, bookingId, reason: err.message });
+      } else {
         log.warn('sandbox webhook: the shop did not take a payment; it is reported again later', { intentId, bookingId, attempts, err });
+        await sandbox.reportLater(intentId, attempts);
         return;
       }
-      // Already paid by another card, the booking cancelled or re-placed: the workflow refunded it.
-      log.info('sandbox webhook refused', { intentId, bookingId, reason: err.message });
     }
     await sandbox.reported(intentId, bookingId);
   };

@@ -71,13 +71,26 @@ export class SandboxPaymentProvider implements PaymentProvider {
       sql: `alter table payment_sandbox.intents alter column amount type bigint, add column refunded_at timestamptz;`,
     },
     {
-      // The sandbox's webhook (ADR 0059): a succeeded payment is reported to the shop until it is heard.
+      // The sandbox's webhook (ADR 0059): a succeeded payment is reported to the shop until it is
+      // heard. Payments from before it are reported a minute after the upgrade (new ones first),
+      // except those already given back. The trigger makes a card confirmed by a process of the
+      // version before (which sets the status alone) due as well.
       id: '0003-sandbox-reports',
       sql: `alter table payment_sandbox.intents add column reported_at timestamptz, add column report_attempts integer not null default 0,
           add column next_report_at timestamptz;
-        update payment_sandbox.intents set next_report_at = now() where status = 'succeeded' and booking_id is not null;
+        update payment_sandbox.intents set next_report_at = now() + interval '1 minute'
+          where status = 'succeeded' and booking_id is not null and refunded_at is null;
         create index intents_unreported on payment_sandbox.intents (next_report_at)
-          where status = 'succeeded' and reported_at is null and booking_id is not null;`,
+          where status = 'succeeded' and reported_at is null and refunded_at is null and booking_id is not null;
+        create function payment_sandbox.report_when_succeeded() returns trigger language plpgsql as $$
+          begin
+            if new.status = 'succeeded' and old.status is distinct from 'succeeded' and new.next_report_at is null then
+              new.next_report_at := now() + interval '3 seconds';
+            end if;
+            return new;
+          end $$;
+        create trigger report_when_succeeded before update of status on payment_sandbox.intents
+          for each row execute function payment_sandbox.report_when_succeeded();`,
     },
   ];
 
@@ -142,21 +155,30 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   /**
-   * Succeeded payments whose report is due, claimed for this delivery: each claim moves the next
-   * attempt further off (5 s, 10 s, ... up to 5 min), so one that fails is tried again later, and
-   * two deliverers never take the same payment at once.
+   * Succeeded payments whose report is due, claimed for this delivery. A claim is a lease of two
+   * minutes (longer than any command's reply timeout): another process takes the payment only if
+   * this one died delivering it, and two deliverers never send it at once. Payments already given
+   * back have nothing to report.
    */
   async claimReports(limit: number): Promise<{ intentId: string; bookingId: string; attempts: number }[]> {
     const { rows } = await this.pool.query<{ id: string; booking_id: string; report_attempts: number }>(
-      `update payment_sandbox.intents set report_attempts = report_attempts + 1,
-         next_report_at = now() + least(300, 5 * 2 ^ least(report_attempts, 6)) * interval '1 second'
+      `update payment_sandbox.intents set report_attempts = report_attempts + 1, next_report_at = now() + interval '2 minutes'
        where id in (select id from payment_sandbox.intents
-         where status = 'succeeded' and reported_at is null and booking_id is not null and next_report_at <= now()
+         where status = 'succeeded' and reported_at is null and refunded_at is null and booking_id is not null and next_report_at <= now()
          order by next_report_at limit $1 for update skip locked)
        returning id, booking_id, report_attempts`,
       [limit],
     );
     return rows.map((r) => ({ intentId: r.id, bookingId: r.booking_id, attempts: r.report_attempts }));
+  }
+
+  /** The shop could not take this report: it is due again after a pause that grows with each attempt (5 s, 10 s, ... up to 5 min). */
+  async reportLater(intentId: string, attempts: number): Promise<void> {
+    await this.pool.query(
+      `update payment_sandbox.intents set next_report_at = now() + least(300, 5 * 2 ^ least($2::int - 1, 6)) * interval '1 second'
+       where id = $1 and reported_at is null`,
+      [intentId, attempts],
+    );
   }
 
   /** The shop has heard this payment for this booking: nothing more to report. */
