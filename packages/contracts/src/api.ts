@@ -71,6 +71,15 @@ export type LoginBody = z.infer<typeof LoginBody>;
 
 export const GoogleLoginBody = z.object({ idToken: z.string().min(10).max(8192) });
 
+/** `PUT /api/account/password`: the caller's own password, proven by the current one (ADR 0060). */
+export const ChangePasswordBody = z
+  .object({
+    current_password: z.string().min(1, 'is required').max(200),
+    new_password: SignupBody.shape.password,
+  })
+  .refine((b) => b.new_password !== b.current_password, { path: ['new_password'], message: 'must differ from the current password' });
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
 /** `PUT /users?email=`: the caller's own name and photo; a role is chosen once. */
 export const UpsertUserBody = z.object({
   name: trimmed(80).optional(),
@@ -207,6 +216,10 @@ export interface ImageUploadAnswer {
 export interface AuthAnswer {
   token: string;
   user: import('./entities').User;
+}
+/** A password changed: every other session ended, and this one goes on with a new token. */
+export interface PasswordChangedAnswer extends WriteAnswer {
+  token: string;
 }
 export interface PaymentIntentAnswer {
   clientSecret: string;

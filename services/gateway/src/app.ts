@@ -3,7 +3,7 @@ import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { pino } from 'pino';
-import { authenticate } from './auth/middleware';
+import { authenticate, sessionAccounts } from './auth/middleware';
 import type { GatewayDeps } from './deps';
 import { POSITION_HEADER } from '@tv-shop/contracts';
 import { AppError, logLevelFromEnv } from '@tv-shop/platform';
@@ -194,7 +194,7 @@ export function createApp(deps: GatewayDeps): express.Express {
     if (req.method === 'GET') res.setHeader(POSITION_HEADER, String(deps.position()));
     next();
   });
-  api.use(authenticate(deps.tokens, deps.accounts ?? ((id) => deps.reads.identity.userById(id))));
+  api.use(authenticate(deps.tokens, deps.accounts ?? sessionAccounts(deps.reads, deps.tokens)));
   api.use(
     systemRoutes(deps),
     authRoutes(deps),

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { User } from '@tv-shop/contracts';
+import type { AccountLookup } from './auth/middleware';
 import type { EventStore, VerifyResult } from '@tv-shop/platform';
 import type { EdgePayments } from '@tv-shop/orders';
 import type { CommandSender } from './commands';
@@ -33,8 +33,8 @@ export interface GatewayDeps {
    * the projections.
    */
   verifier?: { names: string[]; verify: (name: string) => Promise<VerifyResult> };
-  /** The account behind a token (kept between requests, dropped on its change); default: read each time. */
-  accounts?: (id: string) => Promise<User | null>;
+  /** The account behind a token and its password stamp (kept between requests, dropped on its change); default: read each time. */
+  accounts?: AccountLookup;
   /** Where this process is in its life, for GET /api/ready (absent: always ready). */
   lifecycle?: () => 'starting' | 'ready' | 'stopping';
 }

@@ -17,6 +17,7 @@ import {
 } from '@tv-shop/platform';
 import { createApp } from './app';
 import { googleVerifier } from './auth/google';
+import { sessionAccounts } from './auth/middleware';
 import { Tokens } from './auth/tokens';
 import { UserCache } from './auth/user-cache';
 import { CommandSender } from './commands';
@@ -55,7 +56,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
   const { config, pool, store, bus, feed, reads, positions } = parts;
   const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
   // The caller's account, kept between requests until the identity read model announces a change.
-  const accounts = new UserCache((id) => reads.identity.userById(id), feed);
+  const accounts = new UserCache(sessionAccounts(reads, tokens), feed);
   const app = createApp({
     config,
     pool,
@@ -71,7 +72,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     position: () => positions.position,
     lifecycle: parts.lifecycle,
     verifier: parts.verifier,
-    accounts: (id) => accounts.get(id),
+    accounts: (id, fresh) => accounts.get(id, fresh),
   });
   const metrics = parts.metrics ?? createMetrics({ service: 'gateway' });
   const server = http.createServer(withMetrics(app, metrics, config.metricsToken));
@@ -80,6 +81,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     feed,
     tokens,
     reads,
+    accounts: (id, fresh) => accounts.get(id, fresh),
     position: () => positions.position,
     limits: config.sockets,
     corsOrigins: config.corsOrigins,

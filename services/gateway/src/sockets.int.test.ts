@@ -2,6 +2,7 @@ import jwt from 'jsonwebtoken';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatchUpAnswer, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
+import { Tokens } from './auth/tokens';
 import { catchUpPage } from './sockets';
 import { startTestShop, type TestShop } from './testing/harness';
 
@@ -87,8 +88,14 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
       s.once('connect_error', (err) => resolve({ ok: false, error: err.message }));
       s.connect();
     });
-  const shortToken = (userId: string, email: string) =>
-    jwt.sign({ email, role: 'Buyer' }, SECRET, { subject: userId, expiresIn: 2, algorithm: 'HS256', issuer: 'tv-shop' });
+  /** A token of the account that expires in 2 s, stamped with its password as the shop stamps its own (ADR 0060). */
+  const shortToken = async (userId: string, email: string) => {
+    const { rows } = await shop.pool.query<{ password_hash: string | null }>('select password_hash from rm_identity.users where id = $1', [
+      userId,
+    ]);
+    const ps = new Tokens(SECRET).stampOf(rows[0]!.password_hash);
+    return jwt.sign({ email, role: 'Buyer', ps }, SECRET, { subject: userId, expiresIn: 2, algorithm: 'HS256', issuer: 'tv-shop' });
+  };
 
   it('when a socket drops and comes back while its account holds, then its session is recovered', async () => {
     const buyer = await shop.signup('Buyer');
@@ -110,7 +117,7 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
 
   it('when a dropped socket comes back after its token expired, then it is refused', async () => {
     const buyer = await shop.signup('Buyer');
-    const s = await open(shortToken(buyer.user._id, buyer.user.email));
+    const s = await open(await shortToken(buyer.user._id, buyer.user.email));
     await dropAbruptly(s);
     await new Promise((r) => setTimeout(r, 2200));
     expect(await comeBack(s)).toEqual({ ok: false, error: 'unauthorized' });
@@ -118,7 +125,7 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
 
   it('when the token of an open socket expires, then the server closes it', async () => {
     const buyer = await shop.signup('Buyer');
-    const live = await open(shortToken(buyer.user._id, buyer.user.email));
+    const live = await open(await shortToken(buyer.user._id, buyer.user.email));
     expect(await closedByServer(live)).toBe('io server disconnect');
   });
 });

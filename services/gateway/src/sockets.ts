@@ -6,6 +6,7 @@ import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
 import { mayView, RecentChanges, route, viewCatchUpPage } from './views';
+import { sessionAccounts, type AccountLookup } from './auth/middleware';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';
@@ -18,6 +19,8 @@ interface SocketData {
   user: User | null;
   /** When the handshake's token expires (ms since the epoch); the socket closes then. */
   tokenExpiresAt: number | null;
+  /** The handshake token's password stamp: the socket closes when its account's password changes (ADR 0060). */
+  stamp?: string | null;
   /** The views this socket narrowed itself to (ADR 0045); unset: the default rooms. Kept for a recovered session. */
   views?: View[];
 }
@@ -97,6 +100,8 @@ export interface SocketDeps {
   feed: ChangeFeed;
   tokens: Tokens;
   reads: ReadModels;
+  /** The account behind a token and its password stamp (the gateway's cache); default: read each time. */
+  accounts?: AccountLookup;
   position: () => number;
   limits?: Partial<SocketLimits>;
   /** Other origins whose pages may open a socket (CORS_ORIGINS); the app's own always may. */
@@ -141,6 +146,22 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   const catchUp = catchUpService(recent, deps);
   io.on('connection', (socket: LiveSocket) => onConnection(socket, deps.position, catchUp, views));
 
+  const freshAccount = sessionAccounts(deps.reads, deps.tokens);
+  /** Closes this gateway's sockets of account `id` whose token's stamp is no longer its password's (ADR 0060). */
+  const closeStaleSessions = async (id: string) => {
+    try {
+      const own = await io.in(rooms.user(id)).local.fetchSockets();
+      const open = new Set<{ data: Partial<SocketData>; disconnect(close: boolean): unknown }>([...own, ...(viewSocketsOf.get(id) ?? [])]);
+      if (open.size === 0) return;
+      // Read afresh, not from the cache: this runs as the change is announced.
+      const account = await freshAccount(id);
+      for (const socket of open) if (!account || socket.data.stamp !== account.stamp) socket.disconnect(true);
+    } catch (err) {
+      // The read failed: the sockets stay until the next check (a reconnect checks the token again).
+      log.warn('could not check the sessions of a changed account', { id, err });
+    }
+  };
+
   const off = deps.feed.subscribe((n) => {
     if (n.kind !== 'change') return;
     // The projections (the services' read models) emit the contracts' change shapes, and a
@@ -154,6 +175,8 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
       io.in(rooms.user(r.push.id)).disconnectSockets(true);
       for (const s of viewSocketsOf.get(r.push.id) ?? []) s.disconnect(true);
     }
+    // A changed account may have a new password: its sockets opened with an earlier one close.
+    if (r.push.entity === 'user' && r.push.op === 'upsert') void closeStaleSessions(r.push.id);
   });
 
   return {
@@ -173,30 +196,35 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
  * Room authorisation: who a socket is (from its handshake's token), checked again for a socket
  * that recovers its session, and the rooms that identity may hear.
  */
-function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads'>) {
+function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads' | 'accounts'>) {
+  const accounts = deps.accounts ?? sessionAccounts(deps.reads, deps.tokens);
   /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
-  const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt'>> => {
+  const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt' | 'stamp'>> => {
     // No token is a visitor; a token that is not text is a malformed one, refused like any other.
-    if (token === undefined || token === null || token === '') return { user: null, tokenExpiresAt: null };
+    if (token === undefined || token === null || token === '') return { user: null, tokenExpiresAt: null, stamp: null };
     if (typeof token !== 'string') throw new Error('unauthorized');
     const claims = deps.tokens.verify(token);
     if (!claims) throw new Error('unauthorized');
-    const user = await deps.reads.identity.userById(claims.sub);
-    if (!user) throw new Error('unauthorized');
-    return { user, tokenExpiresAt: claims.expiresAt };
+    let account = await accounts(claims.sub);
+    if (account && account.stamp !== claims.stamp) account = await accounts(claims.sub, true);
+    // A deleted account, or a token from before its password changed (ADR 0060).
+    if (!account || account.stamp !== claims.stamp) throw new Error('unauthorized');
+    return { user: account.user, tokenExpiresAt: claims.expiresAt, stamp: claims.stamp };
   };
   return {
-    /** A session kept for connection-state recovery is given back only while its account still holds. */
+    /** A session kept for connection-state recovery is given back only while its account still holds, with the same password. */
     stillValid: async (data: Partial<SocketData> | undefined): Promise<boolean> => {
       if (!data?.user) return true;
       if (data.tokenExpiresAt != null && data.tokenExpiresAt <= Date.now()) return false;
-      return (await deps.reads.identity.userById(data.user._id)) !== null;
+      const account = await accounts(data.user._id, true);
+      return account !== null && account.stamp === data.stamp;
     },
     /** The handshake middleware: sets `socket.data` from the token, or refuses the socket. */
     middleware: async (socket: LiveSocket, next: (err?: Error) => void) => {
       const previous = socket.recovered ? socket.data.user : null;
       socket.data.user = null;
       socket.data.tokenExpiresAt = null;
+      socket.data.stamp = null;
       try {
         const who = await identify((socket.handshake.auth as { token?: unknown })?.token);
         // A recovered session belongs to the account it was opened for.

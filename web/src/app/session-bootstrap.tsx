@@ -100,5 +100,22 @@ export function SessionBootstrap() {
     };
   }, [session.status, setSession, endSession]);
 
+  // Another tab of this browser stored a new token for the same account (the password was changed
+  // there, ADR 0060): this tab goes on with it, its live connection too, instead of holding on to
+  // one the server no longer takes.
+  useEffect(() => {
+    const adopt = (e: StorageEvent) => {
+      if (e.storageArea !== localStorage || e.key !== tokenStorage.key || !e.newValue) return;
+      const fresh = e.newValue;
+      setSession((now) =>
+        now.status === 'signed-in' && now.token !== fresh && emailFromToken(fresh)?.toLowerCase() === now.user.email.toLowerCase()
+          ? { ...now, token: fresh }
+          : now,
+      );
+    };
+    window.addEventListener('storage', adopt);
+    return () => window.removeEventListener('storage', adopt);
+  }, [setSession]);
+
   return null;
 }

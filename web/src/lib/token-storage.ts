@@ -2,6 +2,8 @@ import { env } from '@/config/env';
 
 /** The session token lives in localStorage under the spec's key (TV_Shop_Token). */
 export const tokenStorage = {
+  /** The localStorage key (another tab's change to it arrives as a `storage` event). */
+  key: env.tokenStorageKey,
   get(): string | null {
     try {
       return localStorage.getItem(env.tokenStorageKey);

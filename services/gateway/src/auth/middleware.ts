@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Role, User } from '@tv-shop/contracts';
 import { forbidden, unauthorized, type AppError } from '@tv-shop/platform';
+import type { ReadModels } from '../read-models';
 import type { Tokens } from './tokens';
 
 declare module 'express-serve-static-core' {
@@ -11,6 +12,23 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** A signed-in session's account: the user, and the stamp its tokens must carry (ADR 0060). */
+export interface SessionAccount {
+  user: User;
+  stamp: string;
+}
+
+/** Reads a session's account from identity's read model; the password hash becomes its stamp here and goes no further. */
+export const sessionAccounts =
+  (reads: Pick<ReadModels, 'identity'>, tokens: Tokens) =>
+  async (id: string): Promise<SessionAccount | null> => {
+    const account = await reads.identity.sessionAccount(id);
+    return account && { user: account.user, stamp: tokens.stampOf(account.passwordHash) };
+  };
+
+/** Why a token is refused when its account's password changed after it was issued. */
+export const PASSWORD_CHANGED = 'The password of this account was changed; sign in again';
+
 export function bearer(header: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
   return m?.[1] ?? null;
@@ -18,7 +36,8 @@ export function bearer(header: string | undefined): string | null {
 
 /**
  * Resolves the token to the account as it is now: a deleted account's token stops working at
- * once, and a role is read from the account, not trusted from the token.
+ * once, so does one issued before the account's password changed (ADR 0060), and a role is read
+ * from the account, not trusted from the token.
  *
  * Authentication is optional here; authorisation decides. A missing, empty, `null`, malformed,
  * expired or foreign token, or one whose account is gone, makes the request a visitor's, with
@@ -26,7 +45,10 @@ export function bearer(header: string | undefined): string | null {
  * `bearer null` when nobody is signed in), and every call that needs a user (`signedIn`,
  * `withRole`, `selfOrAdmin`) answers 401 with that reason.
  */
-export function authenticate(tokens: Tokens, account: (id: string) => Promise<User | null>): RequestHandler {
+/** The account behind a token; `fresh` asks past any cache (a password may have just changed). */
+export type AccountLookup = (id: string, fresh?: boolean) => Promise<SessionAccount | null>;
+
+export function authenticate(tokens: Tokens, account: AccountLookup): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = bearer(req.headers.authorization);
     if (!token) return next();
@@ -35,9 +57,12 @@ export function authenticate(tokens: Tokens, account: (id: string) => Promise<Us
       req.authFailure = unauthorized('The session token is invalid or expired');
       return next();
     }
-    const user = await account(claims.sub);
-    if (!user) req.authFailure = unauthorized('This account no longer exists');
-    else req.user = user;
+    let found = await account(claims.sub);
+    // A token newer than what is kept (the password changed a moment ago) is judged on the database's word.
+    if (found && found.stamp !== claims.stamp) found = await account(claims.sub, true);
+    if (!found) req.authFailure = unauthorized('This account no longer exists');
+    else if (found.stamp !== claims.stamp) req.authFailure = unauthorized(PASSWORD_CHANGED);
+    else req.user = found.user;
     next();
   };
 }

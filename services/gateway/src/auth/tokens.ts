@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { Role } from '@tv-shop/contracts';
@@ -10,6 +10,12 @@ export interface TokenClaims {
   role: Role;
   /** When the token stops working (ms since the epoch). */
   expiresAt: number | null;
+  /**
+   * The account's password as it was when the token was issued, as a stamp (`stampOf`): a token
+   * works only while it matches, so changing the password ends every other session (ADR 0060).
+   * Null in a token from before stamps, which no account matches.
+   */
+  stamp: string | null;
 }
 
 /** How many verified tokens are remembered, at most: the most recently used. */
@@ -44,8 +50,24 @@ export class Tokens {
     return new Tokens((await secretInDataDir(path.join(dataDir, 'jwt-secret'), { env, name: 'JWT_SECRET', bytes: 48 })).secret);
   }
 
-  sign(claims: Omit<TokenClaims, 'expiresAt'>): string {
-    return jwt.sign({ email: claims.email, role: claims.role }, this.key, {
+  /**
+   * What a token carries of the account's password: a keyed digest of its hash (or of "no
+   * password" for an account opened with Google), so the token tells nothing of the hash and a
+   * new password makes every earlier token's stamp stale.
+   */
+  stampOf(passwordHash: string | null): string {
+    return createHmac('sha256', this.stampKey)
+      .update(passwordHash ?? 'no-password')
+      .digest('base64url')
+      .slice(0, 22);
+  }
+  private get stampKey(): string {
+    return `password-stamp:${this.secret}`;
+  }
+
+  /** A session token for the account, stamped with its password hash as it is now. */
+  sign(claims: Omit<TokenClaims, 'expiresAt' | 'stamp'> & { passwordHash: string | null }): string {
+    return jwt.sign({ email: claims.email, role: claims.role, ps: this.stampOf(claims.passwordHash) }, this.key, {
       subject: claims.sub,
       expiresIn: '7d',
       algorithm: 'HS256',
@@ -70,6 +92,7 @@ export class Tokens {
         email: p.email,
         role: p.role as Role,
         expiresAt: typeof p.exp === 'number' ? p.exp * 1000 : null,
+        stamp: typeof p.ps === 'string' ? p.ps : null,
       });
     } catch {
       return null;

@@ -9,7 +9,7 @@ describe('Tokens', () => {
 
   it('verifies a token it signed, and the same token again without a second check of its signature', () => {
     const tokens = new Tokens(SECRET);
-    const token = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Seller' });
+    const token = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Seller', passwordHash: 'h1' });
     const spy = vi.spyOn(jwt, 'verify');
     const first = tokens.verify(token);
     expect(first).toMatchObject({ sub: 'u1', email: 'u1@x.test', role: 'Seller' });
@@ -38,8 +38,13 @@ describe('Tokens', () => {
 
   it('refuses a token signed with another secret, or altered, however often it is sent', () => {
     const tokens = new Tokens(SECRET);
-    const foreign = new Tokens('another-secret-of-enough-length-987654321').sign({ sub: 'u1', email: 'u1@x.test', role: 'Admin' });
-    const own = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer' });
+    const foreign = new Tokens('another-secret-of-enough-length-987654321').sign({
+      sub: 'u1',
+      email: 'u1@x.test',
+      role: 'Admin',
+      passwordHash: 'h1',
+    });
+    const own = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer', passwordHash: 'h1' });
     const [head, , signature] = own.split('.');
     const altered = `${head}.${Buffer.from(JSON.stringify({ sub: 'u1', email: 'u1@x.test', role: 'Admin', iss: 'tv-shop' })).toString('base64url')}.${signature}`;
     for (let i = 0; i < 2; i++) {
@@ -47,5 +52,21 @@ describe('Tokens', () => {
       expect(tokens.verify(altered)).toBeNull();
     }
     expect(tokens.verify(own)?.role).toBe('Buyer');
+  });
+
+  it('stamps a token with the password it was issued under, telling nothing of the hash; another password or secret stamps differently', () => {
+    const tokens = new Tokens(SECRET);
+    const token = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer', passwordHash: '$argon2id$v=19$hash-one' });
+    const claims = tokens.verify(token);
+    expect(claims?.stamp).toBe(tokens.stampOf('$argon2id$v=19$hash-one'));
+    expect(claims?.stamp).not.toBe(tokens.stampOf('$argon2id$v=19$hash-two'));
+    expect(tokens.stampOf(null)).not.toBe(tokens.stampOf('$argon2id$v=19$hash-one'));
+    expect(new Tokens('another-secret-of-enough-length-987654321').stampOf('$argon2id$v=19$hash-one')).not.toBe(claims?.stamp);
+    // What anyone holding the token can read of it carries no part of the hash.
+    const payload = Buffer.from(token.split('.')[1]!, 'base64url').toString();
+    expect(payload).not.toMatch(/argon2|hash-one/);
+    // A token from before stamps has none: no account's stamp matches it.
+    const old = jwt.sign({ email: 'u1@x.test', role: 'Buyer' }, SECRET, { subject: 'u1', algorithm: 'HS256', issuer: 'tv-shop' });
+    expect(tokens.verify(old)?.stamp).toBeNull();
   });
 });

@@ -6,17 +6,17 @@ import type { ChangeFeed } from '@tv-shop/platform';
  * caller's account (a deleted account's token stops at once, a role is read, not trusted), and
  * that read was one more database round trip per request. An account is dropped from here the
  * moment the identity read model announces a change to it (a new name, a verified seller, a
- * deletion), and after `ttlMs` whatever happens: a feed across processes may drop a message, and
+ * deletion, a new password), and after `ttlMs` whatever happens: a feed across processes may drop a message, and
  * this bounds how long a missed one can matter.
  */
-export class UserCache {
-  private readonly users = new Map<string, { user: User; at: number }>();
+export class UserCache<T = User> {
+  private readonly users = new Map<string, { user: T; at: number }>();
   /** Bumped by every change announced for an account: a read that started before it is not kept. */
   private readonly generation = new Map<string, number>();
   private readonly off: () => void;
 
   constructor(
-    private readonly load: (id: string) => Promise<User | null>,
+    private readonly load: (id: string) => Promise<T | null>,
     feed: ChangeFeed,
     private readonly ttlMs = 30_000,
     private readonly max = 20_000,
@@ -28,8 +28,9 @@ export class UserCache {
     });
   }
 
-  async get(id: string): Promise<User | null> {
-    const hit = this.users.get(id);
+  /** The account, from here while it is fresh; `fresh` reads it from the database whatever is kept. */
+  async get(id: string, fresh = false): Promise<T | null> {
+    const hit = fresh ? undefined : this.users.get(id);
     if (hit && Date.now() - hit.at < this.ttlMs) return hit.user;
     const before = this.generation.get(id) ?? 0;
     const user = await this.load(id);

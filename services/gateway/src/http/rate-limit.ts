@@ -11,6 +11,8 @@ export interface LimitOptions {
   key: (req: Request) => string | null;
   /** Count only the requests that fail (a wrong password), not the ones that succeed. */
   failuresOnly?: boolean;
+  /** With `failuresOnly`: which answers count as failures (default: any 4xx or 5xx). */
+  failedWhen?: (status: number) => boolean;
   /** The problem's detail and field when the limit is reached. */
   detail: string;
   field: string;
@@ -36,6 +38,7 @@ export function rateLimit(opts: LimitOptions): RequestHandler {
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     skipSuccessfulRequests: opts.failuresOnly ?? false,
+    ...(opts.failedWhen ? { requestWasSuccessful: (_req: Request, res: { statusCode: number }) => !opts.failedWhen!(res.statusCode) } : {}),
     skip: (req) => opts.key(req) === null,
     keyGenerator: (req) => `${opts.name}:${opts.key(req)}`,
     handler: (_req, _res, next) => next(new AppError('too_many_requests', opts.detail, { field: opts.field })),

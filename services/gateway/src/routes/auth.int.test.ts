@@ -136,6 +136,18 @@ describe('Google sign-in against a local issuer', () => {
     expect((await shop.call('GET', '/config')).body.googleClientId).toBe('tv-shop-client');
   });
 
+  it('when an account opened with Google asks to change its password, then 409: it has none, and its session goes on', async () => {
+    const google = await shop.call('POST', '/auth/google', { body: { idToken: await idToken({ email: 'mitu@gmail.com', name: 'Mitu' }) } });
+    expect(google.status).toBe(200);
+    const res = await shop.call('PUT', '/account/password', {
+      token: google.body.token,
+      body: { current_password: 'anything', new_password: 'a-new-password' },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ field: 'current_password', detail: expect.stringMatching(/signs in with Google/) });
+    expect((await shop.call('GET', `/users?email=mitu@gmail.com`, { token: google.body.token })).status).toBe(200);
+  });
+
   it('when someone opened a password account with a Gmail address first, then Google sign-in for it never lands in that account', async () => {
     // The attacker signs up with the victim's address and a password of their choosing...
     const attacker = await shop.call('POST', '/auth/signup', {

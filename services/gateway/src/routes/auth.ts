@@ -1,8 +1,16 @@
 import { Router } from 'express';
-import { GoogleLoginBody, LoginBody, SignupBody, type AuthAnswer, type User } from '@tv-shop/contracts';
-import { passwordSignUp, signInWithGoogleRequest } from '@tv-shop/identity';
-import { AppError, forbidden } from '@tv-shop/platform';
+import {
+  ChangePasswordBody,
+  GoogleLoginBody,
+  LoginBody,
+  SignupBody,
+  type AuthAnswer,
+  type PasswordChangedAnswer,
+} from '@tv-shop/contracts';
+import { hashPassword, passwordSignUp, signInWithGoogleRequest } from '@tv-shop/identity';
+import { AppError, forbidden, unauthorized } from '@tv-shop/platform';
 import { signedIn } from '../auth/middleware';
+import { CommandSender } from '../commands';
 import type { GatewayDeps } from '../deps';
 import { clientKey, emailKey, rateLimit } from '../http/rate-limit';
 import { parse, queryParam } from '../http/validate';
@@ -16,8 +24,15 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   // Password guessing: failed sign-ins are limited per account and per client address; signups
   // (which also tell whether an email is taken) per email and per address. ADR 0020.
   const { auth } = config.limits;
-  const limit = (name: string, n: number, key: typeof clientKey | typeof emailKey, detail: string, field: string, failuresOnly = false) =>
-    rateLimit({ name, windowMs: auth.windowMs, limit: n, key, detail, field, failuresOnly });
+  const limit = (
+    name: string,
+    n: number,
+    key: typeof clientKey | typeof emailKey,
+    detail: string,
+    field: string,
+    failuresOnly = false,
+    failedWhen?: (status: number) => boolean,
+  ) => rateLimit({ name, windowMs: auth.windowMs, limit: n, key, detail, field, failuresOnly, ...(failedWhen ? { failedWhen } : {}) });
   const loginPerAccount = limit(
     'login-account',
     auth.loginFailuresPerAccount,
@@ -48,31 +63,54 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'Too many signups from this address; try again later',
     'email',
   );
-  const answer = (user: User): AuthAnswer => ({ token: tokens.sign({ sub: user._id, email: user.email, role: user.role }), user });
-  const loadUser = async (id: string) => {
-    const user = await reads.identity.userById(id);
-    if (!user) throw new AppError('conflict', 'The account is not available yet; try again');
-    return user;
+  /** The account's token, stamped with its password as the read model has it now (ADR 0060). */
+  const answer = async (id: string): Promise<AuthAnswer> => {
+    const account = await reads.identity.sessionAccount(id);
+    if (!account) throw new AppError('conflict', 'The account is not available yet; try again');
+    const { user, passwordHash } = account;
+    return { token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash }), user };
   };
+  // A wrong current password (403) counts like a failed sign-in, per account and per address; a
+  // mistyped form (400) does not.
+  const accountKey = (req: Parameters<typeof clientKey>[0]) => req.user?._id ?? null;
+  const wrongPassword = (status: number) => status === 403;
+  const passwordPerAccount = limit(
+    'password-account',
+    auth.loginFailuresPerAccount,
+    accountKey,
+    'Too many wrong passwords for this account; try again later',
+    'current_password',
+    true,
+    wrongPassword,
+  );
+  const passwordPerClient = limit(
+    'password-client',
+    auth.loginFailuresPerClient,
+    clientKey,
+    'Too many wrong passwords from this address; try again later',
+    'current_password',
+    true,
+    wrongPassword,
+  );
 
   r.post('/auth/signup', signupPerClient, signupPerAccount, async (req, res) => {
     const signup = await passwordSignUp(parse(SignupBody, req.body));
     await sender.send(req, signup);
-    res.status(201).json(answer(await loadUser(signup.aggregateId)));
+    res.status(201).json(await answer(signup.aggregateId));
   });
 
   r.post('/auth/login', loginPerClient, loginPerAccount, async (req, res) => {
     const body = parse(LoginBody, req.body);
     const user = await reads.identity.verifyPassword(body.email, body.password);
     if (!user) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
-    res.json(answer(user));
+    res.json(await answer(user._id));
   });
 
   r.post('/auth/google', loginPerClient, async (req, res) => {
     const { idToken } = parse(GoogleLoginBody, req.body);
     // The token is checked here, at the edge; identity says which account it opens (and opens it the first time).
     const { result } = await sender.send(req, signInWithGoogleRequest(await verifyGoogle(idToken)));
-    res.json(answer(await loadUser(result.userId)));
+    res.json(await answer(result.userId));
   });
 
   // The spec's token call: only ever refreshes the token of the person already signed in.
@@ -80,7 +118,30 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     const email = queryParam(req.query, 'email').toLowerCase();
     const user = signedIn(req);
     if (user.email !== email) throw forbidden('A token is only issued to the account that is signed in');
-    res.json({ token: answer(user).token });
+    res.json({ token: (await answer(user._id)).token });
+  });
+
+  /**
+   * The signed-in account's own password, proven by the current one (ADR 0060). Every other
+   * session of the account ends (its tokens and sockets stop working); this one goes on with the
+   * new token in the answer.
+   */
+  r.put('/account/password', passwordPerAccount, passwordPerClient, async (req, res) => {
+    const me = signedIn(req);
+    const body = parse(ChangePasswordBody, req.body);
+    const account = await reads.identity.sessionAccount(me._id);
+    if (!account) throw unauthorized('This account no longer exists');
+    if (account.passwordHash === null)
+      throw new AppError('conflict', 'This account signs in with Google; it has no password to change', { field: 'current_password' });
+    if (!(await reads.identity.verifyPassword(me.email, body.current_password)))
+      throw new AppError('forbidden', 'The current password is not right', { field: 'current_password' });
+    const passwordHash = await hashPassword(body.new_password);
+    const reply = await sender.send(req, { service: 'identity', type: 'ChangePassword', aggregateId: me._id, data: { passwordHash } });
+    const changed: PasswordChangedAnswer = {
+      ...CommandSender.answer(reply),
+      token: tokens.sign({ sub: me._id, email: me.email, role: me.role, passwordHash }),
+    };
+    res.json(changed);
   });
   return r;
 }

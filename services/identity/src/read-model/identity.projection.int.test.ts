@@ -62,10 +62,15 @@ describe('identity projection (rm_identity, checkpoint "users")', () => {
       });
   });
 
-  it('PasswordChanged: the new hash, and nothing pushed (hashes stay server-side)', async () => {
+  it('PasswordChanged: the new hash, and the account pushed without it (gateways end its other sessions; hashes stay server-side)', async () => {
     await given(registered('u1'))
       .when({ type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'hash-2' } })
-      .then({ rows: { 'select password_hash from users': [{ password_hash: 'hash-2' }] }, pushes: [] });
+      .then({
+        rows: { 'select password_hash from users': [{ password_hash: 'hash-2' }] },
+        pushes: [
+          { push: { entity: 'user', op: 'upsert', id: 'u1', row: user('u1'), position: 2 }, rooms: [rooms.admins, rooms.user('u1')] },
+        ],
+      });
   });
 
   it('SellerVerified: the verified mark, pushed', async () => {

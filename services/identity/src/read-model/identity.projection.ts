@@ -43,6 +43,8 @@ export const identityProjection: Projection = {
     PasswordChanged: async (e, ctx) => {
       const d = e.data as EventOf<'PasswordChanged'>['data'];
       await ctx.db.query('update users set password_hash = $2 where id = $1', [d.userId, d.passwordHash]);
+      // Announced without the hash: every gateway then ends the account's other sessions (ADR 0060).
+      await emitUser(ctx, d.userId);
     },
     SellerVerified: async (e, ctx) => {
       const d = e.data as EventOf<'SellerVerified'>['data'];
@@ -87,7 +89,8 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
       case 'PasswordChanged': {
         const d = e.data as EventOf<'PasswordChanged'>['data'];
-        users.update(d.userId, { password_hash: d.passwordHash }); // announced by nobody: the hash never leaves the server
+        // Announced without the hash (it never leaves the server): gateways end the account's other sessions (ADR 0060).
+        if (users.update(d.userId, { password_hash: d.passwordHash })) touched.touch(d.userId, e.position);
         break;
       }
       case 'SellerVerified': {

@@ -12,6 +12,14 @@ export class IdentityQueries {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = $1 and not deleted', [id]);
     return rows[0] ? toUser(rows[0]) : null;
   }
+  /**
+   * A signed-in session's account: the user, and the password hash its tokens are stamped with
+   * (null for an account opened with Google). The hash stays in the server (ADR 0060).
+   */
+  async sessionAccount(id: string): Promise<{ user: User; passwordHash: string | null } | null> {
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = $1 and not deleted', [id]);
+    return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
+  }
   async userByEmail(email: string): Promise<User | null> {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [
       email.trim().toLowerCase(),

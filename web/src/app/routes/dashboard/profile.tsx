@@ -13,6 +13,13 @@ const AdminOverview = lazy(() =>
   })),
 );
 
+/** Changing the password is a form of antd's (in its theme), fetched after the profile has painted. */
+const ChangePasswordForm = lazy(() =>
+  Promise.all([import('@/features/auth/components/change-password-form'), import('@/lib/antd-theme')]).then(([m, t]) => ({
+    default: t.withAntd(m.ChangePasswordForm),
+  })),
+);
+
 /** The overview's open reports counted from the live list of reported items, which pushes keep current. */
 function AdminHome() {
   const reported = useReportedProducts();
@@ -32,6 +39,9 @@ export function ProfilePage() {
     <>
       <ProfileCard user={user} />
       {hasRole(user, 'Admin') && <AdminHome />}
+      <Suspense fallback={null}>
+        <ChangePasswordForm />
+      </Suspense>
     </>
   );
 }

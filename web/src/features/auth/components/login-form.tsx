@@ -2,7 +2,7 @@ import { Alert, Button, Form, Input } from 'antd';
 import type { AuthAnswer, LoginBody } from '@tv-shop/contracts';
 import { useSubmit } from '@/lib/use-submit';
 import { login } from '../api/login';
-import { EMAIL_RULES } from './email-rules';
+import { EMAIL_RULES } from './field-rules';
 
 /** Email and password; a wrong password is said in words, not only logged. */
 export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {

@@ -5,7 +5,7 @@ import { ImageInput, imageFileRule } from '@/components/ui/image-input';
 import { useSubmit } from '@/lib/use-submit';
 import { uploadImage } from '@/lib/upload-image';
 import { signup } from '../api/signup';
-import { EMAIL_RULES } from './email-rules';
+import { EMAIL_RULES, newPasswordRules } from './field-rules';
 
 interface SignupValues {
   name: string;
@@ -43,15 +43,7 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
       <Form.Item label="Email" name="email" rules={EMAIL_RULES}>
         <Input type="email" autoComplete="email" />
       </Form.Item>
-      <Form.Item
-        label="Password"
-        name="password"
-        rules={[
-          { required: true, message: 'Please enter a password' },
-          // The server's rule (SignupBody), said before the form is sent.
-          { min: 6, message: 'Password must be at least 6 characters' },
-        ]}
-      >
+      <Form.Item label="Password" name="password" rules={newPasswordRules('Please enter a password')}>
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item label="Role" name="role" rules={[{ required: true }]}>

@@ -5,3 +5,9 @@ export const EMAIL_RULES: FormRule[] = [
   { required: true, message: 'Please enter your email' },
   { type: 'email', message: 'Please enter an email address, like name@example.com' },
 ];
+
+/** A new password's checks (signup, change password): the server's rule (SignupBody), said before the form is sent. */
+export const newPasswordRules = (missing: string): FormRule[] => [
+  { required: true, message: missing },
+  { min: 6, message: 'Password must be at least 6 characters' },
+];

@@ -1,0 +1,71 @@
+import { expect, inject, test } from 'vitest';
+import { snap, useBrowser } from './support/browser';
+import { waitLive } from './support/live';
+import { api, expectToast, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+test('when a buyer changes their password on their profile, then they stay signed in there and their other browser is signed out', async () => {
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Tanvir Buyer', email, 'Buyer');
+
+  // The same account open on a phone (another browser), live.
+  const phone = await newPage();
+  await logInFromHome(phone, email, PASSWORD);
+  await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await phone.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await phone.getByText('No Order Available').waitFor();
+  await waitLive(phone);
+
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  const section = page.getByRole('region', { name: 'Change password' });
+  await section.getByLabel('Current password').waitFor();
+  await waitLive(page);
+
+  // A wrong current password is said in words, next to the form, and changes nothing.
+  await section.getByLabel('Current password').fill('not-my-password');
+  await section.getByLabel('New password', { exact: true }).fill('a-better-passphrase');
+  await section.getByLabel('Confirm new password').fill('a-better-passphrase');
+  await section.getByRole('button', { name: 'Change password' }).click();
+  await section.getByRole('alert').getByText('The current password is not right').waitFor();
+  // The two new passwords must agree before anything is sent.
+  await section.getByLabel('Current password').fill(PASSWORD);
+  await section.getByLabel('Confirm new password').fill('a-better-passphrasX');
+  await section.getByRole('button', { name: 'Change password' }).click();
+  await section.getByText('The two passwords differ').waitFor();
+  await section.getByLabel('Confirm new password').fill('a-better-passphrase');
+  await section.getByRole('button', { name: 'Change password' }).click();
+  await expectToast(page, 'Password changed.');
+  await section.getByRole('status').getByText('Other sessions of this account were signed out.').waitFor();
+  await snap(page, '12-password-changed');
+
+  // The phone is signed out and sent to login, saying why.
+  await expectToast(phone, 'Your session has ended. Please log in again.');
+  await phone.waitForURL('**/login');
+  expect(await phone.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();
+
+  // Here the session goes on: pages load and the live connection comes back with the new token.
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await page.getByText('No Order Available').waitFor();
+  await waitLive(page);
+  expect(page.url()).toMatch(/\/dashboard\/my_order$/);
+  expect(await page.getByText('Your session has ended').count()).toBe(0);
+
+  // Only the new password signs in now.
+  expect(
+    (
+      await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      })
+    ).status,
+  ).toBe(401);
+  await phone.getByLabel('Email').fill(email);
+  await phone.getByLabel('Password').fill('a-better-passphrase');
+  await phone.getByRole('button', { name: 'Login' }).click();
+  await phone.waitForURL('**/dashboard/my_order');
+});

@@ -1,0 +1,101 @@
+import { Alert, Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { useSessionUser, useSignIn } from '@/lib/session';
+import { useSubmit } from '@/lib/use-submit';
+import { changePassword } from '../api/change-password';
+import { newPasswordRules } from './field-rules';
+
+interface Values {
+  current_password: string;
+  new_password: string;
+  confirm: string;
+}
+
+/**
+ * The signed-in account's password, changed with the current one (ADR 0060). This tab stays
+ * signed in with the new token; every other session of the account (another browser, a phone)
+ * is signed out.
+ */
+export function ChangePasswordForm() {
+  const user = useSessionUser();
+  const signIn = useSignIn();
+  const [form] = Form.useForm<Values>();
+  const [done, setDone] = useState(false);
+  const { submit, busy, error, setError } = useSubmit(async ({ current_password, new_password }: Values) => {
+    const answer = await changePassword({ current_password, new_password });
+    if (user) signIn(answer.token, user);
+    form.resetFields();
+    setDone(true);
+    toast.success('Password changed.');
+  });
+  return (
+    <section className="account-password" aria-labelledby="account-password-title">
+      <h2 id="account-password-title">Change password</h2>
+      <p className="profile-card__hint">You stay signed in here; everywhere else you signed in with this account is signed out.</p>
+      <Form<Values>
+        form={form}
+        name="change-password"
+        layout="vertical"
+        onFinish={submit}
+        onValuesChange={() => {
+          setError(null);
+          setDone(false);
+        }}
+        requiredMark={false}
+      >
+        <Form.Item
+          label="Current password"
+          name="current_password"
+          rules={[{ required: true, message: 'Please enter your current password' }]}
+        >
+          <Input.Password autoComplete="current-password" />
+        </Form.Item>
+        <Form.Item
+          label="New password"
+          name="new_password"
+          rules={[
+            ...newPasswordRules('Please enter a new password'),
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string | undefined) =>
+                value && value === getFieldValue('current_password')
+                  ? Promise.reject(new Error('The new password must differ from the current one'))
+                  : Promise.resolve(),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          label="Confirm new password"
+          name="confirm"
+          dependencies={['new_password']}
+          rules={[
+            { required: true, message: 'Please type the new password again' },
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string | undefined) =>
+                !value || value === getFieldValue('new_password')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error('The two passwords differ')),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" />
+        </Form.Item>
+        {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+        {done ? (
+          <Alert
+            className="form-alert"
+            type="success"
+            showIcon
+            role="status"
+            message="Password changed. Other sessions of this account were signed out."
+          />
+        ) : null}
+        <Button type="primary" htmlType="submit" loading={busy}>
+          Change password
+        </Button>
+      </Form>
+    </section>
+  );
+}
