@@ -31,7 +31,8 @@ export const IdentityCommandData = {
     email: z.string().optional(),
     role: z.string().optional(),
   }),
-  ChangePassword: z.object({ passwordHash: z.string() }),
+  // `replaces`: the hash the sender checked the current password against; refused (409) when another change came first.
+  ChangePassword: z.object({ passwordHash: z.string(), replaces: z.string().optional() }),
   VerifySeller: z.object({}),
   /** `requestedBy`: the admin asking, who may not delete their own account. */
   DeleteUser: z.object({ requestedBy: id }),

@@ -68,6 +68,8 @@ const Env = z.object({
   // Socket.IO catch_up: changes per answer, and per socket (and per client address) and minute the
   // calls and changes allowed. Unset: the defaults that sockets.ts keeps beside what they limit.
   CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(DEFAULT_SOCKET_LIMITS.catchUpPage),
+  /** How often each open socket's token is checked against its account's password (ADR 0060). */
+  SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
   CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerMinute),
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerMinute),
   CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerClientPerMinute),
@@ -96,6 +98,8 @@ export interface GatewayConfig {
     uploads: { windowMs: number; perAccount: number; perClient: number };
   };
   sockets: SocketLimits;
+  /** How often open sockets are checked against their account's password (ms). */
+  socketSessionCheckMs: number;
   /**
    * Request logs (pino): trace, debug, info, warn, error, fatal or silent (LOG_LEVEL). Unset:
    * undefined, and the app follows the process's own (`logLevelFromEnv()`: info, error under tests).
@@ -141,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
     maxWritesInFlight: e.MAX_WRITES_IN_FLIGHT,
+    socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,

@@ -84,6 +84,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     accounts: (id, fresh) => accounts.get(id, fresh),
     position: () => positions.position,
     limits: config.sockets,
+    sessionCheckMs: config.socketSessionCheckMs,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
   });

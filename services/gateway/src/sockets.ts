@@ -108,6 +108,8 @@ export interface SocketDeps {
   corsOrigins?: string[];
   /** TRUST_PROXY, as Express takes it: who may say which client a socket is. */
   trustProxy?: boolean | number | string;
+  /** How often open sockets are checked against their account's password (ms; default 30 s). */
+  sessionCheckMs?: number;
   /** How pushes go out (flush interval, sockets per slice, pending packets before a drop); defaults in fanout.ts. */
   fanout?: Partial<FanoutOptions>;
 }
@@ -162,6 +164,30 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     }
   };
 
+  // A gateway that missed the announcement of a new password (the feed across processes may drop
+  // a message) still closes the stale sockets: every half minute the signed-in sockets' stamps
+  // are compared with their accounts, read afresh in one query (ADR 0060).
+  const sweep = setInterval(() => void sweepSessions(), deps.sessionCheckMs ?? 30_000);
+  sweep.unref();
+  let sweeping = false;
+  const sweepSessions = async () => {
+    if (sweeping) return;
+    sweeping = true;
+    try {
+      const signedIn = [...(io.of('/').sockets.values() as IterableIterator<LiveSocket>)].filter((s) => s.data.user);
+      if (signedIn.length === 0) return;
+      const hashes = await deps.reads.identity.passwordHashesOf([...new Set(signedIn.map((s) => s.data.user!._id))]);
+      for (const socket of signedIn) {
+        const id = socket.data.user!._id;
+        if (!hashes.has(id) || socket.data.stamp !== deps.tokens.stampOf(hashes.get(id)!)) socket.disconnect(true);
+      }
+    } catch (err) {
+      log.warn('could not check the open sessions; checking again later', err);
+    } finally {
+      sweeping = false;
+    }
+  };
+
   const off = deps.feed.subscribe((n) => {
     if (n.kind !== 'change') return;
     // The projections (the services' read models) emit the contracts' change shapes, and a
@@ -184,6 +210,7 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     fanout,
     async close() {
       off();
+      clearInterval(sweep);
       fanout.close();
       catchUp.stop();
       io.disconnectSockets(true);

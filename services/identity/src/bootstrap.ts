@@ -18,7 +18,7 @@ const generatePassword = () => randomBytes(18).toString('base64url');
 
 /**
  * The admin account from ADMIN_EMAIL / ADMIN_PASSWORD: registered on first start, and its
- * password changed when the configured one no longer matches.
+ * password changed when the configured one changes (not when the admin changed theirs since).
  *
  * Without ADMIN_PASSWORD there is no default: the first start generates a strong password, keeps
  * it in `<dataDir>/admin-password` and prints it once. Later starts leave the admin's password as
@@ -62,7 +62,9 @@ export async function ensureAdmin(
   const current = currentAdminHash(history, email);
   if (password !== undefined) {
     if (history.length === 0) return register(password);
-    if (await checkPassword(current, password)) return history[history.length - 1]!.position;
+    // Applied again only when ADMIN_PASSWORD itself changed since the shop last set it: a password
+    // the admin chose since (Change password, ADR 0060) stands through restarts.
+    if (await checkPassword(lastSetByTheShop(history), password)) return history[history.length - 1]!.position;
     return changePassword(password);
   }
 
@@ -100,6 +102,16 @@ export async function ensureAdmin(
     ].join('\n') + '\n',
   );
   return position;
+}
+
+/** The password hash the shop itself set last (registering the admin, or from ADMIN_PASSWORD), whoever changed it since. */
+function lastSetByTheShop(history: RecordedEvent[]): string | null {
+  let set: string | null = null;
+  for (const e of history) {
+    if ((e.type === 'UserRegistered' || e.type === 'PasswordChanged') && e.metadata.actorId === SYSTEM_ACTOR.id)
+      set = (e.data as { passwordHash?: string | null }).passwordHash ?? null;
+  }
+  return set;
 }
 
 /** The admin stream's current password hash; refuses an ADMIN_EMAIL that is not an admin's. */

@@ -78,6 +78,33 @@ describe('the admin account has no default password', () => {
     await after.running.stop();
   });
 
+  it('when the admin changed their password in the shop, then a restart with the same ADMIN_PASSWORD keeps it; a new ADMIN_PASSWORD resets it', async () => {
+    const first = await start({ ADMIN_PASSWORD: 'operator-password-1' });
+    const signIn = await fetch(`${first.running.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: 'operator-password-1' }),
+    });
+    const { token } = (await signIn.json()) as { token: string };
+    const changed = await fetch(`${first.running.url}/api/account/password`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ current_password: 'operator-password-1', new_password: 'chosen-by-the-admin' }),
+    });
+    expect(changed.status).toBe(200);
+    await first.running.stop();
+    // The same setting on the next start (compose, several gateways): the admin's choice stands.
+    const again = await start({ ADMIN_PASSWORD: 'operator-password-1' });
+    expect(await login(again.running.url, ADMIN_EMAIL, 'chosen-by-the-admin')).toBe(200);
+    expect(await login(again.running.url, ADMIN_EMAIL, 'operator-password-1')).toBe(401);
+    await again.running.stop();
+    // The operator sets a new one (a reset): it is the password.
+    const reset = await start({ ADMIN_PASSWORD: 'operator-password-2' });
+    expect(await login(reset.running.url, ADMIN_EMAIL, 'operator-password-2')).toBe(200);
+    expect(await login(reset.running.url, ADMIN_EMAIL, 'chosen-by-the-admin')).toBe(401);
+    await reset.running.stop();
+  });
+
   it('when a first start has no ADMIN_PASSWORD and a new database, then a password is generated and only it works', async () => {
     const fresh = await createTestDatabase('admin2');
     const dir = await mkdtemp(path.join(os.tmpdir(), 'tvshop-admin2-'));

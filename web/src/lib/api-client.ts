@@ -33,6 +33,20 @@ export interface Positioned<T> {
 let onSessionEnd: () => void = () => undefined;
 
 /**
+ * A change of this session's token under way (a new password, ADR 0060): the server may refuse
+ * the old token (a call, the live connection's session check) a moment before the answer with
+ * the new one arrives. A 401 meanwhile waits for it, and ends nothing once the token changed.
+ */
+let tokenChange: Promise<unknown> | null = null;
+export function whileTokenChanges<T>(change: Promise<T>): Promise<T> {
+  const settled = change.finally(() => {
+    if (tokenChange === settled) tokenChange = null;
+  });
+  tokenChange = settled;
+  return change;
+}
+
+/**
  * The app decides what an ended session means (sign out, say so, go to login); the client only
  * reports a 401 to a call made with the stored token. Answers a function that unregisters.
  */
@@ -84,7 +98,10 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
   const data: unknown = text ? safeJson(text) : undefined;
   if (!response.ok) {
     // Only the token still stored counts: a late answer to a call from an older session does not.
-    if (response.status === 401 && token && tokenStorage.get() === token) onSessionEnd();
+    if (response.status === 401 && token) {
+      await tokenChange?.catch(() => undefined);
+      if (tokenStorage.get() === token) onSessionEnd();
+    }
     throw new ApiError(toProblem(data, response));
   }
   return { data, response };

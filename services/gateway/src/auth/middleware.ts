@@ -7,6 +7,8 @@ import type { Tokens } from './tokens';
 declare module 'express-serve-static-core' {
   interface Request {
     user?: User;
+    /** The accepted token's password stamp (ADR 0060): a refreshed token carries it on. */
+    tokenStamp?: string;
     /** Why the request's token was not accepted; it only matters to a call that needs a user. */
     authFailure?: AppError;
   }
@@ -62,7 +64,10 @@ export function authenticate(tokens: Tokens, account: AccountLookup): RequestHan
     if (found && found.stamp !== claims.stamp) found = await account(claims.sub, true);
     if (!found) req.authFailure = unauthorized('This account no longer exists');
     else if (found.stamp !== claims.stamp) req.authFailure = unauthorized(PASSWORD_CHANGED);
-    else req.user = found.user;
+    else {
+      req.user = found.user;
+      req.tokenStamp = found.stamp;
+    }
     next();
   };
 }

@@ -65,9 +65,13 @@ export class Tokens {
     return `password-stamp:${this.secret}`;
   }
 
-  /** A session token for the account, stamped with its password hash as it is now. */
-  sign(claims: Omit<TokenClaims, 'expiresAt' | 'stamp'> & { passwordHash: string | null }): string {
-    return jwt.sign({ email: claims.email, role: claims.role, ps: this.stampOf(claims.passwordHash) }, this.key, {
+  /**
+   * A session token for the account, stamped with the password hash it was proven against (or,
+   * for a refresh, the stamp of the token it replaces: a refresh never outlives its password).
+   */
+  sign(claims: Omit<TokenClaims, 'expiresAt' | 'stamp'> & ({ passwordHash: string | null } | { stamp: string })): string {
+    const ps = 'stamp' in claims ? claims.stamp : this.stampOf(claims.passwordHash);
+    return jwt.sign({ email: claims.email, role: claims.role, ps }, this.key, {
       subject: claims.sub,
       expiresIn: '7d',
       algorithm: 'HS256',

@@ -6,6 +6,7 @@ import {
   SignupBody,
   type AuthAnswer,
   type PasswordChangedAnswer,
+  type User,
 } from '@tv-shop/contracts';
 import { hashPassword, passwordSignUp, signInWithGoogleRequest } from '@tv-shop/identity';
 import { AppError, forbidden, unauthorized } from '@tv-shop/platform';
@@ -63,16 +64,21 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'Too many signups from this address; try again later',
     'email',
   );
-  /** The account's token, stamped with its password as the read model has it now (ADR 0060). */
+  /** A token stamped with the password hash the sign-in was proven against (ADR 0060). */
+  const tokenFor = (user: User, passwordHash: string | null): AuthAnswer => ({
+    token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash }),
+    user,
+  });
+  /** An account just opened (a signup, Google's first sign-in), stamped as the read model has it. */
   const answer = async (id: string): Promise<AuthAnswer> => {
     const account = await reads.identity.sessionAccount(id);
     if (!account) throw new AppError('conflict', 'The account is not available yet; try again');
-    const { user, passwordHash } = account;
-    return { token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash }), user };
+    return tokenFor(account.user, account.passwordHash);
   };
-  // A wrong current password (403) counts like a failed sign-in, per account and per address; a
-  // mistyped form (400) does not.
-  const accountKey = (req: Parameters<typeof clientKey>[0]) => req.user?._id ?? null;
+  // A wrong current password (403) counts like a failed sign-in, per account from one address
+  // (so that someone holding a stolen session cannot lock its owner out from elsewhere) and per
+  // address; a mistyped form (400) does not.
+  const accountKey = (req: Parameters<typeof clientKey>[0]) => (req.user ? `${req.user._id}:${clientKey(req)}` : null);
   const wrongPassword = (status: number) => status === 403;
   const passwordPerAccount = limit(
     'password-account',
@@ -101,9 +107,9 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
 
   r.post('/auth/login', loginPerClient, loginPerAccount, async (req, res) => {
     const body = parse(LoginBody, req.body);
-    const user = await reads.identity.verifyPassword(body.email, body.password);
-    if (!user) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
-    res.json(await answer(user._id));
+    const account = await reads.identity.verifyPasswordAccount(body.email, body.password);
+    if (!account) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
+    res.json(tokenFor(account.user, account.passwordHash));
   });
 
   r.post('/auth/google', loginPerClient, async (req, res) => {
@@ -118,7 +124,8 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     const email = queryParam(req.query, 'email').toLowerCase();
     const user = signedIn(req);
     if (user.email !== email) throw forbidden('A token is only issued to the account that is signed in');
-    res.json({ token: (await answer(user._id)).token });
+    // Stamped as the token it refreshes: a token from before a password change never buys a new one.
+    res.json({ token: tokens.sign({ sub: user._id, email: user.email, role: user.role, stamp: req.tokenStamp! }) });
   });
 
   /**
@@ -133,10 +140,12 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     if (!account) throw unauthorized('This account no longer exists');
     if (account.passwordHash === null)
       throw new AppError('conflict', 'This account signs in with Google; it has no password to change', { field: 'current_password' });
-    if (!(await reads.identity.verifyPassword(me.email, body.current_password)))
-      throw new AppError('forbidden', 'The current password is not right', { field: 'current_password' });
+    const proven = await reads.identity.verifyPasswordAccount(me.email, body.current_password);
+    if (!proven) throw new AppError('forbidden', 'The current password is not right', { field: 'current_password' });
     const passwordHash = await hashPassword(body.new_password);
-    const reply = await sender.send(req, { service: 'identity', type: 'ChangePassword', aggregateId: me._id, data: { passwordHash } });
+    // Against the hash just checked: a change made meanwhile elsewhere makes this one a 409.
+    const data = { passwordHash, replaces: proven.passwordHash };
+    const reply = await sender.send(req, { service: 'identity', type: 'ChangePassword', aggregateId: me._id, data });
     const changed: PasswordChangedAnswer = {
       ...CommandSender.answer(reply),
       token: tokens.sign({ sub: me._id, email: me.email, role: me.role, passwordHash }),

@@ -6,11 +6,18 @@ describe('changing your password', () => {
   let shop: TestShop;
   beforeAll(async () => {
     // Three wrong current passwords per account (and twenty per address) a window, to see the limit.
-    shop = await startTestShop({ LOGIN_FAILURES_PER_ACCOUNT: '3', LOGIN_FAILURES_PER_CLIENT: '20' });
+    // Clients told apart by X-Forwarded-For, and open sockets checked every 200 ms.
+    shop = await startTestShop({
+      LOGIN_FAILURES_PER_ACCOUNT: '3',
+      LOGIN_FAILURES_PER_CLIENT: '20',
+      TRUST_PROXY: 'true',
+      SOCKET_SESSION_CHECK_MS: '200',
+    });
   });
   afterAll(() => shop.stop());
 
-  const change = (token: string | undefined, body: unknown) => shop.call('PUT', '/account/password', { ...(token ? { token } : {}), body });
+  const change = (token: string | undefined, body: unknown, from = '198.51.100.1') =>
+    shop.call('PUT', '/account/password', { ...(token ? { token } : {}), body, headers: { 'x-forwarded-for': from } });
   const me = (token: string, email: string) => shop.call('GET', `/users?email=${email}`, { token });
   const login = (email: string, password: string) => shop.call('POST', '/auth/login', { body: { email, password } });
 
@@ -96,6 +103,72 @@ describe('changing your password', () => {
     expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(limited.body.field).toBe('current_password');
     expect((await login(buyer.user.email, 'secret-pass')).status).toBe(200);
+  });
+
+  it('when someone holding a stolen session guesses the current password from elsewhere, then they are stopped, and the owner can still change it', async () => {
+    const buyer = await shop.signup('Buyer');
+    const thief = (await login(buyer.user.email, 'secret-pass')).body.token as string;
+    for (let i = 0; i < 3; i++) {
+      expect((await change(thief, { current_password: `guess-${i}`, new_password: 'thief-password' }, '203.0.113.9')).status).toBe(403);
+    }
+    expect((await change(thief, { current_password: 'secret-pass', new_password: 'thief-password' }, '203.0.113.9')).status).toBe(429);
+    const owner = await change(buyer.token, { current_password: 'secret-pass', new_password: 'owner-password' }, '198.51.100.7');
+    expect(owner.status).toBe(200);
+    expect((await me(thief, buyer.user.email)).status).toBe(401);
+  });
+
+  it('when sign-ins with the old password and token refreshes race the change, then every token they got dies with the old password', async () => {
+    for (let round = 0; round < 3; round++) {
+      const buyer = await shop.signup('Buyer');
+      const email = buyer.user.email;
+      const old = (await login(email, 'secret-pass')).body.token as string;
+      let changing = true;
+      const got: string[] = [];
+      const race = async () => {
+        while (changing) {
+          const [signIn, refresh] = await Promise.all([
+            login(email, 'secret-pass'),
+            shop.call('GET', `/jwt?email=${email}`, { token: old }),
+          ]);
+          if (signIn.status === 200) got.push(signIn.body.token);
+          if (refresh.status === 200) got.push(refresh.body.token);
+        }
+      };
+      const racing = [race(), race()];
+      const changed = await change(buyer.token, { current_password: 'secret-pass', new_password: `new-password-${round}` });
+      changing = false;
+      await Promise.all(racing);
+      expect(changed.status).toBe(200);
+      expect(got.length).toBeGreaterThan(0);
+      const after = await Promise.all(got.map(async (token) => (await me(token, email)).status));
+      expect(after.every((status) => status === 401)).toBe(true);
+      expect((await me(changed.body.token, email)).status).toBe(200);
+    }
+  });
+
+  it('when two sessions change the password at once, then one change stands and the other is told it did not', async () => {
+    const buyer = await shop.signup('Buyer');
+    const other = (await login(buyer.user.email, 'secret-pass')).body.token as string;
+    const [a, b] = await Promise.all([
+      change(buyer.token, { current_password: 'secret-pass', new_password: 'password-from-a' }),
+      change(other, { current_password: 'secret-pass', new_password: 'password-from-b' }, '198.51.100.2'),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    expect(statuses[0]).toBe(200);
+    expect([401, 403, 409]).toContain(statuses[1]);
+    const winner = a.status === 200 ? 'password-from-a' : 'password-from-b';
+    const loser = a.status === 200 ? 'password-from-b' : 'password-from-a';
+    expect((await login(buyer.user.email, winner)).status).toBe(200);
+    expect((await login(buyer.user.email, loser)).status).toBe(401);
+  });
+
+  it('when a gateway missed the announcement of a new password, then its open sockets of the account are closed at the next check all the same', async () => {
+    const buyer = await shop.signup('Buyer');
+    const { socket } = await shop.socket({ token: buyer.token });
+    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    // The read model changes with no announcement, as if this gateway's feed had dropped it.
+    await shop.pool.query(`update rm_identity.users set password_hash = 'changed-elsewhere' where id = $1`, [buyer.user._id]);
+    expect(await closed).toBe('io server disconnect');
   });
 
   it('when the admin changes theirs, then the admin pages take the new token and refuse the old one', async () => {

@@ -20,6 +20,14 @@ export class IdentityQueries {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = $1 and not deleted', [id]);
     return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
   }
+  /** The password hashes of these accounts, by id, in one read (a deleted or unknown account is absent). */
+  async passwordHashesOf(ids: string[]): Promise<Map<string, string | null>> {
+    const { rows } = await this.pool.query<{ id: string; password_hash: string | null }>(
+      'select id, password_hash from rm_identity.users where id = any($1) and not deleted',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.password_hash]));
+  }
   async userByEmail(email: string): Promise<User | null> {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [
       email.trim().toLowerCase(),
@@ -32,9 +40,15 @@ export class IdentityQueries {
    * is checked even when there is no account, so the answer takes as long either way.
    */
   async verifyPassword(email: string, password: string): Promise<User | null> {
+    return (await this.verifyPasswordAccount(email, password))?.user ?? null;
+  }
+  /** The same, with the very hash the password was checked against: what a token is stamped with (ADR 0060). */
+  async verifyPasswordAccount(email: string, password: string): Promise<{ user: User; passwordHash: string } | null> {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email]);
     const row = rows[0];
-    return (await checkPassword(row?.password_hash, password)) && row ? toUser(row) : null;
+    return (await checkPassword(row?.password_hash, password)) && row?.password_hash
+      ? { user: toUser(row), passwordHash: row.password_hash }
+      : null;
   }
   async usersWithRole(role: 'Buyer' | 'Seller'): Promise<User[]> {
     const { rows } = await this.pool.query<UserRow>(

@@ -33,8 +33,18 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (name === s.name && photoURL === s.photoURL) return [];
       return [{ type: 'UserProfileUpdated', data: { userId: s.userId, name, photoURL } }];
     }
-    case 'ChangePassword':
-      return [{ type: 'PasswordChanged', data: { userId: active(state).userId, passwordHash: command.data.passwordHash } }];
+    case 'ChangePassword': {
+      const s = active(state);
+      // An account opened with Google proves itself with Google alone: it never gets a password (ADR 0021).
+      if (s.via === 'google')
+        throw new AppError('conflict', 'This account signs in with Google; it has no password to change', { field: 'current_password' });
+      // Two changes at once: only the one made against the password that still stands (ADR 0060).
+      if (command.data.replaces !== undefined && command.data.replaces !== s.passwordHash)
+        throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one and try again', {
+          field: 'current_password',
+        });
+      return [{ type: 'PasswordChanged', data: { userId: s.userId, passwordHash: command.data.passwordHash } }];
+    }
     case 'VerifySeller': {
       const s = active(state);
       if (s.role !== 'Seller') throw illegalState('Only sellers can be verified');

@@ -78,4 +78,21 @@ describe('user decider', () => {
     given()
       .when({ type: 'RegisterUsr', data: {} } as unknown as UserCommand)
       .thenThrows({ kind: 'validation', field: 'type' }));
+  it('given a password account, when its password changes against the hash that stands, then PasswordChanged; against an older one, a conflict', () => {
+    given(registered())
+      .when({ type: 'ChangePassword', data: { passwordHash: 'h2', replaces: 'h' } })
+      .then([{ type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'h2' } }]);
+    // Two changes at once: the second was checked against the first's old hash.
+    given(registered(), { type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'h2' } })
+      .when({ type: 'ChangePassword', data: { passwordHash: 'h3', replaces: 'h' } })
+      .thenThrows({ kind: 'conflict', field: 'current_password' });
+    // The shop's bootstrap sets the admin's password without naming the one it replaces.
+    given(registered('Admin'))
+      .when({ type: 'ChangePassword', data: { passwordHash: 'h2' } })
+      .then([{ type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'h2' } }]);
+  });
+  it('given an account opened with Google, when a password is set on it, then a conflict: it proves itself with Google alone', () =>
+    given({ type: 'UserRegistered', data: { ...registered('Buyer').data, passwordHash: null, via: 'google' } } as UserEvent)
+      .when({ type: 'ChangePassword', data: { passwordHash: 'h2' } })
+      .thenThrows({ kind: 'conflict' }));
 });

@@ -14,6 +14,8 @@ export type UserState =
       verified: boolean;
       /** How the account was opened: which proof of identity it was opened with. */
       via: 'password' | 'google' | 'bootstrap';
+      /** The password's hash as it stands (null: an account opened with Google). */
+      passwordHash: string | null;
     }
   | { status: 'deleted'; userId: string; email: string };
 
@@ -22,8 +24,8 @@ export const initialState = (): UserState => ({ status: 'none' });
 export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
-      const { userId, email, name, photoURL, role, via } = event.data;
-      return { status: 'active', userId, email, name, photoURL, role, verified: false, via };
+      const { userId, email, name, photoURL, role, via, passwordHash } = event.data;
+      return { status: 'active', userId, email, name, photoURL, role, verified: false, via, passwordHash };
     }
     case 'UserProfileUpdated':
       return state.status === 'active' ? { ...state, name: event.data.name, photoURL: event.data.photoURL } : state;
@@ -32,7 +34,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'UserDeleted':
       return state.status === 'active' ? { status: 'deleted', userId: state.userId, email: state.email } : state;
     case 'PasswordChanged':
-      return state;
+      return state.status === 'active' ? { ...state, passwordHash: event.data.passwordHash } : state;
   }
 }
 
