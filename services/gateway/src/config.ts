@@ -69,7 +69,7 @@ const Env = z.object({
   // calls and changes allowed. Unset: the defaults that sockets.ts keeps beside what they limit.
   CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(DEFAULT_SOCKET_LIMITS.catchUpPage),
   /** How often each open socket's token is checked against its account's password (ADR 0060). */
-  SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
+  SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(2_147_483_647).default(30_000),
   CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerMinute),
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerMinute),
   CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerClientPerMinute),

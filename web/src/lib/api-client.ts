@@ -22,6 +22,8 @@ interface RequestOptions {
   /** Public calls (categories, the token fetch) go without the bearer header. */
   auth?: boolean;
   query?: Record<string, string>;
+  /** The call that changes this session's token: its own 401 ends the session at once (it waits for nothing). */
+  changesToken?: boolean;
 }
 
 /** A list read, with the log position the server's read models had reached before it ran. */
@@ -67,7 +69,7 @@ const newKey = (): string =>
 const WRITE_RETRIES = 2;
 
 async function send(path: string, options: RequestOptions): Promise<{ data: unknown; response: Response }> {
-  const { method = 'GET', body, auth = true, query } = options;
+  const { method = 'GET', body, auth = true, query, changesToken = false } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = auth ? tokenStorage.get() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -99,7 +101,7 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
   if (!response.ok) {
     // Only the token still stored counts: a late answer to a call from an older session does not.
     if (response.status === 401 && token) {
-      await tokenChange?.catch(() => undefined);
+      if (!changesToken) await tokenChange?.catch(() => undefined);
       if (tokenStorage.get() === token) onSessionEnd();
     }
     throw new ApiError(toProblem(data, response));

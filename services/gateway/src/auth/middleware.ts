@@ -9,6 +9,8 @@ declare module 'express-serve-static-core' {
     user?: User;
     /** The accepted token's password stamp (ADR 0060): a refreshed token carries it on. */
     tokenStamp?: string;
+    /** The accepted token's sign-in session (ADR 0060), carried on by a refresh. */
+    tokenSessionId?: string | null;
     /** Why the request's token was not accepted; it only matters to a call that needs a user. */
     authFailure?: AppError;
   }
@@ -67,6 +69,7 @@ export function authenticate(tokens: Tokens, account: AccountLookup): RequestHan
     else {
       req.user = found.user;
       req.tokenStamp = found.stamp;
+      req.tokenSessionId = claims.sessionId;
     }
     next();
   };

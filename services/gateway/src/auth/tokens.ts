@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import type { Role } from '@tv-shop/contracts';
@@ -16,6 +16,8 @@ export interface TokenClaims {
    * Null in a token from before stamps, which no account matches.
    */
   stamp: string | null;
+  /** The sign-in this token comes from, kept by its refreshes: what a per-session limit counts (ADR 0060). */
+  sessionId: string | null;
 }
 
 /** How many verified tokens are remembered, at most: the most recently used. */
@@ -69,9 +71,15 @@ export class Tokens {
    * A session token for the account, stamped with the password hash it was proven against (or,
    * for a refresh, the stamp of the token it replaces: a refresh never outlives its password).
    */
-  sign(claims: Omit<TokenClaims, 'expiresAt' | 'stamp'> & ({ passwordHash: string | null } | { stamp: string })): string {
+  sign(
+    claims: Omit<TokenClaims, 'expiresAt' | 'stamp' | 'sessionId'> & { sessionId?: string | null } & (
+        { passwordHash: string | null } | { stamp: string }
+      ),
+  ): string {
     const ps = 'stamp' in claims ? claims.stamp : this.stampOf(claims.passwordHash);
-    return jwt.sign({ email: claims.email, role: claims.role, ps }, this.key, {
+    // A new sign-in opens a session; a refresh (or a new password) carries its session on.
+    const sid = claims.sessionId ?? randomUUID();
+    return jwt.sign({ email: claims.email, role: claims.role, ps, sid }, this.key, {
       subject: claims.sub,
       expiresIn: '7d',
       algorithm: 'HS256',
@@ -97,6 +105,7 @@ export class Tokens {
         role: p.role as Role,
         expiresAt: typeof p.exp === 'number' ? p.exp * 1000 : null,
         stamp: typeof p.ps === 'string' ? p.ps : null,
+        sessionId: typeof p.sid === 'string' ? p.sid : null,
       });
     } catch {
       return null;

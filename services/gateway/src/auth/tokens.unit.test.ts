@@ -59,6 +59,15 @@ describe('Tokens', () => {
     const token = tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer', passwordHash: '$argon2id$v=19$hash-one' });
     const claims = tokens.verify(token);
     expect(claims?.stamp).toBe(tokens.stampOf('$argon2id$v=19$hash-one'));
+    // Each sign-in opens a session of its own; a refresh carries its session and its stamp on.
+    expect(claims?.sessionId).toEqual(expect.any(String));
+    expect(tokens.verify(tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer', passwordHash: 'x' }))?.sessionId).not.toBe(
+      claims?.sessionId,
+    );
+    const refreshed = tokens.verify(
+      tokens.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer', stamp: claims!.stamp!, sessionId: claims!.sessionId }),
+    );
+    expect(refreshed).toMatchObject({ stamp: claims?.stamp, sessionId: claims?.sessionId });
     expect(claims?.stamp).not.toBe(tokens.stampOf('$argon2id$v=19$hash-two'));
     expect(tokens.stampOf(null)).not.toBe(tokens.stampOf('$argon2id$v=19$hash-one'));
     expect(new Tokens('another-secret-of-enough-length-987654321').stampOf('$argon2id$v=19$hash-one')).not.toBe(claims?.stamp);

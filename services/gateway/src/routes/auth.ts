@@ -75,10 +75,11 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     if (!account) throw new AppError('conflict', 'The account is not available yet; try again');
     return tokenFor(account.user, account.passwordHash);
   };
-  // A wrong current password (403) counts like a failed sign-in, per account from one address
-  // (so that someone holding a stolen session cannot lock its owner out from elsewhere) and per
-  // address; a mistyped form (400) does not.
-  const accountKey = (req: Parameters<typeof clientKey>[0]) => (req.user ? `${req.user._id}:${clientKey(req)}` : null);
+  // A wrong current password (403) counts like a failed sign-in: per sign-in session of the
+  // account (its refreshes included, whatever address it comes from; someone holding a stolen
+  // session cannot spend its owner's budget, nor get a new one without the password) and per
+  // address. A mistyped form (400) does not count.
+  const accountKey = (req: Parameters<typeof clientKey>[0]) => (req.user ? `${req.user._id}:${req.tokenSessionId ?? 'none'}` : null);
   const wrongPassword = (status: number) => status === 403;
   const passwordPerAccount = limit(
     'password-account',
@@ -125,7 +126,15 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     const user = signedIn(req);
     if (user.email !== email) throw forbidden('A token is only issued to the account that is signed in');
     // Stamped as the token it refreshes: a token from before a password change never buys a new one.
-    res.json({ token: tokens.sign({ sub: user._id, email: user.email, role: user.role, stamp: req.tokenStamp! }) });
+    res.json({
+      token: tokens.sign({
+        sub: user._id,
+        email: user.email,
+        role: user.role,
+        stamp: req.tokenStamp!,
+        sessionId: req.tokenSessionId ?? null,
+      }),
+    });
   });
 
   /**
@@ -146,9 +155,19 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     // Against the hash just checked: a change made meanwhile elsewhere makes this one a 409.
     const data = { passwordHash, replaces: proven.passwordHash };
     const reply = await sender.send(req, { service: 'identity', type: 'ChangePassword', aggregateId: me._id, data });
+    // Stamped with the hash that stands: a repeated request (the same Idempotency-Key) hashed the
+    // password again with another salt, and only the first hash was stored.
+    const stored = await reads.identity.verifyPasswordAccount(me.email, body.new_password);
+    if (!stored) throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
     const changed: PasswordChangedAnswer = {
       ...CommandSender.answer(reply),
-      token: tokens.sign({ sub: me._id, email: me.email, role: me.role, passwordHash }),
+      token: tokens.sign({
+        sub: me._id,
+        email: me.email,
+        role: me.role,
+        passwordHash: stored.passwordHash,
+        sessionId: req.tokenSessionId ?? null,
+      }),
     };
     res.json(changed);
   });

@@ -108,11 +108,17 @@ describe('changing your password', () => {
   it('when someone holding a stolen session guesses the current password from elsewhere, then they are stopped, and the owner can still change it', async () => {
     const buyer = await shop.signup('Buyer');
     const thief = (await login(buyer.user.email, 'secret-pass')).body.token as string;
+    // Each guess from another address: the stolen session's budget is spent all the same.
     for (let i = 0; i < 3; i++) {
-      expect((await change(thief, { current_password: `guess-${i}`, new_password: 'thief-password' }, '203.0.113.9')).status).toBe(403);
+      expect((await change(thief, { current_password: `guess-${i}`, new_password: 'thief-password' }, `203.0.113.${10 + i}`)).status).toBe(
+        403,
+      );
     }
-    expect((await change(thief, { current_password: 'secret-pass', new_password: 'thief-password' }, '203.0.113.9')).status).toBe(429);
-    const owner = await change(buyer.token, { current_password: 'secret-pass', new_password: 'owner-password' }, '198.51.100.7');
+    expect((await change(thief, { current_password: 'secret-pass', new_password: 'thief-password' }, '203.0.113.99')).status).toBe(429);
+    // A refreshed token is the same session, with the same spent budget.
+    const refreshed = (await shop.call('GET', `/jwt?email=${buyer.user.email}`, { token: thief })).body.token as string;
+    expect((await change(refreshed, { current_password: 'secret-pass', new_password: 'thief-password' }, '203.0.113.98')).status).toBe(429);
+    const owner = await change(buyer.token, { current_password: 'secret-pass', new_password: 'owner-password' }, '203.0.113.99');
     expect(owner.status).toBe(200);
     expect((await me(thief, buyer.user.email)).status).toBe(401);
   });
@@ -144,6 +150,20 @@ describe('changing your password', () => {
       expect(after.every((status) => status === 401)).toBe(true);
       expect((await me(changed.body.token, email)).status).toBe(200);
     }
+  });
+
+  it('when the page sends the change again with the same Idempotency-Key (a lost answer), then both answers carry a token that works', async () => {
+    const buyer = await shop.signup('Buyer');
+    const send = () =>
+      shop.call('PUT', '/account/password', {
+        token: buyer.token,
+        body: { current_password: 'secret-pass', new_password: 'once-only-pass' },
+        headers: { 'idempotency-key': `change-${buyer.user._id}`, 'x-forwarded-for': '198.51.100.3' },
+      });
+    const [first, second] = await Promise.all([send(), send()]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    for (const answer of [first, second]) expect((await me(answer.body.token, buyer.user.email)).status).toBe(200);
+    expect((await login(buyer.user.email, 'once-only-pass')).status).toBe(200);
   });
 
   it('when two sessions change the password at once, then one change stands and the other is told it did not', async () => {

@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiRequest, onSessionEnded } from '@/lib/api-client';
+import { env } from '@/config/env';
+import { changePassword } from './change-password';
+
+// The page while its password changes (ADR 0060): the server may refuse the old token a moment
+// before the answer with the new one arrives; that must not sign this tab out, and a refusal of
+// the change itself, or a session that really ended, still must.
+
+const stored = new Map<string, string>();
+const answers = new Map<string, () => Promise<Response>>();
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/problem+json' } });
+
+beforeEach(() => {
+  stored.clear();
+  answers.clear();
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => stored.get(k) ?? null,
+    setItem: (k: string, v: string) => void stored.set(k, v),
+    removeItem: (k: string) => void stored.delete(k),
+  });
+  vi.stubGlobal('fetch', (url: string) => {
+    const path = new URL(url, 'http://shop.test').pathname;
+    return (answers.get(path) ?? (() => Promise.resolve(json(404, { title: 'x', status: 404 }))))();
+  });
+  stored.set(env.tokenStorageKey, 'old-token');
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const body = { current_password: 'secret-pass', new_password: 'a-better-passphrase' };
+const apiPath = (p: string) => new URL(`${env.apiBase}${p}`, 'http://shop.test').pathname;
+
+describe('changing the password in the page', () => {
+  it('when the old token is refused while the change is on its way, then nothing signs out and the new token is stored', async () => {
+    let release: (r: Response) => void = () => undefined;
+    answers.set(apiPath('/account/password'), () => new Promise<Response>((r) => (release = r)));
+    answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
+    const ended = vi.fn();
+    const off = onSessionEnded(ended);
+    const change = changePassword(body);
+    const check = apiRequest('/users').catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 10));
+    release(json(200, { acknowledged: true, position: 5, token: 'new-token' }));
+    expect(await change).toMatchObject({ token: 'new-token' });
+    await check;
+    expect(ended).not.toHaveBeenCalled();
+    expect(stored.get(env.tokenStorageKey)).toBe('new-token');
+    off();
+  });
+
+  it('when the change itself is refused with 401 (the session had ended), then it ends at once, and a waiting call ends it too', async () => {
+    answers.set(apiPath('/account/password'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
+    answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
+    const ended = vi.fn();
+    const off = onSessionEnded(ended);
+    const [change, check] = await Promise.all([
+      changePassword(body).catch((e: unknown) => e),
+      apiRequest('/users').catch((e: unknown) => e),
+    ]);
+    expect(change).toBeInstanceOf(Error);
+    expect(check).toBeInstanceOf(Error);
+    expect(ended).toHaveBeenCalled();
+    off();
+  });
+
+  it('when the change is refused (wrong current password), then a 401 meanwhile still ends the session', async () => {
+    answers.set(apiPath('/account/password'), () => Promise.resolve(json(403, { title: 'x', status: 403, field: 'current_password' })));
+    answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
+    const ended = vi.fn();
+    const off = onSessionEnded(ended);
+    await Promise.all([changePassword(body).catch(() => undefined), apiRequest('/users').catch(() => undefined)]);
+    expect(ended).toHaveBeenCalledTimes(1);
+    expect(stored.get(env.tokenStorageKey)).toBe('old-token');
+    off();
+  });
+});
