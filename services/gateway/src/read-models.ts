@@ -8,7 +8,7 @@ import { projectionPositions } from '@tv-shop/platform';
 
 /**
  * The read models the routes use. Each service's queries are its own (`reads.catalog.search`,
- * `reads.identity.userById`, ...); what is here joins two services' answers, where a read needs
+ * `reads.identity.sessionAccount`, ...); what is here joins two services' answers, where a read needs
  * both (reporters' names, a seller's profile, whether a booked TV is still for sale).
  */
 export class ReadModels {

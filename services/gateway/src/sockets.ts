@@ -6,7 +6,7 @@ import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
 import { mayView, RecentChanges, route, viewCatchUpPage } from './views';
-import { sessionAccounts, type AccountLookup } from './auth/middleware';
+import { accountOfToken, sessionAccounts, type AccountLookup } from './auth/middleware';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';
@@ -148,25 +148,29 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   const catchUp = catchUpService(recent, deps);
   io.on('connection', (socket: LiveSocket) => onConnection(socket, deps.position, catchUp, views));
 
-  const freshAccount = sessionAccounts(deps.reads, deps.tokens);
-  /** Closes this gateway's sockets of account `id` whose token's stamp is no longer its password's (ADR 0060). */
-  const closeStaleSessions = async (id: string) => {
+  /**
+   * Closes the given signed-in sockets whose token's stamp is no longer their account's password's
+   * (ADR 0060), their accounts read afresh in one query, each stamp made once per account. Run
+   * for an account as a change to it is announced, and for every socket here every half minute:
+   * a gateway that missed the announcement (the feed across processes may drop a message)
+   * closes them all the same.
+   */
+  const closeStale = async (sockets: { data: Partial<SocketData>; disconnect(close: boolean): unknown }[]) => {
+    const signedIn = sockets.filter((s) => s.data.user);
+    if (signedIn.length === 0) return;
+    const hashes = await deps.reads.identity.passwordHashesOf([...new Set(signedIn.map((s) => s.data.user!._id))]);
+    const stamps = new Map([...hashes].map(([id, hash]) => [id, deps.tokens.stampOf(hash)]));
+    for (const socket of signedIn) if (socket.data.stamp !== stamps.get(socket.data.user!._id)) socket.disconnect(true);
+  };
+  const closeStaleOf = async (id: string) => {
     try {
       const own = await io.in(rooms.user(id)).local.fetchSockets();
-      const open = new Set<{ data: Partial<SocketData>; disconnect(close: boolean): unknown }>([...own, ...(viewSocketsOf.get(id) ?? [])]);
-      if (open.size === 0) return;
-      // Read afresh, not from the cache: this runs as the change is announced.
-      const account = await freshAccount(id);
-      for (const socket of open) if (!account || socket.data.stamp !== account.stamp) socket.disconnect(true);
+      await closeStale([...new Set([...own, ...(viewSocketsOf.get(id) ?? [])])]);
     } catch (err) {
       // The read failed: the sockets stay until the next check (a reconnect checks the token again).
       log.warn('could not check the sessions of a changed account', { id, err });
     }
   };
-
-  // A gateway that missed the announcement of a new password (the feed across processes may drop
-  // a message) still closes the stale sockets: every half minute the signed-in sockets' stamps
-  // are compared with their accounts, read afresh in one query (ADR 0060).
   const sweep = setInterval(() => void sweepSessions(), deps.sessionCheckMs ?? 30_000);
   sweep.unref();
   let sweeping = false;
@@ -174,13 +178,7 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     if (sweeping) return;
     sweeping = true;
     try {
-      const signedIn = [...(io.of('/').sockets.values() as IterableIterator<LiveSocket>)].filter((s) => s.data.user);
-      if (signedIn.length === 0) return;
-      const hashes = await deps.reads.identity.passwordHashesOf([...new Set(signedIn.map((s) => s.data.user!._id))]);
-      for (const socket of signedIn) {
-        const id = socket.data.user!._id;
-        if (!hashes.has(id) || socket.data.stamp !== deps.tokens.stampOf(hashes.get(id)!)) socket.disconnect(true);
-      }
+      await closeStale([...(io.of('/').sockets.values() as IterableIterator<LiveSocket>)]);
     } catch (err) {
       log.warn('could not check the open sessions; checking again later', err);
     } finally {
@@ -202,7 +200,7 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
       for (const s of viewSocketsOf.get(r.push.id) ?? []) s.disconnect(true);
     }
     // A changed account may have a new password: its sockets opened with an earlier one close.
-    if (r.push.entity === 'user' && r.push.op === 'upsert') void closeStaleSessions(r.push.id);
+    if (r.push.entity === 'user' && r.push.op === 'upsert') void closeStaleOf(r.push.id);
   });
 
   return {
@@ -232,10 +230,9 @@ function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads' | 'accounts
     if (typeof token !== 'string') throw new Error('unauthorized');
     const claims = deps.tokens.verify(token);
     if (!claims) throw new Error('unauthorized');
-    let account = await accounts(claims.sub);
-    if (account && account.stamp !== claims.stamp) account = await accounts(claims.sub, true);
+    const account = await accountOfToken(accounts, claims);
     // A deleted account, or a token from before its password changed (ADR 0060).
-    if (!account || account.stamp !== claims.stamp) throw new Error('unauthorized');
+    if (account === 'gone' || account === 'stale') throw new Error('unauthorized');
     return { user: account.user, tokenExpiresAt: claims.expiresAt, stamp: claims.stamp };
   };
   return {

@@ -64,8 +64,9 @@ export async function ensureAdmin(
     if (history.length === 0) return register(password);
     // Applied again only when ADMIN_PASSWORD itself changed since the shop last set it: a password
     // the admin chose since (Change password, ADR 0060) stands through restarts.
-    if (await checkPassword(lastSetByTheShop(history), password)) {
-      if (lastSetByTheShop(history) !== current)
+    const configured = lastSetByTheShop(history);
+    if (await checkPassword(configured, password)) {
+      if (configured !== current)
         log.info(`Admin ${email}: the password the admin chose stands; set a different ADMIN_PASSWORD to reset it`);
       return history[history.length - 1]!.position;
     }

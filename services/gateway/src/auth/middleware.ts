@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Role, User } from '@tv-shop/contracts';
 import { forbidden, unauthorized, type AppError } from '@tv-shop/platform';
 import type { ReadModels } from '../read-models';
-import type { Tokens } from './tokens';
+import type { TokenClaims, Tokens } from './tokens';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -52,6 +52,19 @@ export function bearer(header: string | undefined): string | null {
 /** The account behind a token; `fresh` asks past any cache (a password may have just changed). */
 export type AccountLookup = (id: string, fresh?: boolean) => Promise<SessionAccount | null>;
 
+/**
+ * The account a verified token opens, as the HTTP API and the socket handshake both judge it:
+ * `gone` for a deleted account, `stale` for a token from before its password changed (ADR 0060).
+ * A token newer than what is kept (the password changed a moment ago) is judged on the
+ * database's word.
+ */
+export async function accountOfToken(account: AccountLookup, claims: Readonly<TokenClaims>): Promise<SessionAccount | 'gone' | 'stale'> {
+  let found = await account(claims.sub);
+  if (found && found.stamp !== claims.stamp) found = await account(claims.sub, true);
+  if (!found) return 'gone';
+  return found.stamp === claims.stamp ? found : 'stale';
+}
+
 export function authenticate(tokens: Tokens, account: AccountLookup): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
     const token = bearer(req.headers.authorization);
@@ -61,11 +74,9 @@ export function authenticate(tokens: Tokens, account: AccountLookup): RequestHan
       req.authFailure = unauthorized('The session token is invalid or expired');
       return next();
     }
-    let found = await account(claims.sub);
-    // A token newer than what is kept (the password changed a moment ago) is judged on the database's word.
-    if (found && found.stamp !== claims.stamp) found = await account(claims.sub, true);
-    if (!found) req.authFailure = unauthorized('This account no longer exists');
-    else if (found.stamp !== claims.stamp) req.authFailure = unauthorized(PASSWORD_CHANGED);
+    const found = await accountOfToken(account, claims);
+    if (found === 'gone') req.authFailure = unauthorized('This account no longer exists');
+    else if (found === 'stale') req.authFailure = unauthorized(PASSWORD_CHANGED);
     else {
       req.user = found.user;
       req.tokenStamp = found.stamp;

@@ -108,7 +108,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
 
   r.post('/auth/login', loginPerClient, loginPerAccount, async (req, res) => {
     const body = parse(LoginBody, req.body);
-    const account = await reads.identity.verifyPasswordAccount(body.email, body.password);
+    const account = await reads.identity.verifyPassword(body.email, body.password);
     if (!account) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
     res.json(tokenFor(account.user, account.passwordHash));
   });
@@ -145,19 +145,22 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   r.put('/account/password', passwordPerAccount, passwordPerClient, async (req, res) => {
     const me = signedIn(req);
     const body = parse(ChangePasswordBody, req.body);
-    const account = await reads.identity.sessionAccount(me._id);
-    if (!account) throw unauthorized('This account no longer exists');
-    if (account.passwordHash === null)
-      throw new AppError('conflict', 'This account signs in with Google; it has no password to change', { field: 'current_password' });
-    const proven = await reads.identity.verifyPasswordAccount(me.email, body.current_password);
-    if (!proven) throw new AppError('forbidden', 'The current password is not right', { field: 'current_password' });
+    const proven = await reads.identity.verifyPassword(me.email, body.current_password);
+    if (!proven) {
+      // No password matched: an account opened with Google has none to match (409), else it was wrong (403).
+      const account = await reads.identity.sessionAccount(me._id);
+      if (!account) throw unauthorized('This account no longer exists');
+      if (account.passwordHash === null)
+        throw new AppError('conflict', 'This account signs in with Google; it has no password to change', { field: 'current_password' });
+      throw new AppError('forbidden', 'The current password is not right', { field: 'current_password' });
+    }
     const passwordHash = await hashPassword(body.new_password);
     // Against the hash just checked: a change made meanwhile elsewhere makes this one a 409.
     const data = { passwordHash, replaces: proven.passwordHash };
     const reply = await sender.send(req, { service: 'identity', type: 'ChangePassword', aggregateId: me._id, data });
     // Stamped with the hash that stands: a repeated request (the same Idempotency-Key) hashed the
     // password again with another salt, and only the first hash was stored.
-    const stored = await reads.identity.verifyPasswordAccount(me.email, body.new_password);
+    const stored = await reads.identity.verifyPassword(me.email, body.new_password);
     if (!stored) throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
     const changed: PasswordChangedAnswer = {
       ...CommandSender.answer(reply),

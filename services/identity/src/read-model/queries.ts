@@ -8,10 +8,6 @@ import { toSellerCard, toUser, type UserRow } from './rows';
 export class IdentityQueries {
   constructor(private readonly pool: pg.Pool) {}
 
-  async userById(id: string): Promise<User | null> {
-    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = $1 and not deleted', [id]);
-    return rows[0] ? toUser(rows[0]) : null;
-  }
   /**
    * A signed-in session's account: the user, and the password hash its tokens are stamped with
    * (null for an account opened with Google). The hash stays in the server (ADR 0060).
@@ -35,15 +31,12 @@ export class IdentityQueries {
     return rows[0] ? toUser(rows[0]) : null;
   }
   /**
-   * Sign-in with a password: the account with this email if the password matches its hash, else
-   * null (no such account, a deleted one, one opened with Google, or a wrong password). The hash
-   * is checked even when there is no account, so the answer takes as long either way.
+   * Sign-in with a password: the account with this email if the password matches its hash, with
+   * that very hash (what a token is stamped with, ADR 0060), else null (no such account, a
+   * deleted one, one opened with Google, or a wrong password). The hash is checked even when
+   * there is no account, so the answer takes as long either way.
    */
-  async verifyPassword(email: string, password: string): Promise<User | null> {
-    return (await this.verifyPasswordAccount(email, password))?.user ?? null;
-  }
-  /** The same, with the very hash the password was checked against: what a token is stamped with (ADR 0060). */
-  async verifyPasswordAccount(email: string, password: string): Promise<{ user: User; passwordHash: string } | null> {
+  async verifyPassword(email: string, password: string): Promise<{ user: User; passwordHash: string } | null> {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email]);
     const row = rows[0];
     return (await checkPassword(row?.password_hash, password)) && row?.password_hash
