@@ -156,7 +156,7 @@ test('when the admin opens the dashboard, then the overview shows figures and ch
   // A projection checked against a fresh replay of the log says what it found.
   const verify = admin.getByRole('button', { name: /^Verify / }).first();
   await verify.click();
-  await admin.locator('.verify-results .ant-alert').first().waitFor({ timeout: 30_000 });
+  await admin.locator('.verify-results .notice').first().waitFor({ timeout: 30_000 });
   await snapBoth(admin, '14-admin-overview');
 });
 

@@ -1,7 +1,8 @@
 import type { DomainEventType } from '@tv-shop/contracts';
+import type { TagColor } from '@/components/ui/tag';
 
 /** Every published event type, checked against the contracts: a new type fails to compile until it is named here. */
-const known: Record<DomainEventType, { colour: string }> = {
+const known: Record<DomainEventType, { colour: TagColor }> = {
   UserRegistered: { colour: 'purple' },
   UserProfileUpdated: { colour: 'purple' },
   PasswordChanged: { colour: 'purple' },
@@ -31,4 +32,4 @@ const known: Record<DomainEventType, { colour: string }> = {
 export const eventTypes = (Object.keys(known) as DomainEventType[]).sort();
 
 /** The tag colour of an event type; one the app does not know yet (a newer server) is plain. */
-export const typeColour = (type: string): string => (type in known ? known[type as DomainEventType].colour : 'default');
+export const typeColour = (type: string): TagColor => (type in known ? known[type as DomainEventType].colour : 'default');

@@ -1,4 +1,3 @@
-import { Alert } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import toast from 'react-hot-toast';
 import type { WriteAnswer } from '@tv-shop/contracts';
@@ -11,6 +10,7 @@ import { useProductPage } from '@/features/products/use-product-page';
 import { useSessionUser } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
 import { withAntd } from '@/lib/antd-theme';
+import { Notice } from '@/components/ui/notice';
 
 /** Why this listing cannot be edited here, or null when it can (the server decides the same; ADR 0057). */
 function refusal(
@@ -53,23 +53,22 @@ function EditProductPageContent() {
         what="listing"
       >
         {page.notFound || !product ? (
-          <Alert type="warning" showIcon role="alert" message="This listing is no longer in the shop." />
+          <Notice type="warning" role="alert" title="This listing is no longer in the shop." />
         ) : refused ? (
-          <Alert
+          <Notice
             type="warning"
-            showIcon
             role="alert"
-            message={refused}
+            title={refused}
             description={<Link to={paths.dashboard.myProducts.href()}>Back to My Products</Link>}
           />
         ) : (
           <>
             {waiting > 0 ? (
-              <Alert
+              <Notice
+                role="alert"
                 className="form-alert"
                 type="info"
-                showIcon
-                message={`${waiting === 1 ? 'A buyer has' : `${waiting} buyers have`} booked this TV and not paid yet.`}
+                title={`${waiting === 1 ? 'A buyer has' : `${waiting} buyers have`} booked this TV and not paid yet.`}
                 description="Saving a change cancels their bookings; they are told, and can book it again as it is then."
               />
             ) : null}

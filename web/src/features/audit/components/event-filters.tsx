@@ -1,5 +1,7 @@
-import { Button, Form, Input, Tag } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
+import { CloseIcon } from '@/components/ui/icons';
+import { Tag } from '@/components/ui/tag';
 import { eventTypes } from '../event-types';
 import type { TailFilter } from '../filter';
 
@@ -82,8 +84,16 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
       </Form.Item>
       <div className="event-filters__actions">
         {filter.cause && (
-          <Tag closable onClose={() => onChange({ ...filter, cause: undefined })}>
+          <Tag className="event-filters__cause">
             Caused by event {filter.cause.slice(0, 8)}
+            <button
+              type="button"
+              className="event-filters__uncause"
+              aria-label="Show events with any cause"
+              onClick={() => onChange({ ...filter, cause: undefined })}
+            >
+              <CloseIcon />
+            </button>
           </Tag>
         )}
         <Button type="primary" htmlType="submit">

@@ -1,9 +1,10 @@
-import { Alert, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { DownloadOutlined, PauseOutlined, CaretRightOutlined } from '@ant-design/icons';
 import { useCallback, useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router-dom';
 import { Loaded } from '@/components/ui/loaded';
+import { Notice } from '@/components/ui/notice';
 import { errorMessage } from '@/lib/api-client';
 import { exportEvents, type ExportFormat } from '../api/export-events';
 import { filterFromParams, filterToQuery, type TailFilter } from '../filter';
@@ -70,7 +71,7 @@ export function EventLog() {
       </div>
       <Loaded loading={tail.loading} error={tail.error} retry={tail.retry} what="events">
         <EventList events={tail.events} liveAfter={tail.head} onFilter={filterBy} />
-        {tail.older.error && <Alert type="error" showIcon message="Could not load older events." description={tail.older.error} />}
+        {tail.older.error && <Notice type="error" role="alert" title="Could not load older events." description={tail.older.error} />}
         {tail.hasOlder && (
           <Button className="event-log__older" block loading={tail.older.loading} onClick={() => void tail.loadOlder()}>
             Load older events

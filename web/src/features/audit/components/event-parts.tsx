@@ -1,7 +1,7 @@
 import type { LogEvent } from '@tv-shop/contracts';
-import { Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Tag } from '@/components/ui/tag';
 import { errorMessage } from '@/lib/api-client';
 import { getEffects, getEvent } from '../api/get-events';
 import { typeColour } from '../event-types';
@@ -39,7 +39,7 @@ export function ActorLabel({ actor }: { actor: LogEvent['actor'] }) {
   return (
     <span className="event-actor" title={actor.id}>
       {name && name !== actor.role && <span className="event-actor__name">{name} </span>}
-      <Tag bordered={false}>{actor.role}</Tag>
+      <Tag className="event-actor__role">{actor.role}</Tag>
     </span>
   );
 }

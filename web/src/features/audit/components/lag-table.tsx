@@ -1,22 +1,22 @@
 import type { ProjectionLag, VerifyReport } from '@tv-shop/contracts';
-import { Alert, Button, Table, Tag } from 'antd';
+import { Button, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '@/lib/api-client';
 import { verifyProjection } from '../api/verify-projection';
+import { Notice } from '@/components/ui/notice';
 
 type Verify = { status: 'running' } | { status: 'done'; report: VerifyReport } | { status: 'failed'; error: string };
 
 function VerifyResult({ name, verify }: { name: string; verify: Verify }) {
   if (verify.status === 'running') return null;
-  if (verify.status === 'failed') return <Alert type="error" showIcon message={`Could not verify ${name}.`} description={verify.error} />;
+  if (verify.status === 'failed') return <Notice type="error" title={`Could not verify ${name}.`} description={verify.error} />;
   const { report } = verify;
   const when = `at position ${report.position}, in ${(report.tookMs / 1000).toFixed(1)} s`;
-  if (report.equal) return <Alert type="success" showIcon message={`${name} equals a fresh replay of the log`} description={when} />;
+  if (report.equal) return <Notice type="success" title={`${name} equals a fresh replay of the log`} description={when} />;
   return (
-    <Alert
+    <Notice
       type="warning"
-      showIcon
-      message={`${name} differs from a fresh replay of the log`}
+      title={`${name} differs from a fresh replay of the log`}
       description={
         <div className="verify-differences">
           <p>{when}</p>

@@ -1,5 +1,5 @@
 import type { LogEvent, StreamHistory } from '@tv-shop/contracts';
-import { Alert, Button, Slider, Tag } from 'antd';
+import { Button, Slider, Tag } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,6 +15,7 @@ import { auditPaths } from '../paths';
 import { ActorLabel, CauseLinks, EventData, EventTime, EventTypeTag } from './event-parts';
 import { StateView } from './state-view';
 import '../audit.css';
+import { Notice } from '@/components/ui/notice';
 
 /** How long the slider rests on a step before its state is asked for (dragging passes many). */
 const SETTLE_MS = 120;
@@ -171,10 +172,10 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
                   State after this event
                 </h2>
                 {states.error && (
-                  <Alert
+                  <Notice
+                    role="alert"
                     type="error"
-                    showIcon
-                    message="Could not read the state."
+                    title="Could not read the state."
                     description={states.error}
                     action={
                       <Button size="small" onClick={states.retry}>

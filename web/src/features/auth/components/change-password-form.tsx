@@ -1,10 +1,11 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useSessionUser, useSignIn } from '@/lib/session';
 import { useSubmit } from '@/lib/use-submit';
 import { changePassword } from '../api/change-password';
 import { newPasswordRules } from './field-rules';
+import { Notice } from '@/components/ui/notice';
 
 interface Values {
   current_password: string;
@@ -82,14 +83,13 @@ export function ChangePasswordForm() {
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
-        {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+        {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
         {done ? (
-          <Alert
+          <Notice
             className="form-alert"
             type="success"
-            showIcon
             role="status"
-            message="Password changed. Other sessions of this account were signed out."
+            title="Password changed. Other sessions of this account were signed out."
           />
         ) : null}
         <Button type="primary" htmlType="submit" loading={busy}>

@@ -1,4 +1,4 @@
-import { Alert, Button } from 'antd';
+import { Button } from 'antd';
 import { GoogleOutlined } from '@ant-design/icons';
 import type { AuthAnswer } from '@tv-shop/contracts';
 import { useState } from 'react';
@@ -6,6 +6,7 @@ import { ApiError, errorMessage } from '@/lib/api-client';
 import { getPublicConfig } from '../api/get-public-config';
 import { googleLogin } from '../api/google-login';
 import { requestGoogleCredential } from '../google-identity';
+import { Notice } from '@/components/ui/notice';
 
 const NOT_CONFIGURED = 'Google sign-in is not configured on this server.';
 
@@ -39,7 +40,7 @@ export function GoogleButton({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) 
       <Button block icon={<GoogleOutlined />} loading={busy} onClick={signIn}>
         Continue with Google
       </Button>
-      {message ? <Alert className="form-alert" type="warning" showIcon message={message} role="alert" /> : null}
+      {message ? <Notice className="form-alert" type="warning" title={message} role="alert" /> : null}
     </div>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import type { AuthAnswer, LoginBody } from '@tv-shop/contracts';
 import { useSubmit } from '@/lib/use-submit';
 import { login } from '../api/login';
 import { EMAIL_RULES } from './field-rules';
+import { Notice } from '@/components/ui/notice';
 
 /** Email and password; a wrong password is said in words, not only logged. */
 export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => void }) {
@@ -22,7 +23,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => 
       >
         <Input.Password autoComplete="current-password" />
       </Form.Item>
-      {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+      {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
       <Button type="primary" htmlType="submit" block loading={busy}>
         Login
       </Button>

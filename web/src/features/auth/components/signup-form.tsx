@@ -1,4 +1,4 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
 import type { AuthAnswer, SignupBody } from '@tv-shop/contracts';
 import { ImageInput, imageFileRule } from '@/components/ui/image-input';
@@ -6,6 +6,7 @@ import { useSubmit } from '@/lib/use-submit';
 import { uploadImage } from '@/lib/upload-image';
 import { signup } from '../api/signup';
 import { EMAIL_RULES, newPasswordRules } from './field-rules';
+import { Notice } from '@/components/ui/notice';
 
 interface SignupValues {
   name: string;
@@ -52,7 +53,7 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
       <Form.Item label="Photo" name="photo" rules={[imageFileRule]}>
         <ImageInput />
       </Form.Item>
-      {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+      {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
       <Button type="primary" htmlType="submit" block loading={busy}>
         Sign Up
       </Button>

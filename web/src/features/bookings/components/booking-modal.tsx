@@ -1,4 +1,4 @@
-import { Alert, Form, Input, Modal, type InputRef } from 'antd';
+import { Form, Input, Modal, type InputRef } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
@@ -7,6 +7,7 @@ import { useSubmit } from '@/lib/use-submit';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
 import { placeBooking } from '../api/place-booking';
+import { Notice } from '@/components/ui/notice';
 
 /** The form's id, so the modal's footer button (outside the form) still submits it, Enter too. */
 const FORM_ID = 'booking-form';
@@ -90,7 +91,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
           >
             <Input />
           </Form.Item>
-          {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+          {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
         </Form>
       ) : null}
     </Modal>

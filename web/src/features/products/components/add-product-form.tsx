@@ -1,4 +1,4 @@
-import { Alert, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
 import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category, type Product, type WriteAnswer } from '@tv-shop/contracts';
 import { useEffect, useRef, useState } from 'react';
@@ -8,6 +8,7 @@ import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
 import { editProduct } from '../api/edit-product';
 import { PhotosInput, photosRule } from './photos-input';
+import { Notice } from '@/components/ui/notice';
 
 type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 'productThumbnails' | 'resale_price' | 'orginal_price'> & {
   /** As typed: the server's rule (AddProductBody) decides what a price is, here and there. */
@@ -198,7 +199,7 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
           </div>
         )}
       </div>
-      {error ? <Alert className="form-alert" type="error" showIcon message={error} role="alert" /> : null}
+      {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
       <p className="add-product-form__progress" role="status">
         {progress}
       </p>

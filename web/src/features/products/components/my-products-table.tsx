@@ -1,4 +1,4 @@
-import { Alert, Button, Popconfirm, Space } from 'antd';
+import { Button, Popconfirm, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -18,6 +18,8 @@ import { useRemoveProductAdvertising } from '../api/remove-product-advertising';
 import { coverThumbnail } from '../photos';
 import { usePatchProduct } from '../use-patch-product';
 import { StatusBadge } from './status-badge';
+import { CloseIcon } from '@/components/ui/icons';
+import { Notice } from '@/components/ui/notice';
 
 /**
  * Make Available, whose refusal at the listing limit (429, ADR 0035) is a sentence the seller has
@@ -105,15 +107,17 @@ export function MyProductsTable({
   return (
     <div ref={region} className="my-products">
       {available.refusal ? (
-        <Alert
+        <Notice
           className="my-products__refusal"
           type="error"
-          showIcon
           role="alert"
-          message={`${available.refusal.name} could not be made available.`}
+          title={`${available.refusal.name} could not be made available.`}
           description={available.refusal.message}
-          closable
-          onClose={available.dismiss}
+          action={
+            <button type="button" className="notice__close" aria-label="Close" onClick={available.dismiss}>
+              <CloseIcon />
+            </button>
+          }
         />
       ) : null}
       {products.length === 0 ? (

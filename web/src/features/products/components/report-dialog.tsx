@@ -1,10 +1,11 @@
-import { Alert, Input, Modal } from 'antd';
+import { Input, Modal } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useSubmit } from '@/lib/use-submit';
 import { reportProduct } from '../api/report-product';
 import { usePatchProduct } from '../use-patch-product';
+import { Notice } from '@/components/ui/notice';
 
 export const REPORT_REASON_MAX = 500;
 
@@ -50,7 +51,7 @@ export function ReportDialog({ product, onClose }: { product: Product; onClose: 
         autoSize={{ minRows: 3, maxRows: 6 }}
         placeholder="e.g. the photo shows a different TV"
       />
-      {error ? <Alert type="error" showIcon message={error} className="report-reason__error" /> : null}
+      {error ? <Notice role="alert" type="error" title={error} className="report-reason__error" /> : null}
     </Modal>
   );
 }
