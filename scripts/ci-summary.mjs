@@ -3,7 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 
 let passed = 0;
 let failed = 0;
-for (const file of process.argv.slice(2)) {
+// Each argument is a report, optionally with the exit code of the step that wrote it: `file:code`.
+for (const arg of process.argv.slice(2)) {
+  const match = /^(.*):(\d+)$/.exec(arg);
+  const file = match ? match[1] : arg;
+  const code = match ? Number(match[2]) : 0;
   if (!existsSync(file)) {
     console.log(`missing report ${file}: counted as a failure`);
     failed++;
@@ -11,12 +15,18 @@ for (const file of process.argv.slice(2)) {
   }
   const r = JSON.parse(readFileSync(file, 'utf8'));
   passed += r.numPassedTests ?? 0;
+  const before = failed;
   failed += (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
   // A suite that failed outside its tests (it did not load, its beforeAll threw: its tests show as
   // skipped) has no failed test to count, but must not pass silently.
   failed += (r.testResults ?? []).filter(
     (t) => t.status === 'failed' && !(t.assertionResults ?? []).some((a) => a.status === 'failed'),
   ).length;
+  // A step that failed after its tests passed (the bundle budget after the browser journeys).
+  if (code !== 0 && failed === before) {
+    console.log(`${file}: its step exited ${code} with no failed test: counted as a failure`);
+    failed++;
+  }
 }
 if (passed + failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed`);
