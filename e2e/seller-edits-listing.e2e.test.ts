@@ -99,3 +99,41 @@ test('when a listing is sold, then My Products offers no Edit, and its edit page
   await page.getByRole('alert').filter({ hasText: 'A sold listing cannot be edited' }).waitFor();
   expect(await page.getByRole('button', { name: 'Save Changes' }).count()).toBe(0);
 });
+
+test('when a seller edits a listing in two tabs, then the second tab says it was changed elsewhere, refuses to overwrite it, and saves on the listing as it is now', async () => {
+  const productName = `Sony 49" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Two Tabs', productName);
+  const [first, second] = [await newPage(), await newPage()];
+  for (const tab of [first, second]) {
+    await logInFromHome(tab, seller.email, PASSWORD);
+    await tab.goto(`/dashboard/edit_product/${seller.productId}`);
+    await tab.getByRole('heading', { name: 'Edit Listing' }).waitFor();
+    expect(await tab.getByLabel('Product Name').inputValue()).toBe(productName);
+  }
+  // The second tab starts a price change; meanwhile the first renames the TV and saves.
+  await second.getByLabel('Resale Price (TK)').fill('14999');
+  const renamed = `${productName} with soundbar`;
+  await first.getByLabel('Product Name').fill(renamed);
+  await first.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(first, 'Listing updated');
+
+  // The second tab hears of it at once, and saving there would put the old name back: refused.
+  const warning = second.getByRole('alert').filter({ hasText: 'This listing was changed elsewhere since you opened it.' });
+  await warning.waitFor();
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await second.screenshot({ path: `${SCREENSHOTS}17-edited-elsewhere-desktop.png`, fullPage: true });
+  await second.getByRole('button', { name: 'Save Changes' }).click();
+  await second.getByRole('alert').filter({ hasText: 'load it again and make your changes on it' }).waitFor();
+  let listed = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId)!;
+  expect(listed).toMatchObject({ porduct_name: renamed, resale_price: 18500, edits: 1 });
+
+  // Loaded again, the form shows the new name; the price change is made on it and saved.
+  await warning.getByRole('button', { name: 'Load it as it is now' }).click();
+  expect(await second.getByLabel('Product Name').inputValue()).toBe(renamed);
+  expect(await second.getByRole('alert').count()).toBe(0);
+  await second.getByLabel('Resale Price (TK)').fill('14999');
+  await second.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(second, 'Listing updated');
+  listed = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId)!;
+  expect(listed).toMatchObject({ porduct_name: renamed, resale_price: 14999, edits: 2 });
+});

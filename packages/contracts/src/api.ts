@@ -130,6 +130,16 @@ export const AddProductBody = z
   });
 export type AddProductBody = z.infer<typeof AddProductBody>;
 
+/**
+ * What an edit (`PUT /api/product/{id}`) sends beside Add Product's body: `edits`, the listing's
+ * count of edits as the form was filled from it. When given and the listing was edited since, the
+ * edit is refused (409 naming `edits`) instead of overwriting what it never showed (ADR 0061).
+ */
+export const EditProductBody = z.object({
+  edits: z.number({ error: 'must be a number' }).int().min(0).max(1_000_000).optional(),
+});
+export type EditProductBody = z.infer<typeof EditProductBody>;
+
 export const PlaceBookingBody = z.object({
   product_id: trimmed(64),
   // How the seller reaches the buyer: checked as a listing's phone is.

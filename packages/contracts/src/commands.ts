@@ -76,6 +76,8 @@ export const CatalogCommandData = {
    */
   EditListing: by.extend({
     listing: ProductListingData.omit({ productId: true, sellerId: true, sellerName: true, sellerEmail: true, postedOn: true }),
+    /** How many edits the listing had when the seller's form was filled: one made since refuses this (ADR 0061). */
+    seenEdits: z.number().int().min(0).optional(),
   }),
   MarkProductSold: by,
   MarkProductAvailable: by,

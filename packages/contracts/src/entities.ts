@@ -75,6 +75,11 @@ export interface Product {
   advertised: boolean;
   /** Where in the log it was listed: a later listing has a larger one (newest first sorts by it). */
   listedAt: number;
+  /**
+   * How many times its seller has edited it. An edit sends the count its form was filled from, and
+   * is refused if the listing was edited since (ADR 0061).
+   */
+  edits: number;
 }
 
 /** One buyer's report of a listing, as the admin sees it. */

@@ -39,6 +39,7 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
   reported: false,
   advertised: false,
   listedAt: 1,
+  edits: 0,
   ...over,
 });
 

@@ -82,6 +82,11 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       if (s.sold) throw illegalState('A sold TV cannot be edited; make it available first if it was not sold after all');
       // As with a withdrawal: what buyers reported stays for the admin to see as they saw it.
       if (s.reported) throw illegalState('Buyers reported this listing; it cannot be edited until the admin has reviewed it');
+      // The form showed the listing as it was then: an edit made since (another tab, another
+      // device) would be overwritten by fields the seller never saw.
+      const { seenEdits } = command.data;
+      if (seenEdits !== undefined && seenEdits !== s.edits)
+        throw conflict('This listing was changed elsewhere since you opened it; load it again and make your changes on it', 'edits');
       const wanted = command.data.listing;
       // Without a list of photos the cover is named alone: the others stay while it does.
       const current = photosOf(s.listing);

@@ -164,6 +164,25 @@ describe('product decider', () => {
           },
         ]);
     });
+    it('given an edit since the form was filled, when the seller saves it, then refused naming edits; on the listing as it is now, recorded', () => {
+      const renamed: ProductEvent = { type: 'ProductEdited', data: { productId: 'p1', changes: { name: 'Sony 43" (renamed)' } } };
+      const seen = (seenEdits: number, over: Partial<typeof form> = {}) => ({
+        ...edit(over),
+        data: { ...edit(over).data, seenEdits },
+      });
+      // The form was filled before the rename: saving it would put the old name back unseen.
+      given(listed, renamed)
+        .when(seen(0, { details: 'Wall mount included' }))
+        .thenThrows({ kind: 'conflict', field: 'edits' });
+      given(listed, renamed)
+        .when(seen(1, { name: 'Sony 43" (renamed)', details: 'Wall mount included' }))
+        .then([{ type: 'ProductEdited', data: { productId: 'p1', changes: { details: 'Wall mount included' } } }]);
+      // A count the listing never had (a made-up one) is refused too; without one, the last edit wins.
+      given(listed).when(seen(3)).thenThrows({ kind: 'conflict', field: 'edits' });
+      given(listed, renamed)
+        .when(edit({ details: 'Wall mount included' }))
+        .then([{ type: 'ProductEdited', data: { productId: 'p1', changes: { name: listing.name, details: 'Wall mount included' } } }]);
+    });
     it('given a listing, when another seller or a buyer edits it, then forbidden', () => {
       given(listed)
         .when(edit({ details: 'mine now' }, 's2'))

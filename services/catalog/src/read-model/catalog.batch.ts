@@ -62,6 +62,7 @@ export const listedProductRow = (l: ProductListing, sellerVerified: boolean, pos
   reported: false,
   advertised: false,
   listed_at: position,
+  edits: 0,
 });
 
 export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
@@ -164,7 +165,9 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       case 'ProductEdited': {
         const { productId, changes } = e.data as EventOf<'ProductEdited'>['data'];
         const columns = editedColumns(changes);
-        if (columns.length === 0 || !products.update(productId, Object.fromEntries(columns))) break;
+        // Every edit counts, as the product's decider counts it (ADR 0061).
+        const edits = (products.get(productId)?.edits ?? 0) + 1;
+        if (!products.update(productId, { ...Object.fromEntries(columns), edits })) break;
         words.push(searchText(products.get(productId)!));
         touched.touch(productId, e.position);
         break;

@@ -61,6 +61,7 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
   reported: false,
   advertised: false,
   listedAt: 1,
+  edits: 0,
   ...over,
 });
 /** A product's push at `position`: its listing's, unless `listedAt` says where it was listed (a later change). */
@@ -226,6 +227,27 @@ describe('catalog projection (rm_catalog)', () => {
       .then({
         rows: { [FLAGS]: [flags('p1', { sold: true, paid_sale: true })] },
         pushes: [upsert('p1', 2, { sold: true, paid_sale: true, listedAt: 1 }, { sold: false, paid_sale: false })],
+      });
+  });
+
+  it('ProductEdited: the changed columns, and every edit counted (one that sets no column too), pushed with the count', async () => {
+    const edited = { porduct_name: 'Sony 42" edited', resale_price: 20_000, listedAt: 1 };
+    await given(listed('p1'))
+      .when(
+        { type: 'ProductEdited', data: { productId: 'p1', changes: { name: 'Sony 42" edited', resalePricePoisha: 2_000_000 } } },
+        { type: 'ProductEdited', data: { productId: 'p1', changes: {} } },
+      )
+      .then({
+        rows: {
+          'select id, name, resale_poisha, edits from products': [
+            { id: 'p1', name: 'Sony 42" edited', resale_poisha: '2000000', edits: 2 },
+          ],
+        },
+        pushes: [
+          // `was`: what the edit changed, as it was (the count too).
+          upsert('p1', 2, { ...edited, edits: 1 }, { porduct_name: 'Sony 42"', resale_price: 15000.5, edits: 0 }),
+          upsert('p1', 3, { ...edited, edits: 2 }, { edits: 1 }),
+        ],
       });
   });
 

@@ -69,6 +69,8 @@ export const catalogProjection: Projection = {
       post_date text not null, sold boolean not null default false, paid_sale boolean not null default false,
       reported boolean not null default false,
       advertised boolean not null default false, listed_at bigint not null,
+      -- How many ProductEdited events it had: an edit names the count it was made on (ADR 0061).
+      edits int not null default 0,
       -- What a search's words match: the name, details, location and brand.
       search tsvector generated always as (to_tsvector('simple', name || ' ' || details || ' ' || location || ' ' || category_name)) stored
     );
@@ -164,10 +166,11 @@ export const catalogProjection: Projection = {
     ProductEdited: async (e, ctx) => {
       const { productId, changes } = e.data as EventOf<'ProductEdited'>['data'];
       const columns = editedColumns(changes);
-      if (columns.length === 0) return;
       // The row as it was (the self-join reads the version before the update), for the pushes' `was`.
+      // Every edit counts, as the product's decider counts it, even one whose changes set no column.
       const { rows } = await ctx.db.query<ProductRow>(
-        `update products p set ${columns.map(([column], i) => `${column} = $${i + 2}`).join(', ')} from products o
+        `update products p set ${[...columns.map(([column], i) => `${column} = $${i + 2}`), 'edits = o.edits + 1'].join(', ')}
+          from products o
           where p.id = $1 and o.id = p.id
           returning ${OLD_PRODUCT_COLUMNS}`,
         [productId, ...columns.map(([, value]) => value)],

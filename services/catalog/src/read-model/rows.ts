@@ -6,7 +6,7 @@ export const toTk = (poisha: number | string) => Number(poisha) / 100;
 /** A product row's columns for reads (not the search vector, which only the database needs). */
 export const PRODUCT_COLUMNS =
   'id, name, image, images, thumbnails, details, location, resale_poisha, original_poisha, use_duration, condition, phone, category_id, category_name, ' +
-  'seller_id, seller_name, seller_email, seller_verified, post_date, sold, paid_sale, reported, advertised, listed_at';
+  'seller_id, seller_name, seller_email, seller_verified, post_date, sold, paid_sale, reported, advertised, listed_at, edits';
 
 /** A row of `rm_catalog.products`. */
 export interface ProductRow {
@@ -34,6 +34,7 @@ export interface ProductRow {
   reported: boolean;
   advertised: boolean;
   listed_at: string;
+  edits: number;
 }
 export const toProduct = (r: ProductRow): Product => ({
   _id: r.id,
@@ -60,6 +61,7 @@ export const toProduct = (r: ProductRow): Product => ({
   reported: r.reported,
   advertised: r.advertised,
   listedAt: Number(r.listed_at),
+  edits: r.edits,
 });
 
 /** A row of `rm_catalog.reports`: one per product and reporter. */

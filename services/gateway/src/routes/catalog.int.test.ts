@@ -247,6 +247,34 @@ describe('catalog API', () => {
       expect(again.body.modifiedCount).toBe(0);
     });
 
+    it('when the form was filled before another edit (edits), then 409 naming edits and nothing changes; on the listing as it is now, saved', async () => {
+      const seller = await shop.signup('Seller');
+      const p = await shop.addProduct(seller.token, { porduct_name: 'LG 32" LED' });
+      expect(p.edits).toBe(0);
+      const page = async () => (await shop.call('GET', `/product/${p._id}`)).body.product as Product;
+      // Two tabs open the edit form at edits 0; the first saves a new name.
+      expect((await edit(seller.token, p._id, { porduct_name: 'LG 32" LED, wall mount', edits: 0 })).status).toBe(200);
+      expect(await page()).toMatchObject({ porduct_name: 'LG 32" LED, wall mount', edits: 1 });
+      // The second, still showing the old name, would put it back: refused, and nothing changes.
+      const stale = await edit(seller.token, p._id, { resale_price: 9000, edits: 0 });
+      expect([stale.status, stale.body.field]).toEqual([409, 'edits']);
+      expect(stale.body.detail).toMatch(/changed elsewhere since you opened it/);
+      expect(await page()).toMatchObject({ porduct_name: 'LG 32" LED, wall mount', resale_price: p.resale_price, edits: 1 });
+      // Loaded again, it saves; a save that changes nothing counts no edit.
+      const fresh = await edit(seller.token, p._id, { porduct_name: 'LG 32" LED, wall mount', resale_price: 9000, edits: 1 });
+      expect([fresh.status, fresh.body.modifiedCount]).toEqual([200, 1]);
+      const same = await edit(seller.token, p._id, { porduct_name: 'LG 32" LED, wall mount', resale_price: 9000, edits: 2 });
+      expect([same.status, same.body.modifiedCount]).toEqual([200, 0]);
+      expect(await page()).toMatchObject({ resale_price: 9000, edits: 2 });
+      // A count that is not one: 400 naming it. Without one (the spec's client), the last edit wins.
+      for (const bad of ['1', -1, 1.5]) {
+        const res = await edit(seller.token, p._id, { resale_price: 1, edits: bad });
+        expect([res.status, res.body.field], String(bad)).toEqual([400, 'edits']);
+      }
+      expect((await edit(seller.token, p._id, { porduct_name: 'LG 32"', resale_price: 8000 })).status).toBe(200);
+      expect(await page()).toMatchObject({ porduct_name: 'LG 32"', resale_price: 8000, edits: 3 });
+    });
+
     it('when anyone but its seller edits it (another seller, a buyer, the admin, nobody), then 401/403 and it is unchanged', async () => {
       const seller = await shop.signup('Seller');
       const rival = await shop.signup('Seller');

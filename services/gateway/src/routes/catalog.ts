@@ -5,6 +5,7 @@ import {
   ProductSearchQuery,
   ReportProductBody,
   DismissReportsBody,
+  EditProductBody,
   type EditableListing,
   type ProductListing,
   type ProductPageAnswer,
@@ -148,7 +149,10 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     // The spec's one-photo body (productImage alone) names the cover, not the whole list: the
     // listing's other photos stay while its cover does (ADR 0057).
     if (!body.productImages) delete listing.imageUrls;
-    const data = { actorId: seller._id, listing };
+    // The edits the seller's form was filled from (the web app sends it): one made since refuses
+    // this edit instead of being overwritten unseen (ADR 0061). Without it, the last edit wins.
+    const { edits } = parse(EditProductBody, req.body);
+    const data = { actorId: seller._id, listing, ...(edits === undefined ? {} : { seenEdits: edits }) };
     const reply = await sender.send(req, { service: 'catalog', type: 'EditListing', aggregateId: id, data });
     res.json(CommandSender.answer(reply));
   });

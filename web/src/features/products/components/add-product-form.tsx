@@ -76,6 +76,18 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [form] = Form.useForm<AddProductValues>();
+  // The listing's edits as the form was filled from it: the server refuses the save if another
+  // edit (another tab, another device) came since, and the live listing shows it first (ADR 0061).
+  const [seenEdits, setSeenEdits] = useState(listing?.edits);
+  const editedElsewhere = listing !== undefined && seenEdits !== undefined && listing.edits !== seenEdits;
+  const loadAgain = () => {
+    if (!listing) return;
+    form.resetFields();
+    form.setFieldsValue(valuesOf(listing));
+    setSeenEdits(listing.edits);
+    setReplacingPhotos(false);
+    setError(null);
+  };
   // An error is about what was typed: it goes as soon as that is edited (checked again on leaving).
   const edited = (changed: Partial<AddProductValues>) => {
     setError(null);
@@ -116,7 +128,7 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
         ...pictures,
         category_name: category?.category_name ?? '',
       };
-      onSaved(await (listing ? editProduct(listing._id, body) : addProduct(body)));
+      onSaved(await (listing ? editProduct(listing._id, { ...body, edits: seenEdits }) : addProduct(body)));
     } catch (failure) {
       logFailure(failure);
       setError(uploading ? `${uploading}: ${errorMessage(failure)}` : errorMessage(failure));
@@ -199,6 +211,16 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
           </div>
         )}
       </div>
+      {editedElsewhere ? (
+        <Notice
+          className="form-alert"
+          type="warning"
+          role="alert"
+          title="This listing was changed elsewhere since you opened it."
+          description="Saving now would overwrite those changes, so it is refused. Load the listing as it is now and make your changes on it."
+          action={<Button onClick={loadAgain}>Load it as it is now</Button>}
+        />
+      ) : null}
       {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
       <p className="add-product-form__progress" role="status">
         {progress}

@@ -26,6 +26,7 @@ const tv = (patch: Partial<Product> = {}): Product => ({
   reported: false,
   advertised: false,
   listedAt: 10,
+  edits: 0,
   ...patch,
 });
 
