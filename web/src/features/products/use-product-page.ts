@@ -29,7 +29,10 @@ function usePageRead(load: () => Promise<void>) {
   return { ...state, notFound: missing === load };
 }
 
-/** The product (live: a push changes it in place, a removal empties it) and its seller's profile (its name and tick live too). */
+/**
+ * The product (live: a push changes it in place, a removal empties it) and its seller's profile
+ * (its name and tick live too). `refresh` reads it again in the background, the page staying up.
+ */
 export function useProductPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
   const [seller, setSeller] = useState<{ id: string; profile: SellerProfile | null } | null>(null);
@@ -54,7 +57,7 @@ export function useProductPage(id: string) {
     const nowName = name || profile.name;
     return nowVerified === profile.verified && nowName === profile.name ? profile : { ...profile, verified: nowVerified, name: nowName };
   }, [profile, verified, name]);
-  return { ...state, product, seller: live };
+  return { ...state, product, seller: live, refresh: load };
 }
 
 const available = (p: Product) => !p.sold;

@@ -72,7 +72,13 @@ function EditProductPageContent() {
                 description="Saving a change cancels their bookings; they are told, and can book it again as it is then."
               />
             ) : null}
-            <AddProductForm key={product._id} categories={categories.categories} listing={product} onSaved={saved} />
+            <AddProductForm
+              key={product._id}
+              categories={categories.categories}
+              listing={product}
+              onSaved={saved}
+              onStale={() => void page.refresh().catch(() => undefined)}
+            />
           </>
         )}
       </Loaded>

@@ -52,13 +52,18 @@ interface ListingFormProps {
   /** The seller's listing to edit (ADR 0057); without it, a new one is added. */
   listing?: Product;
   onSaved: (answer: WriteAnswer) => void;
+  /**
+   * The server refused an edit made on an older listing (ADR 0061): read the listing again, so the
+   * form can offer it as it is now even if no push has said so yet.
+   */
+  onStale?: () => void;
 }
 
 /**
  * Every field is required; the photos are shrunk and uploaded first, in order, then sent with the
  * product. Editing a listing, its photos stay unless the seller chooses new ones to replace them.
  */
-export function AddProductForm({ categories, listing, onSaved }: ListingFormProps) {
+export function AddProductForm({ categories, listing, onSaved, onStale }: ListingFormProps) {
   const [replacingPhotos, setReplacingPhotos] = useState(!listing);
   // Switching between the kept photos and new ones moves the focus along (the button pressed is gone).
   const photosRegion = useRef<HTMLDivElement>(null);
@@ -79,7 +84,8 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
   // The listing's edits as the form was filled from it: the server refuses the save if another
   // edit (another tab, another device) came since, and the live listing shows it first (ADR 0061).
   const [seenEdits, setSeenEdits] = useState(listing?.edits);
-  const editedElsewhere = listing !== undefined && seenEdits !== undefined && listing.edits !== seenEdits;
+  // Not while this tab saves: its own edit is pushed back before the answer and the move away.
+  const editedElsewhere = !busy && listing?.edits !== undefined && seenEdits !== undefined && listing.edits > seenEdits;
   const loadAgain = () => {
     if (!listing) return;
     form.resetFields();
@@ -87,6 +93,8 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
     setSeenEdits(listing.edits);
     setReplacingPhotos(false);
     setError(null);
+    // The button pressed is gone with the warning: the focus goes to the form's first field.
+    form.focusField('porduct_name');
   };
   // An error is about what was typed: it goes as soon as that is edited (checked again on leaving).
   const edited = (changed: Partial<AddProductValues>) => {
@@ -134,6 +142,7 @@ export function AddProductForm({ categories, listing, onSaved }: ListingFormProp
       setError(uploading ? `${uploading}: ${errorMessage(failure)}` : errorMessage(failure));
       // The server names the fields it refused: say it next to them too.
       const named = failure instanceof ApiError ? (failure.problem.errors ?? []).filter((e) => FORM_FIELDS.has(e.field)) : [];
+      if (failure instanceof ApiError && failure.problem.field === 'edits') onStale?.();
       form.setFields(named.map((e) => ({ name: e.field as keyof AddProductValues, errors: [fieldSentence(e.field, e.message)] })));
       setBusy(false);
     } finally {
