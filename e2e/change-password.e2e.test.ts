@@ -6,7 +6,7 @@ import { api, expectToast, logInFromHome, PASSWORD, uniqueEmail } from './suppor
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-test('when a buyer changes their password on their profile, then they stay signed in there and their other browser is signed out', async () => {
+test('when a buyer changes their password on their profile, then they stay signed in there and in their other tab, and their other browser is signed out', async () => {
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Tanvir Buyer', email, 'Buyer');
 
@@ -24,6 +24,11 @@ test('when a buyer changes their password on their profile, then they stay signe
   const section = page.getByRole('region', { name: 'Change password' });
   await section.getByLabel('Current password').waitFor();
   await waitLive(page);
+  // A second tab of the same browser, on My Orders, live.
+  const tab = await page.context().newPage();
+  await tab.goto('/dashboard/my_order');
+  await tab.getByText('No Order Available').waitFor();
+  await waitLive(tab);
 
   // A wrong current password is said in words, next to the form, and changes nothing.
   await section.getByLabel('Current password').fill('not-my-password');
@@ -46,6 +51,16 @@ test('when a buyer changes their password on their profile, then they stay signe
   await expectToast(phone, 'Your session has ended. Please log in again.');
   await phone.waitForURL('**/login');
   expect(await phone.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();
+
+  // The same browser's other tab took the new token the first one stored: still signed in, live.
+  const token = await page.evaluate("localStorage.getItem('TV_Shop_Token')");
+  expect(await tab.evaluate("localStorage.getItem('TV_Shop_Token')")).toBe(token);
+  await waitLive(tab);
+  expect(tab.url()).toMatch(/\/dashboard\/my_order$/);
+  expect(await tab.getByText('Your session has ended').count()).toBe(0);
+  await tab.reload();
+  await tab.getByText('No Order Available').waitFor();
+  expect(tab.url()).toMatch(/\/dashboard\/my_order$/);
 
   // Here the session goes on: pages load and the live connection comes back with the new token.
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();

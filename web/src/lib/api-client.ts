@@ -49,6 +49,27 @@ export function whileTokenChanges<T>(change: Promise<T>): Promise<T> {
 }
 
 /**
+ * How long a 401 waits for another tab of this browser to store a new token before it ends the
+ * session: the server refuses the old token (this tab's call, its live connection's session
+ * check) a moment before the tab that changed the password gets its answer and stores the new
+ * one (ADR 0060). A session that truly ended is said so this much later.
+ */
+const OTHER_TAB_GRACE_MS = 2500;
+const STORAGE_POLL_MS = 100;
+
+/** Resolves once the stored token is no longer `token` (another tab stored a new one), or after `ms`. */
+function storedTokenChange(token: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const look = () => {
+      if (tokenStorage.get() !== token || Date.now() - started >= ms) resolve();
+      else setTimeout(look, STORAGE_POLL_MS);
+    };
+    look();
+  });
+}
+
+/**
  * The app decides what an ended session means (sign out, say so, go to login); the client only
  * reports a 401 to a call made with the stored token. Answers a function that unregisters.
  */
@@ -101,7 +122,11 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
   if (!response.ok) {
     // Only the token still stored counts: a late answer to a call from an older session does not.
     if (response.status === 401 && token) {
-      if (!changesToken) await tokenChange?.catch(() => undefined);
+      if (!changesToken) {
+        // This tab's own change of token under way, else another tab's, seen in the shared storage.
+        await tokenChange?.catch(() => undefined);
+        if (tokenStorage.get() === token) await storedTokenChange(token, OTHER_TAB_GRACE_MS);
+      }
       if (tokenStorage.get() === token) onSessionEnd();
     }
     throw new ApiError(toProblem(data, response));
