@@ -64,42 +64,37 @@ describe('changing the password in the page', () => {
     off();
   });
 
-  it('when another tab of this browser changed the password, then this tab’s 401 waits for the new token it stores, and nothing signs out', async () => {
-    vi.useFakeTimers();
-    try {
+  describe('a 401 while another tab of this browser may be changing the password', () => {
+    beforeEach(() => vi.useFakeTimers());
+    afterEach(() => vi.useRealTimers());
+    /** A call refused with 401, and what ends the session. */
+    const refusedCall = () => {
       answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
       const ended = vi.fn();
       const off = onSessionEnded(ended);
-      const check = apiRequest('/users').catch((e: unknown) => e);
+      return { ended, off, check: apiRequest('/users').catch((e: unknown) => e) };
+    };
+
+    it('when the other tab stores its new token, then this tab’s 401 waited for it, and nothing signs out', async () => {
+      const { ended, off, check } = refusedCall();
       await vi.advanceTimersByTimeAsync(700);
       expect(ended).not.toHaveBeenCalled();
-      // The other tab's answer arrives and it stores the new token in the shared storage.
       stored.set(env.tokenStorageKey, 'new-token');
       await vi.advanceTimersByTimeAsync(200);
       expect(await check).toBeInstanceOf(Error);
       expect(ended).not.toHaveBeenCalled();
       off();
-    } finally {
-      vi.useRealTimers();
-    }
-  });
+    });
 
-  it('when no tab stores a new token, then a 401 ends the session once the grace has passed', async () => {
-    vi.useFakeTimers();
-    try {
-      answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
-      const ended = vi.fn();
-      const off = onSessionEnded(ended);
-      const check = apiRequest('/users').catch((e: unknown) => e);
+    it('when no tab stores a new token, then the 401 ends the session once the grace has passed', async () => {
+      const { ended, off, check } = refusedCall();
       await vi.advanceTimersByTimeAsync(2000);
       expect(ended).not.toHaveBeenCalled();
       await vi.advanceTimersByTimeAsync(1000);
       await check;
       expect(ended).toHaveBeenCalledTimes(1);
       off();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('when the change is refused (wrong current password), then a 401 meanwhile still ends the session', async () => {
