@@ -62,23 +62,39 @@ export function useProductPage(id: string) {
 
 const available = (p: Product) => !p.sold;
 
-/** A seller's profile and their listings still for sale (one sold drops out by push). */
+/**
+ * A seller's profile and their listings still for sale, live: one sold drops out by push, and one
+ * they list after the page was read (the seller's view hears it) joins at the top.
+ */
 export function useSellerPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
-  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[]; email: string | null } | null>(null);
+  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[]; email: string | null; position: number } | null>(
+    null,
+  );
   const load = useCallback(async () => {
     const { data, position } = await getSellerPage(id);
     loadIntoStore({ rows: data.listings, position, inScope: () => false });
     // The seller's listings, by the email they carry: with none, there is nothing to keep live.
     const email = data.listings[0]?.sellerEmail ?? null;
     noteListRead(position, email ? { kind: 'seller', email } : undefined);
-    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), email });
+    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), email, position });
   }, [id, loadIntoStore]);
   const state = usePageRead(load);
   const current = page?.id === id ? page : null;
   const email = current?.email ?? null;
   useWatchView(useMemo(() => (email ? { kind: 'seller' as const, email } : null), [email]));
   const ids = useMemo(() => current?.ids ?? [], [current]);
-  const listings = useIdList(ids, available);
+  const read = useIdList(ids, available);
+  const { rows } = useAtomValue(productsStore.stateAtom);
+  // Listed after the read (a later position in the log), by this seller: new since, newest first.
+  const listings = useMemo(() => {
+    if (!current?.email) return read;
+    const known = new Set(current.ids);
+    const seller = current.email.toLowerCase();
+    const added = [...rows.values()]
+      .filter((p) => !known.has(p._id) && p.listedAt > current.position && p.sellerEmail.toLowerCase() === seller && available(p))
+      .sort((a, b) => b.listedAt - a.listedAt);
+    return added.length === 0 ? read : [...added, ...read];
+  }, [current, read, rows]);
   return { ...state, seller: current?.seller ?? null, listings };
 }
