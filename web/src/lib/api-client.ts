@@ -44,6 +44,8 @@ export function whileTokenChanges<T>(change: Promise<T>): Promise<T> {
   const settled = change.finally(() => {
     if (tokenChange === settled) tokenChange = null;
   });
+  // Its failure is the caller's to handle (they get `change`); this copy only marks the wait.
+  settled.catch(() => undefined);
   tokenChange = settled;
   return change;
 }

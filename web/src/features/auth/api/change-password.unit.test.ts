@@ -97,6 +97,19 @@ describe('changing the password in the page', () => {
     });
   });
 
+  it('when the change is refused and nothing else is asked meanwhile, then the refusal is the form’s alone (no unhandled rejection)', async () => {
+    answers.set(apiPath('/account/password'), () => Promise.resolve(json(403, { title: 'x', status: 403, field: 'current_password' })));
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      expect(await changePassword(body).catch((e: unknown) => e)).toBeInstanceOf(Error);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
   it('when the change is refused (wrong current password), then a 401 meanwhile still ends the session', async () => {
     answers.set(apiPath('/account/password'), () => Promise.resolve(json(403, { title: 'x', status: 403, field: 'current_password' })));
     answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));

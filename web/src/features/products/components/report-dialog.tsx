@@ -39,18 +39,21 @@ export function ReportDialog({ product, onClose }: { product: Product; onClose: 
       <label htmlFor={fieldId} className="report-reason__label">
         What is wrong with this listing? (optional)
       </label>
-      <Input.TextArea
-        id={fieldId}
-        value={reason}
-        onChange={(e) => {
-          setReason(e.target.value);
-          setError(null);
-        }}
-        maxLength={REPORT_REASON_MAX}
-        showCount
-        autoSize={{ minRows: 3, maxRows: 6 }}
-        placeholder="e.g. the photo shows a different TV"
-      />
+      {/* The count sits under the field (antd places it outside the box): room for it above the buttons. */}
+      <div className="report-reason__field">
+        <Input.TextArea
+          id={fieldId}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setError(null);
+          }}
+          maxLength={REPORT_REASON_MAX}
+          showCount
+          autoSize={{ minRows: 3, maxRows: 6 }}
+          placeholder="e.g. the photo shows a different TV"
+        />
+      </div>
       {error ? <Notice role="alert" type="error" title={error} className="report-reason__error" /> : null}
     </Modal>
   );

@@ -56,7 +56,8 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
           render: (_, row) => (
             <Space wrap>
               <Popconfirm
-                title="Delete this product?"
+                title={`Delete ${row.porduct_name}?`}
+                description="It leaves the shop for good, and the unpaid bookings of it are cancelled."
                 okText="Delete"
                 okButtonProps={{ danger: true }}
                 onConfirm={() => remove.run(row._id)}
