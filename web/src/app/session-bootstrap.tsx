@@ -62,38 +62,45 @@ export function SessionBootstrap() {
     let alive = true;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let stopWaiting = () => undefined as void;
-    const ask = () =>
+    const ask = (current: string): Promise<void> =>
       getProfile(email)
         .then(async (profile) => {
           if (!alive) return;
-          setSession({ status: 'signed-in', token, user: profile });
+          setSession({ status: 'signed-in', token: current, user: profile });
           // A fresh token keeps a returning visitor signed in; the old one still works meanwhile.
           const fresh = await refreshToken(email).catch(() => null);
-          if (fresh?.token && tokenStorage.get() === token) tokenStorage.set(fresh.token);
+          if (fresh?.token && tokenStorage.get() === current) tokenStorage.set(fresh.token);
         })
         .catch((error: unknown) => {
           logFailure(error);
           if (!alive) return;
           if (!isOutage(error)) {
-            endSession();
+            // Another tab stored a new token of this account meanwhile (its new password): ask
+            // again with it, rather than clear it from under that tab.
+            const now = tokenStorage.get();
+            if (now && now !== current && emailFromToken(now)?.toLowerCase() === email.toLowerCase()) {
+              void ask(now);
+              return;
+            }
+            endSession(current);
             return;
           }
           const kept = cachedUser(email);
           if (!kept) {
-            retry = setTimeout(() => void ask(), PROFILE_RETRY_MS);
+            retry = setTimeout(() => void ask(current), PROFILE_RETRY_MS);
             return;
           }
-          setSession({ status: 'signed-in', token, user: kept });
+          setSession({ status: 'signed-in', token: current, user: kept });
           // Back online: the profile is read again (a 401 then ends the session as usual).
           stopWaiting = onLiveReconnect(() => {
             stopWaiting();
             getProfile(email).then(
-              (profile) => tokenStorage.get() === token && setSession({ status: 'signed-in', token, user: profile }),
+              (profile) => tokenStorage.get() === current && setSession({ status: 'signed-in', token: current, user: profile }),
               (failure: unknown) => logFailure(failure),
             );
           });
         });
-    void ask();
+    void ask(token);
     return () => {
       alive = false;
       clearTimeout(retry);

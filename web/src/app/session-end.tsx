@@ -1,17 +1,20 @@
+import { useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { onSessionEnded } from '@/lib/api-client';
-import { useEndSession } from '@/lib/session';
+import { sessionAtom, useEndSession } from '@/lib/session';
 
 /**
- * When any call made with the stored token answers 401 (the account was deleted, the token no
+ * When a call made with this tab's token answers 401 (the account was deleted, the token no
  * longer works), the user is signed out, told so, and sent to /login, which brings them back here.
+ * A late 401 to a token this tab no longer holds (an older session of it) ends nothing.
  */
 export function SessionEnd() {
   const navigate = useNavigate();
   const location = useLocation();
   const endSession = useEndSession();
+  const store = useStore();
   const here = useRef(location);
   useEffect(() => {
     here.current = location;
@@ -19,13 +22,15 @@ export function SessionEnd() {
 
   useEffect(
     () =>
-      onSessionEnded(() => {
-        endSession();
+      onSessionEnded((refused) => {
+        const session = store.get(sessionAtom);
+        if (session.status === 'signed-out' || (session.status === 'signed-in' && session.token !== refused)) return;
+        endSession(refused);
         const from = here.current;
         if (from.pathname !== paths.login.href())
           void navigate(paths.login.href(), { replace: true, state: { from, reason: 'session-ended' } });
       }),
-    [endSession, navigate],
+    [endSession, navigate, store],
   );
   return null;
 }

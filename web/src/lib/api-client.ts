@@ -1,7 +1,7 @@
 import { POSITION_HEADER, type Problem } from '@tv-shop/contracts';
 import { env } from '@/config/env';
 import { outageStatus, problemText } from './problem-text';
-import { tokenStorage } from './token-storage';
+import { emailFromToken, tokenStorage } from './token-storage';
 
 export { fieldLabel, fieldSentence } from './problem-text';
 
@@ -32,7 +32,7 @@ export interface Positioned<T> {
   position: number;
 }
 
-let onSessionEnd: () => void = () => undefined;
+let onSessionEnd: (refused: string) => void = () => undefined;
 
 /**
  * A change of this session's token under way (a new password, ADR 0060): the server may refuse
@@ -59,7 +59,13 @@ export function whileTokenChanges<T>(change: Promise<T>): Promise<T> {
 const OTHER_TAB_GRACE_MS = 2500;
 const STORAGE_POLL_MS = 100;
 
-/** Resolves once the stored token is no longer `token` (another tab stored a new one), or after `ms`. */
+/** Two tokens of the same account (by their email claim; an expired one is of none). */
+const sameAccount = (a: string, b: string) => {
+  const email = emailFromToken(a);
+  return email !== null && email.toLowerCase() === emailFromToken(b)?.toLowerCase();
+};
+
+/** Resolves once the stored token is no longer `token` (another tab stored a new one, or signed out), or after `ms`. */
 function storedTokenChange(token: string, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -73,9 +79,10 @@ function storedTokenChange(token: string, ms: number): Promise<void> {
 
 /**
  * The app decides what an ended session means (sign out, say so, go to login); the client only
- * reports a 401 to a call made with the stored token. Answers a function that unregisters.
+ * reports the token a 401 refused, unless the browser holds a newer token of the same account
+ * by then. Answers a function that unregisters.
  */
-export function onSessionEnded(handler: () => void): () => void {
+export function onSessionEnded(handler: (refused: string) => void): () => void {
   onSessionEnd = handler;
   return () => {
     if (onSessionEnd === handler) onSessionEnd = () => undefined;
@@ -129,7 +136,10 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
         await tokenChange?.catch(() => undefined);
         if (tokenStorage.get() === token) await storedTokenChange(token, OTHER_TAB_GRACE_MS);
       }
-      if (tokenStorage.get() === token) onSessionEnd();
+      // A newer token of the same account is stored (a new password here or in another tab): the
+      // session goes on with it. Anything else (the same token, none, another account's) ends it.
+      const stored = tokenStorage.get();
+      if (!(stored !== null && stored !== token && sameAccount(stored, token))) onSessionEnd(token);
     }
     throw new ApiError(toProblem(data, response));
   }

@@ -58,12 +58,17 @@ const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
 /** The server no longer accepts the token (account deleted, token revoked): drop it and say so. */
 export function useEndSession() {
   const setSession = useSetAtom(sessionAtom);
-  return useCallback(() => {
-    tokenStorage.clear();
-    setSession({ status: 'signed-out' });
-    // Several calls may fail at once; one toast is enough.
-    toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
-  }, [setSession]);
+  /** `refused`: the token that ended; another account's token stored since (another tab) is left alone. */
+  return useCallback(
+    (refused?: string) => {
+      const stored = tokenStorage.get();
+      if (refused === undefined || stored === refused) tokenStorage.clear();
+      setSession({ status: 'signed-out' });
+      // Several calls may fail at once; one toast is enough.
+      toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
+    },
+    [setSession],
+  );
 }
 
 export function useSignOut() {

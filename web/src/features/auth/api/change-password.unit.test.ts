@@ -7,6 +7,13 @@ import { changePassword } from './change-password';
 // before the answer with the new one arrives; that must not sign this tab out, and a refusal of
 // the change itself, or a session that really ended, still must.
 
+/** A token as the server makes them, as far as the page reads one: its email and expiry. */
+const jwt = (email: string, n: number) => {
+  const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return `${part({ alg: 'HS256' })}.${part({ email, n, exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`;
+};
+const OLD = jwt('nila@x.test', 1);
+const NEW = jwt('nila@x.test', 2);
 const stored = new Map<string, string>();
 const answers = new Map<string, () => Promise<Response>>();
 const json = (status: number, body: unknown) =>
@@ -24,7 +31,7 @@ beforeEach(() => {
     const path = new URL(url, 'http://shop.test').pathname;
     return (answers.get(path) ?? (() => Promise.resolve(json(404, { title: 'x', status: 404 }))))();
   });
-  stored.set(env.tokenStorageKey, 'old-token');
+  stored.set(env.tokenStorageKey, OLD);
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -41,11 +48,11 @@ describe('changing the password in the page', () => {
     const change = changePassword(body);
     const check = apiRequest('/users').catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 10));
-    release(json(200, { acknowledged: true, position: 5, token: 'new-token' }));
-    expect(await change).toMatchObject({ token: 'new-token' });
+    release(json(200, { acknowledged: true, position: 5, token: NEW }));
+    expect(await change).toMatchObject({ token: NEW });
     await check;
     expect(ended).not.toHaveBeenCalled();
-    expect(stored.get(env.tokenStorageKey)).toBe('new-token');
+    expect(stored.get(env.tokenStorageKey)).toBe(NEW);
     off();
   });
 
@@ -79,11 +86,25 @@ describe('changing the password in the page', () => {
       const { ended, off, check } = refusedCall();
       await vi.advanceTimersByTimeAsync(700);
       expect(ended).not.toHaveBeenCalled();
-      stored.set(env.tokenStorageKey, 'new-token');
+      stored.set(env.tokenStorageKey, NEW);
       await vi.advanceTimersByTimeAsync(200);
       expect(await check).toBeInstanceOf(Error);
       expect(ended).not.toHaveBeenCalled();
       off();
+    });
+
+    it('when another tab signs out or signs another account in meanwhile, then this tab’s session ends at once, naming the token refused', async () => {
+      for (const after of [null, jwt('someone-else@x.test', 3)]) {
+        stored.set(env.tokenStorageKey, OLD);
+        const { ended, off, check } = refusedCall();
+        await vi.advanceTimersByTimeAsync(300);
+        if (after === null) stored.delete(env.tokenStorageKey);
+        else stored.set(env.tokenStorageKey, after);
+        await vi.advanceTimersByTimeAsync(200);
+        await check;
+        expect(ended).toHaveBeenCalledWith(OLD);
+        off();
+      }
     });
 
     it('when no tab stores a new token, then the 401 ends the session once the grace has passed', async () => {
@@ -93,6 +114,7 @@ describe('changing the password in the page', () => {
       await vi.advanceTimersByTimeAsync(1000);
       await check;
       expect(ended).toHaveBeenCalledTimes(1);
+      expect(ended).toHaveBeenCalledWith(OLD);
       off();
     });
   });
@@ -117,7 +139,7 @@ describe('changing the password in the page', () => {
     const off = onSessionEnded(ended);
     await Promise.all([changePassword(body).catch(() => undefined), apiRequest('/users').catch(() => undefined)]);
     expect(ended).toHaveBeenCalledTimes(1);
-    expect(stored.get(env.tokenStorageKey)).toBe('old-token');
+    expect(stored.get(env.tokenStorageKey)).toBe(OLD);
     off();
   });
 });
