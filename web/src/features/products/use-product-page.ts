@@ -9,6 +9,7 @@ import { getProductPage } from './api/get-product-page';
 import { getSellerPage } from './api/get-seller-page';
 import { productsStore } from './atoms';
 import { useIdList } from './use-id-list';
+import { useNewlyListed } from './use-newly-listed';
 
 /**
  * Runs one page's read; a 404 is an answer (`notFound`), not a failure. `load` must be stable.
@@ -68,33 +69,25 @@ const available = (p: Product) => !p.sold;
  */
 export function useSellerPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
-  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[]; email: string | null; position: number } | null>(
-    null,
-  );
+  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[]; email: string | null; readAt: number } | null>(null);
   const load = useCallback(async () => {
     const { data, position } = await getSellerPage(id);
     loadIntoStore({ rows: data.listings, position, inScope: () => false });
     // The seller's listings, by the email they carry: with none, there is nothing to keep live.
     const email = data.listings[0]?.sellerEmail ?? null;
     noteListRead(position, email ? { kind: 'seller', email } : undefined);
-    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), email, position });
+    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), email, readAt: position });
   }, [id, loadIntoStore]);
   const state = usePageRead(load);
   const current = page?.id === id ? page : null;
-  const email = current?.email ?? null;
-  useWatchView(useMemo(() => (email ? { kind: 'seller' as const, email } : null), [email]));
+  const viewEmail = current?.email ?? null;
+  useWatchView(useMemo(() => (viewEmail ? { kind: 'seller' as const, email: viewEmail } : null), [viewEmail]));
+  const email = viewEmail?.toLowerCase() ?? null;
   const ids = useMemo(() => current?.ids ?? [], [current]);
   const read = useIdList(ids, available);
-  const { rows } = useAtomValue(productsStore.stateAtom);
-  // Listed after the read (a later position in the log), by this seller: new since, newest first.
-  const listings = useMemo(() => {
-    if (!current?.email) return read;
-    const known = new Set(current.ids);
-    const seller = current.email.toLowerCase();
-    const added = [...rows.values()]
-      .filter((p) => !known.has(p._id) && p.listedAt > current.position && p.sellerEmail.toLowerCase() === seller && available(p))
-      .sort((a, b) => b.listedAt - a.listedAt);
-    return added.length === 0 ? read : [...added, ...read];
-  }, [current, read, rows]);
+  // Listed after the read, by this seller: new since, newest first, above the ones read.
+  const matches = useCallback((p: Product) => email !== null && p.sellerEmail.toLowerCase() === email && available(p), [email]);
+  const added = useNewlyListed(current, matches);
+  const listings = useMemo(() => (added.length === 0 ? read : [...added, ...read]), [added, read]);
   return { ...state, seller: current?.seller ?? null, listings };
 }

@@ -1,12 +1,13 @@
 import type { Product, ProductSearchAnswer, View } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 import { searchProducts } from '../api/search-products';
 import { productsStore } from '../atoms';
 import { useIdList } from '../use-id-list';
+import { useNewlyListed } from '../use-newly-listed';
 import { newlyMatches, stillMatches, toApiQuery, type ProductSearchState } from './search-params';
 
 interface Results {
@@ -137,37 +138,10 @@ function searchView(search: ProductSearchState): View {
   return { kind: 'products', filter };
 }
 
-/**
- * Listings made after the search was read (they reach the store by push) that match it. Only new
- * listings: an older one the page has not loaded (a report, an advert) stays where the server put it.
- */
+/** Listings made after the search was read (they reach the store by push) that match it. */
 function useJoining(shown: Results | null, search: ProductSearchState): Product[] {
-  const state = useAtomValue(productsStore.stateAtom);
-  const last = useRef<{ shown: Results | null; search: ProductSearchState; version: number; joined: Product[] } | null>(null);
-  const held = useMemo(() => new Set(shown?.ids), [shown]);
-  return useMemo(() => {
-    if (!shown) return [];
-    const joins = (id: string, row: Product | undefined): row is Product =>
-      row !== undefined && !held.has(id) && row.listedAt > shown.readAt && newlyMatches(row, search);
-    const prev = last.current;
-    let joined: Product[];
-    if (prev && prev.shown === shown && prev.search === search && state.changed !== null && state.version === prev.version + 1) {
-      // One pushed row: patch the list in O(its length) rather than look through the whole store.
-      const id = state.changed;
-      const row = state.rows.get(id);
-      joined = prev.joined.filter((p) => p._id !== id);
-      if (joins(id, row)) {
-        const at = joined.findIndex((p) => p.listedAt < row.listedAt);
-        joined.splice(at === -1 ? joined.length : at, 0, row);
-      } else if (joined.length === prev.joined.length) joined = prev.joined;
-    } else {
-      joined = [];
-      for (const [id, row] of state.rows) if (joins(id, row)) joined.push(row);
-      joined.sort((a, b) => b.listedAt - a.listedAt);
-    }
-    last.current = { shown, search, version: state.version, joined };
-    return joined;
-  }, [shown, held, state, search]);
+  const matches = useCallback((row: Product) => newlyMatches(row, search), [search]);
+  return useNewlyListed(shown, matches);
 }
 
 /**
