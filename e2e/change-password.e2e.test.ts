@@ -45,11 +45,12 @@ test('when a buyer changes their password on their profile, then they stay signe
   await section.getByRole('button', { name: 'Change password' }).click();
   await expectToast(page, 'Password changed.');
   await section.getByRole('status').getByText('Other sessions of this account were signed out.').waitFor();
-  await snap(page, '12-password-changed');
 
-  // The phone is signed out and sent to login, saying why.
+  // The phone is signed out and sent to login, saying why (its toast is looked for before the
+  // screenshots below, which take long enough on a busy machine for a toast to come and go).
   await expectToast(phone, 'Your session has ended. Please log in again.');
   await phone.waitForURL('**/login');
+  await snap(page, '12-password-changed');
   expect(await phone.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();
 
   // The same browser's other tab took the new token the first one stored: still signed in, live.

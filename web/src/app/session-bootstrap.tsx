@@ -69,7 +69,12 @@ export function SessionBootstrap() {
           setSession({ status: 'signed-in', token: current, user: profile });
           // A fresh token keeps a returning visitor signed in; the old one still works meanwhile.
           const fresh = await refreshToken(email).catch(() => null);
-          if (fresh?.token && tokenStorage.get() === current) tokenStorage.set(fresh.token);
+          if (fresh?.token && tokenStorage.get() === current) {
+            const renewed = fresh.token;
+            tokenStorage.set(renewed);
+            // The session holds the token it sends: a 401 is this tab's only if it refused that one.
+            setSession((now) => (now.status === 'signed-in' && now.token === current ? { ...now, token: renewed } : now));
+          }
         })
         .catch((error: unknown) => {
           logFailure(error);
