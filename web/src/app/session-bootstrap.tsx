@@ -6,7 +6,7 @@ import { refreshToken } from '@/features/auth/api/refresh-token';
 import { isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
 import { sessionAtom, useEndSession } from '@/lib/session';
-import { emailFromToken, tokenStorage } from '@/lib/token-storage';
+import { emailFromToken, isTokenOf, tokenStorage } from '@/lib/token-storage';
 
 /** The signed-in user's profile as last read, so an outage at load does not sign them out. */
 const USER_KEY = 'TV_Shop_User';
@@ -83,7 +83,7 @@ export function SessionBootstrap() {
             // Another tab stored a new token of this account meanwhile (its new password): ask
             // again with it, rather than clear it from under that tab.
             const now = tokenStorage.get();
-            if (now && now !== current && emailFromToken(now)?.toLowerCase() === email.toLowerCase()) {
+            if (now && now !== current && isTokenOf(now, email)) {
               void ask(now);
               return;
             }
@@ -120,9 +120,7 @@ export function SessionBootstrap() {
       if (e.storageArea !== localStorage || e.key !== tokenStorage.key || !e.newValue) return;
       const fresh = e.newValue;
       setSession((now) =>
-        now.status === 'signed-in' && now.token !== fresh && emailFromToken(fresh)?.toLowerCase() === now.user.email.toLowerCase()
-          ? { ...now, token: fresh }
-          : now,
+        now.status === 'signed-in' && now.token !== fresh && isTokenOf(fresh, now.user.email) ? { ...now, token: fresh } : now,
       );
     };
     window.addEventListener('storage', adopt);

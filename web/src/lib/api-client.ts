@@ -1,7 +1,7 @@
 import { POSITION_HEADER, type Problem } from '@tv-shop/contracts';
 import { env } from '@/config/env';
 import { outageStatus, problemText } from './problem-text';
-import { emailFromToken, tokenStorage } from './token-storage';
+import { emailFromToken, isTokenOf, tokenStorage } from './token-storage';
 
 export { fieldLabel, fieldSentence } from './problem-text';
 
@@ -61,8 +61,8 @@ const STORAGE_POLL_MS = 100;
 
 /** Two tokens of the same account (by their email claim; an expired one is of none). */
 const sameAccount = (a: string, b: string) => {
-  const email = emailFromToken(a);
-  return email !== null && email.toLowerCase() === emailFromToken(b)?.toLowerCase();
+  const email = emailFromToken(b);
+  return email !== null && isTokenOf(a, email);
 };
 
 /** Resolves once the stored token is no longer `token` (another tab stored a new one, or signed out), or after `ms`. */

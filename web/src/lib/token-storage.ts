@@ -19,6 +19,9 @@ export const tokenStorage = {
   },
 };
 
+/** Whether `token` is one of the account with `email` (by its email claim; an expired one is of none). */
+export const isTokenOf = (token: string, email: string): boolean => emailFromToken(token)?.toLowerCase() === email.toLowerCase();
+
 /** The email claim of our own JWT, so a reload can find the profile again. */
 export function emailFromToken(token: string): string | null {
   const payload = token.split('.')[1];
