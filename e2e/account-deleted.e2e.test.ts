@@ -1,7 +1,6 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
-import { waitLive } from './support/live';
-import { ADMIN, api, expectToast, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
+import { ADMIN, api, expectToast, onEmptyMyOrdersLive, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -10,11 +9,7 @@ test('when the admin deletes a signed-in buyer, then the buyer is signed out and
   const email = uniqueEmail('buyer');
   const { user } = await api(baseUrl).signup('Doomed Buyer', email, 'Buyer');
   const page = await newPage();
-  await logInFromHome(page, email, PASSWORD);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
-  await page.getByText('No Order Available').waitFor();
-  await waitLive(page);
+  await onEmptyMyOrdersLive(page, email, PASSWORD);
 
   const { token: adminToken } = await api(baseUrl).login(ADMIN.email, ADMIN.password);
   await api(baseUrl).deleteUser(adminToken, user._id);

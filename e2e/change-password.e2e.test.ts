@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { snap, useBrowser } from './support/browser';
 import { waitLive } from './support/live';
-import { api, expectToast, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
+import { api, expectToast, logInFromHome, onEmptyMyOrdersLive, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -12,11 +12,7 @@ test('when a buyer changes their password on their profile, then they stay signe
 
   // The same account open on a phone (another browser), live.
   const phone = await newPage();
-  await logInFromHome(phone, email, PASSWORD);
-  await phone.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await phone.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
-  await phone.getByText('No Order Available').waitFor();
-  await waitLive(phone);
+  await onEmptyMyOrdersLive(phone, email, PASSWORD);
 
   const page = await newPage();
   await logInFromHome(page, email, PASSWORD);

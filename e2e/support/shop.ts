@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddProductBody, AuthAnswer, Product, WriteAnswer } from '@tv-shop/contracts';
 import { expect } from 'vitest';
 import type { Page, Request, Response } from 'playwright-core';
+import { waitLive } from './live';
 import { solidPng } from './png';
 
 export const PASSWORD = 'secret-password-1';
@@ -104,6 +105,15 @@ export async function logInFromHome(page: Page, email: string, password: string)
   await page.goto('/login');
   await logIn(page, email, password);
   expect(new URL(page.url()).pathname).toBe('/');
+}
+
+/** A buyer with no orders signs in from the home page and opens My Orders, live. */
+export async function onEmptyMyOrdersLive(page: Page, email: string, password: string): Promise<void> {
+  await logInFromHome(page, email, password);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await page.getByText('No Order Available').waitFor();
+  await waitLive(page);
 }
 
 /** The card of one product, found by its heading. */

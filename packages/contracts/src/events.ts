@@ -20,6 +20,8 @@ export type IdentityEvent =
     }
   | { type: 'UserProfileUpdated'; data: { userId: string; name: string; photoURL: string } }
   | { type: 'PasswordChanged'; data: { userId: string; passwordHash: string } }
+  /** Every session of the account ended (ADR 0062): tokens issued before it stop working. */
+  | { type: 'SessionsEnded'; data: { userId: string } }
   | { type: 'SellerVerified'; data: { userId: string } }
   | { type: 'UserDeleted'; data: { userId: string; email: string; role: Role } };
 

@@ -158,8 +158,8 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   const closeStale = async (sockets: { data: Partial<SocketData>; disconnect(close: boolean): unknown }[]) => {
     const signedIn = sockets.filter((s) => s.data.user);
     if (signedIn.length === 0) return;
-    const hashes = await deps.reads.identity.passwordHashesOf([...new Set(signedIn.map((s) => s.data.user!._id))]);
-    const stamps = new Map([...hashes].map(([id, hash]) => [id, deps.tokens.stampOf(hash)]));
+    const credentials = await deps.reads.identity.credentialsOf([...new Set(signedIn.map((s) => s.data.user!._id))]);
+    const stamps = new Map([...credentials].map(([id, c]) => [id, deps.tokens.stampOf(c.passwordHash, c.sessionsEnded)]));
     for (const socket of signedIn) if (socket.data.stamp !== stamps.get(socket.data.user!._id)) socket.disconnect(true);
   };
   const closeStaleOf = async (id: string) => {

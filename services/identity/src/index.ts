@@ -5,5 +5,5 @@ export { userIdFor } from './user/ids';
 export { hashPassword } from './user/passwords';
 export { passwordSignUp, signInWithGoogleRequest, type GoogleIdentity, type IdentityRequest } from './user/sign-in';
 export { ensureAdmin } from './bootstrap';
-export { identityProjections, IdentityQueries } from './read-model';
+export { identityProjections, IdentityQueries, type Credentials } from './read-model';
 export { identityStreams } from './streams';

@@ -20,6 +20,7 @@ export const identitySenders: SenderRules<IdentityCommand> = {
           : null,
   UpdateProfile: theAccountItself,
   ChangePassword: theAccountItself,
+  EndSessions: theAccountItself,
   VerifySeller: oneOf('Admin'),
   // The admin asking is who the command says asks (the decider refuses their own account).
   DeleteUser: allOf(oneOf('Admin'), orTheShop(naming((command) => command.data.requestedBy))),

@@ -32,11 +32,13 @@ describe("who may send identity's commands", () => {
     expect(refusal(register('Buyer', 'google'), system)).toBeNull();
   });
 
-  it("an account's profile and password are changed by its holder (the password by the shop's bootstrap too)", () => {
-    for (const command of [
+  it("an account's profile, password and sessions are changed by its holder (the password by the shop's bootstrap too)", () => {
+    const commands: IdentityCommand[] = [
       { type: 'UpdateProfile', data: { name: 'New' } },
       { type: 'ChangePassword', data: { passwordHash: 'h2' } },
-    ] satisfies IdentityCommand[]) {
+      { type: 'EndSessions', data: {} },
+    ];
+    for (const command of commands) {
       expect(refusal(command, user)).toBeNull();
       expect(refusal(command, other)).toMatch(/only change your own account/);
       expect(refusal(command, admin)).toMatch(/only change your own account/);

@@ -178,6 +178,9 @@ beforeAll(async () => {
       data: { bookingId: 'bk2', paymentIntentId: `pi_2_${n}`, amountPoisha: 1_000_000, reason: 'product-unavailable' },
     });
   await append('user-b3', { type: 'PasswordChanged', data: { userId: 'b3', passwordHash: 'h2' } });
+  await append('user-b3', { type: 'SessionsEnded', data: { userId: 'b3' } });
+  await append('user-b2', { type: 'SessionsEnded', data: { userId: 'b2' } });
+  await append('user-b2', { type: 'SessionsEnded', data: { userId: 'b2' } });
   await append('user-b3', { type: 'UserDeleted', data: { userId: 'b3', email: 'b3@x.test', role: 'Buyer' } });
   // Old listings change again, many batches after they were listed.
   for (const p of products.filter((x) => x.n % 7 === 0))

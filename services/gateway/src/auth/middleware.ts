@@ -22,16 +22,17 @@ export interface SessionAccount {
   stamp: string;
 }
 
-/** Reads a session's account from identity's read model; the password hash becomes its stamp here and goes no further. */
+/** Reads a session's account from identity's read model; its credentials become its stamp here and go no further. */
 export const sessionAccounts =
   (reads: Pick<ReadModels, 'identity'>, tokens: Tokens) =>
   async (id: string): Promise<SessionAccount | null> => {
     const account = await reads.identity.sessionAccount(id);
-    return account && { user: account.user, stamp: tokens.stampOf(account.passwordHash) };
+    return account && { user: account.user, stamp: tokens.stampOf(account.passwordHash, account.sessionsEnded) };
   };
 
-/** Why a token is refused when its account's password changed after it was issued. */
-export const PASSWORD_CHANGED = 'The password of this account was changed; sign in again';
+/** Why a token is refused when its account's password changed, or its sessions were ended, after it was issued. */
+export const SESSION_ENDED =
+  'This session has ended (the password of this account was changed, or it was signed out everywhere); sign in again';
 
 export function bearer(header: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
@@ -76,7 +77,7 @@ export function authenticate(tokens: Tokens, account: AccountLookup): RequestHan
     }
     const found = await accountOfToken(account, claims);
     if (found === 'gone') req.authFailure = unauthorized('This account no longer exists');
-    else if (found === 'stale') req.authFailure = unauthorized(PASSWORD_CHANGED);
+    else if (found === 'stale') req.authFailure = unauthorized(SESSION_ENDED);
     else {
       req.user = found.user;
       req.tokenStamp = found.stamp;

@@ -53,30 +53,32 @@ export class Tokens {
   }
 
   /**
-   * What a token carries of the account's password: a keyed digest of its hash (or of "no
-   * password" for an account opened with Google), so the token tells nothing of the hash and a
-   * new password makes every earlier token's stamp stale.
+   * What a token carries of the account's credentials: a keyed digest of its password hash (or of
+   * "no password" for an account opened with Google) and of how many times its holder ended every
+   * session, so the token tells nothing of the hash, and a new password (ADR 0060) or an ending of
+   * every session (ADR 0062) makes every earlier token's stamp stale. An account whose sessions
+   * were never ended keeps the stamp it had before ADR 0062.
    */
-  stampOf(passwordHash: string | null): string {
-    return createHmac('sha256', this.stampKey)
-      .update(passwordHash ?? 'no-password')
-      .digest('base64url')
-      .slice(0, 22);
+  stampOf(passwordHash: string | null, sessionsEnded = 0): string {
+    const hmac = createHmac('sha256', this.stampKey).update(passwordHash ?? 'no-password');
+    if (sessionsEnded > 0) hmac.update(`\0sessions-ended:${sessionsEnded}`);
+    return hmac.digest('base64url').slice(0, 22);
   }
   private get stampKey(): string {
     return `password-stamp:${this.secret}`;
   }
 
   /**
-   * A session token for the account, stamped with the password hash it was proven against (or,
-   * for a refresh, the stamp of the token it replaces: a refresh never outlives its password).
+   * A session token for the account, stamped with the credentials it was proven against (or, for
+   * a refresh, the stamp of the token it replaces: a refresh never outlives its password, nor an
+   * ending of every session).
    */
   sign(
     claims: Omit<TokenClaims, 'expiresAt' | 'stamp' | 'sessionId'> & { sessionId?: string | null } & (
-        { passwordHash: string | null } | { stamp: string }
+        { passwordHash: string | null; sessionsEnded?: number } | { stamp: string }
       ),
   ): string {
-    const ps = 'stamp' in claims ? claims.stamp : this.stampOf(claims.passwordHash);
+    const ps = 'stamp' in claims ? claims.stamp : this.stampOf(claims.passwordHash, claims.sessionsEnded);
     // A new sign-in opens a session; a refresh (or a new password) carries its session on.
     const sid = claims.sessionId ?? randomUUID();
     return jwt.sign({ email: claims.email, role: claims.role, ps, sid }, this.key, {

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import {
   ChangePasswordBody,
   GoogleLoginBody,
@@ -6,9 +6,10 @@ import {
   SignupBody,
   type AuthAnswer,
   type PasswordChangedAnswer,
+  type SessionsEndedAnswer,
   type User,
 } from '@tv-shop/contracts';
-import { hashPassword, passwordSignUp, signInWithGoogleRequest } from '@tv-shop/identity';
+import { hashPassword, passwordSignUp, signInWithGoogleRequest, type Credentials } from '@tv-shop/identity';
 import { AppError, forbidden, unauthorized } from '@tv-shop/platform';
 import { signedIn } from '../auth/middleware';
 import { CommandSender } from '../commands';
@@ -64,16 +65,21 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'Too many signups from this address; try again later',
     'email',
   );
-  /** A token stamped with the password hash the sign-in was proven against (ADR 0060). */
-  const tokenFor = (user: User, passwordHash: string | null): AuthAnswer => ({
-    token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash }),
+  /** A token stamped with the credentials the sign-in was proven against (ADRs 0060, 0062). */
+  const tokenFor = (user: User, { passwordHash, sessionsEnded }: Credentials): AuthAnswer => ({
+    token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash, sessionsEnded }),
     user,
   });
+  /** A new token for this very session (its id kept), stamped with the account's credentials as they now stand. */
+  const goesOn = (req: Request, { passwordHash, sessionsEnded }: Credentials): string => {
+    const me = signedIn(req);
+    return tokens.sign({ sub: me._id, email: me.email, role: me.role, passwordHash, sessionsEnded, sessionId: req.tokenSessionId ?? null });
+  };
   /** An account just opened (a signup, Google's first sign-in), stamped as the read model has it. */
   const answer = async (id: string): Promise<AuthAnswer> => {
     const account = await reads.identity.sessionAccount(id);
     if (!account) throw new AppError('conflict', 'The account is not available yet; try again');
-    return tokenFor(account.user, account.passwordHash);
+    return tokenFor(account.user, account);
   };
   // A wrong current password (403) counts like a failed sign-in: per sign-in session of the
   // account (its refreshes included, whatever address it comes from; someone holding a stolen
@@ -110,7 +116,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     const body = parse(LoginBody, req.body);
     const account = await reads.identity.verifyPassword(body.email, body.password);
     if (!account) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });
-    res.json(tokenFor(account.user, account.passwordHash));
+    res.json(tokenFor(account.user, account));
   });
 
   r.post('/auth/google', loginPerClient, async (req, res) => {
@@ -162,17 +168,24 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     // password again with another salt, and only the first hash was stored.
     const stored = await reads.identity.verifyPassword(me.email, body.new_password);
     if (!stored) throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
-    const changed: PasswordChangedAnswer = {
-      ...CommandSender.answer(reply),
-      token: tokens.sign({
-        sub: me._id,
-        email: me.email,
-        role: me.role,
-        passwordHash: stored.passwordHash,
-        sessionId: req.tokenSessionId ?? null,
-      }),
-    };
+    const changed: PasswordChangedAnswer = { ...CommandSender.answer(reply), token: goesOn(req, stored) };
     res.json(changed);
+  });
+
+  /**
+   * Signs the account out everywhere (ADR 0062): every token issued to it so far stops working,
+   * on every device and gateway, and its sockets are closed. This session goes on with the new
+   * token in the answer. An account opened with Google can do this too: it has no password to
+   * change.
+   */
+  r.delete('/account/sessions', async (req, res) => {
+    const me = signedIn(req);
+    const reply = await sender.send(req, { service: 'identity', type: 'EndSessions', aggregateId: me._id, data: {} });
+    // Stamped as the account stands after the command, read once the read models reached it.
+    const account = await reads.identity.sessionAccount(me._id);
+    if (!account) throw unauthorized('This account no longer exists');
+    const ended: SessionsEndedAnswer = { ...CommandSender.answer(reply), token: goesOn(req, account) };
+    res.json(ended);
   });
   return r;
 }

@@ -38,7 +38,7 @@ describe('changing your password', () => {
     expect((await me(res.body.token, email)).status).toBe(200);
     const stale = await me(buyer.token, email);
     expect(stale.status).toBe(401);
-    expect(stale.body.detail).toMatch(/password of this account was changed; sign in again/);
+    expect(stale.body.detail).toMatch(/password of this account was changed, or it was signed out everywhere\); sign in again/);
     // The phone: its token stops, and its open socket is closed by the server.
     expect((await me(phone.body.token, email)).status).toBe(401);
     expect(await closed).toBe('io server disconnect');

@@ -73,6 +73,17 @@ describe('identity projection (rm_identity, checkpoint "users")', () => {
       });
   });
 
+  it('SessionsEnded: counted each time, and the account pushed (gateways close its sockets whose tokens are now stale)', async () => {
+    await given(registered('u1'), { type: 'SessionsEnded', data: { userId: 'u1' } })
+      .when({ type: 'SessionsEnded', data: { userId: 'u1' } })
+      .then({
+        rows: { 'select sessions_ended, password_hash from users': [{ sessions_ended: 2, password_hash: 'hash-1' }] },
+        pushes: [
+          { push: { entity: 'user', op: 'upsert', id: 'u1', row: user('u1'), position: 3 }, rooms: [rooms.admins, rooms.user('u1')] },
+        ],
+      });
+  });
+
   it('SellerVerified: the verified mark, pushed', async () => {
     await given(registered('u1'))
       .when({ type: 'SellerVerified', data: { userId: 'u1' } })

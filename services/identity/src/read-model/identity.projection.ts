@@ -22,7 +22,9 @@ export const identityProjection: Projection = {
     create table users (
       id text primary key, name text not null, email text not null unique, photo_url text not null default '',
       role text not null, verified boolean not null default false, deleted boolean not null default false,
-      password_hash text, registered_at timestamptz not null
+      password_hash text, registered_at timestamptz not null,
+      -- How many times the holder ended every session: a token's stamp includes it (ADR 0062).
+      sessions_ended integer not null default 0
     );
     create index users_role on users (role) where not deleted;
     create index users_name on users (lower(name)) where not deleted;`,
@@ -44,6 +46,12 @@ export const identityProjection: Projection = {
       const d = e.data as EventOf<'PasswordChanged'>['data'];
       await ctx.db.query('update users set password_hash = $2 where id = $1', [d.userId, d.passwordHash]);
       // Announced without the hash: every gateway then ends the account's other sessions (ADR 0060).
+      await emitUser(ctx, d.userId);
+    },
+    SessionsEnded: async (e, ctx) => {
+      const d = e.data as EventOf<'SessionsEnded'>['data'];
+      await ctx.db.query('update users set sessions_ended = sessions_ended + 1 where id = $1', [d.userId]);
+      // Announced like a new password: every gateway closes the account's sockets whose tokens are now stale.
       await emitUser(ctx, d.userId);
     },
     SellerVerified: async (e, ctx) => {
@@ -78,7 +86,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       case 'UserRegistered': {
         const d = e.data as EventOf<'UserRegistered'>['data'];
         const user = { id: d.userId, name: d.name, email: d.email, photo_url: d.photoURL, role: d.role, verified: false, deleted: false };
-        users.insert({ ...user, password_hash: d.passwordHash, registered_at: e.metadata.at });
+        users.insert({ ...user, password_hash: d.passwordHash, registered_at: e.metadata.at, sessions_ended: 0 });
         touched.touch(d.userId, e.position);
         break;
       }
@@ -91,6 +99,12 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
         const d = e.data as EventOf<'PasswordChanged'>['data'];
         // Announced without the hash (it never leaves the server): gateways end the account's other sessions (ADR 0060).
         if (users.update(d.userId, { password_hash: d.passwordHash })) touched.touch(d.userId, e.position);
+        break;
+      }
+      case 'SessionsEnded': {
+        const d = e.data as EventOf<'SessionsEnded'>['data'];
+        const row = users.get(d.userId);
+        if (row && users.update(d.userId, { sessions_ended: row.sessions_ended + 1 })) touched.touch(d.userId, e.position);
         break;
       }
       case 'SellerVerified': {

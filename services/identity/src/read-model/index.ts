@@ -3,4 +3,4 @@ import { identityProjection } from './identity.projection';
 
 /** The projections a host runs to keep identity's read model up to date. */
 export const identityProjections: Projection[] = [identityProjection];
-export { IdentityQueries } from './queries';
+export { IdentityQueries, type Credentials } from './queries';

@@ -4,25 +4,32 @@ import { conflict, notFound } from '@tv-shop/platform';
 import { checkPassword } from '../user/passwords';
 import { toSellerCard, toUser, type UserRow } from './rows';
 
+/**
+ * What an account's session tokens are stamped with (ADR 0060, 0062): its password hash (null for
+ * an account opened with Google) and how many times its holder ended every session. Either
+ * changing makes every token issued before stale. Both stay in the server.
+ */
+export interface Credentials {
+  passwordHash: string | null;
+  sessionsEnded: number;
+}
+
 /** Identity's read-model queries (`rm_identity`). Everything here is a read: writes go through commands. */
 export class IdentityQueries {
   constructor(private readonly pool: pg.Pool) {}
 
-  /**
-   * A signed-in session's account: the user, and the password hash its tokens are stamped with
-   * (null for an account opened with Google). The hash stays in the server (ADR 0060).
-   */
-  async sessionAccount(id: string): Promise<{ user: User; passwordHash: string | null } | null> {
+  /** A signed-in session's account: the user, and what its tokens are stamped with (ADR 0060, 0062). */
+  async sessionAccount(id: string): Promise<({ user: User } & Credentials) | null> {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = $1 and not deleted', [id]);
-    return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
+    return rows[0] ? { user: toUser(rows[0]), ...credentialsOf(rows[0]) } : null;
   }
-  /** The password hashes of these accounts, by id, in one read (a deleted or unknown account is absent). */
-  async passwordHashesOf(ids: string[]): Promise<Map<string, string | null>> {
-    const { rows } = await this.pool.query<{ id: string; password_hash: string | null }>(
-      'select id, password_hash from rm_identity.users where id = any($1) and not deleted',
+  /** What the tokens of these accounts are stamped with, by id, in one read (a deleted or unknown account is absent). */
+  async credentialsOf(ids: string[]): Promise<Map<string, Credentials>> {
+    const { rows } = await this.pool.query<Pick<UserRow, 'id' | 'password_hash' | 'sessions_ended'>>(
+      'select id, password_hash, sessions_ended from rm_identity.users where id = any($1) and not deleted',
       [ids],
     );
-    return new Map(rows.map((r) => [r.id, r.password_hash]));
+    return new Map(rows.map((r) => [r.id, credentialsOf(r)]));
   }
   async userByEmail(email: string): Promise<User | null> {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [
@@ -36,11 +43,11 @@ export class IdentityQueries {
    * deleted one, one opened with Google, or a wrong password). The hash is checked even when
    * there is no account, so the answer takes as long either way.
    */
-  async verifyPassword(email: string, password: string): Promise<{ user: User; passwordHash: string } | null> {
+  async verifyPassword(email: string, password: string): Promise<({ user: User; passwordHash: string } & Credentials) | null> {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email]);
     const row = rows[0];
     return (await checkPassword(row?.password_hash, password)) && row?.password_hash
-      ? { user: toUser(row), passwordHash: row.password_hash }
+      ? { user: toUser(row), passwordHash: row.password_hash, sessionsEnded: row.sessions_ended }
       : null;
   }
   async usersWithRole(role: 'Buyer' | 'Seller'): Promise<User[]> {
@@ -92,3 +99,8 @@ export class IdentityQueries {
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 }
+
+const credentialsOf = (r: Pick<UserRow, 'password_hash' | 'sessions_ended'>): Credentials => ({
+  passwordHash: r.password_hash,
+  sessionsEnded: r.sessions_ended,
+});

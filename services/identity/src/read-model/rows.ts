@@ -10,6 +10,8 @@ export interface UserRow {
   verified: boolean;
   deleted: boolean;
   password_hash: string | null;
+  /** How many times the holder ended every session (ADR 0062). */
+  sessions_ended: number;
 }
 export const toUser = (r: UserRow): User => ({
   _id: r.id,

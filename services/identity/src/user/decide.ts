@@ -45,6 +45,9 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
         });
       return [{ type: 'PasswordChanged', data: { userId: s.userId, passwordHash: command.data.passwordHash } }];
     }
+    case 'EndSessions':
+      // Every time it is asked: each ending makes the tokens issued before it stale (ADR 0062).
+      return [{ type: 'SessionsEnded', data: { userId: active(state).userId } }];
     case 'VerifySeller': {
       const s = active(state);
       if (s.role !== 'Seller') throw illegalState('Only sellers can be verified');

@@ -91,6 +91,20 @@ describe('user decider', () => {
       .when({ type: 'ChangePassword', data: { passwordHash: 'h2' } })
       .then([{ type: 'PasswordChanged', data: { userId: 'u1', passwordHash: 'h2' } }]);
   });
+  it('given an account, when its holder ends every session, then SessionsEnded each time; a deleted account is not found', () => {
+    given(registered('Buyer'))
+      .when({ type: 'EndSessions', data: {} })
+      .then([{ type: 'SessionsEnded', data: { userId: 'u1' } }]);
+    given(registered('Buyer'), { type: 'SessionsEnded', data: { userId: 'u1' } })
+      .when({ type: 'EndSessions', data: {} })
+      .then([{ type: 'SessionsEnded', data: { userId: 'u1' } }]);
+    given({ type: 'UserRegistered', data: { ...registered('Buyer').data, passwordHash: null, via: 'google' } } as UserEvent)
+      .when({ type: 'EndSessions', data: {} })
+      .then([{ type: 'SessionsEnded', data: { userId: 'u1' } }]);
+    given(registered(), { type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } })
+      .when({ type: 'EndSessions', data: {} })
+      .thenThrows({ kind: 'not_found' });
+  });
   it('given an account opened with Google, when a password is set on it, then a conflict: it proves itself with Google alone', () =>
     given({ type: 'UserRegistered', data: { ...registered('Buyer').data, passwordHash: null, via: 'google' } } as UserEvent)
       .when({ type: 'ChangePassword', data: { passwordHash: 'h2' } })

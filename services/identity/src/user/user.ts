@@ -16,6 +16,8 @@ export type UserState =
       via: 'password' | 'google' | 'bootstrap';
       /** The password's hash as it stands (null: an account opened with Google). */
       passwordHash: string | null;
+      /** How many times its holder ended every session (ADR 0062). */
+      sessionsEnded: number;
     }
   | { status: 'deleted'; userId: string; email: string };
 
@@ -25,7 +27,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
       const { userId, email, name, photoURL, role, via, passwordHash } = event.data;
-      return { status: 'active', userId, email, name, photoURL, role, verified: false, via, passwordHash };
+      return { status: 'active', userId, email, name, photoURL, role, verified: false, via, passwordHash, sessionsEnded: 0 };
     }
     case 'UserProfileUpdated':
       return state.status === 'active' ? { ...state, name: event.data.name, photoURL: event.data.photoURL } : state;
@@ -35,6 +37,8 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return state.status === 'active' ? { status: 'deleted', userId: state.userId, email: state.email } : state;
     case 'PasswordChanged':
       return state.status === 'active' ? { ...state, passwordHash: event.data.passwordHash } : state;
+    case 'SessionsEnded':
+      return state.status === 'active' ? { ...state, sessionsEnded: state.sessionsEnded + 1 } : state;
   }
 }
 

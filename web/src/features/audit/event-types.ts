@@ -6,6 +6,7 @@ const known: Record<DomainEventType, { colour: TagColor }> = {
   UserRegistered: { colour: 'purple' },
   UserProfileUpdated: { colour: 'purple' },
   PasswordChanged: { colour: 'purple' },
+  SessionsEnded: { colour: 'purple' },
   SellerVerified: { colour: 'purple' },
   UserDeleted: { colour: 'red' },
   ProductListed: { colour: 'blue' },

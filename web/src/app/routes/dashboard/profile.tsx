@@ -20,6 +20,13 @@ const ChangePasswordForm = lazy(() =>
   })),
 );
 
+/** Signing out everywhere else, antd's too, fetched with the password form. */
+const EndSessions = lazy(() =>
+  Promise.all([import('@/features/auth/components/end-sessions'), import('@/lib/antd-theme')]).then(([m, t]) => ({
+    default: t.withAntd(m.EndSessions),
+  })),
+);
+
 /** The overview's open reports counted from the live list of reported items, which pushes keep current. */
 function AdminHome() {
   const reported = useReportedProducts();
@@ -41,6 +48,7 @@ export function ProfilePage() {
       {hasRole(user, 'Admin') && <AdminHome />}
       <Suspense fallback={null}>
         <ChangePasswordForm />
+        <EndSessions />
       </Suspense>
     </>
   );

@@ -1,42 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiRequest, onSessionEnded } from '@/lib/api-client';
 import { env } from '@/config/env';
+import { apiPath, fakePageAndServer, json, jwt } from '@/testing/fake-server';
 import { changePassword } from './change-password';
 
 // The page while its password changes (ADR 0060): the server may refuse the old token a moment
 // before the answer with the new one arrives; that must not sign this tab out, and a refusal of
 // the change itself, or a session that really ended, still must.
 
-/** A token as the server makes them, as far as the page reads one: its email and expiry. */
-const jwt = (email: string, n: number) => {
-  const part = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  return `${part({ alg: 'HS256' })}.${part({ email, n, exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`;
-};
 const OLD = jwt('nila@x.test', 1);
 const NEW = jwt('nila@x.test', 2);
-const stored = new Map<string, string>();
-const answers = new Map<string, () => Promise<Response>>();
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/problem+json' } });
-
-beforeEach(() => {
-  stored.clear();
-  answers.clear();
-  vi.stubGlobal('localStorage', {
-    getItem: (k: string) => stored.get(k) ?? null,
-    setItem: (k: string, v: string) => void stored.set(k, v),
-    removeItem: (k: string) => void stored.delete(k),
-  });
-  vi.stubGlobal('fetch', (url: string) => {
-    const path = new URL(url, 'http://shop.test').pathname;
-    return (answers.get(path) ?? (() => Promise.resolve(json(404, { title: 'x', status: 404 }))))();
-  });
-  stored.set(env.tokenStorageKey, OLD);
-});
-afterEach(() => vi.unstubAllGlobals());
+const { stored, answers } = fakePageAndServer(OLD);
 
 const body = { current_password: 'secret-pass', new_password: 'a-better-passphrase' };
-const apiPath = (p: string) => new URL(`${env.apiBase}${p}`, 'http://shop.test').pathname;
 
 describe('changing the password in the page', () => {
   it('when the old token is refused while the change is on its way, then nothing signs out and the new token is stored', async () => {
