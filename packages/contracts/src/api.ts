@@ -231,10 +231,6 @@ export interface AuthAnswer {
 export interface PasswordChangedAnswer extends WriteAnswer {
   token: string;
 }
-/** `DELETE /api/account/sessions`: every session of the account ended; this one goes on with a new token (ADR 0062). */
-export interface SessionsEndedAnswer extends WriteAnswer {
-  token: string;
-}
 export interface PaymentIntentAnswer {
   clientSecret: string;
   paymentIntentId: string;

@@ -33,7 +33,7 @@ export const IdentityCommandData = {
   }),
   // `replaces`: the hash the sender checked the current password against; refused (409) when another change came first.
   ChangePassword: z.object({ passwordHash: z.string(), replaces: z.string().optional() }),
-  /** The account's holder signs out everywhere: every session's token and socket stops working (ADR 0062). */
+  /** The account's holder signs out everywhere: every session's token and socket stops working, the sender's too (ADR 0062). */
   EndSessions: z.object({}),
   VerifySeller: z.object({}),
   /** `requestedBy`: the admin asking, who may not delete their own account. */

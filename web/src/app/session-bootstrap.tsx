@@ -1,6 +1,7 @@
 import type { User } from '@tv-shop/contracts';
 import { useAtom } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import toast from 'react-hot-toast';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
 import { isOutage, logFailure } from '@/lib/api-client';
@@ -112,19 +113,30 @@ export function SessionBootstrap() {
     };
   }, [session.status, setSession, endSession]);
 
-  // Another tab of this browser stored a new token for the same account (the password was changed
-  // there, ADR 0060): this tab goes on with it, its live connection too, instead of holding on to
-  // one the server no longer takes.
+  // The browser's other tabs share its one stored token, and this tab follows it:
+  // - a new token of the same account (the password was changed there, ADR 0060): this tab goes on
+  //   with it, its live connection too, instead of holding on to one the server no longer takes;
+  // - none (Log Out there): this tab is signed out too, as a shared computer needs;
+  // - another account's (signed in there): this tab reads that session, rather than show one
+  //   account while sending the other's token.
+  const current = useRef(session);
+  current.current = session;
   useEffect(() => {
-    const adopt = (e: StorageEvent) => {
-      if (e.storageArea !== localStorage || e.key !== tokenStorage.key || !e.newValue) return;
+    const follow = (e: StorageEvent) => {
+      if (e.storageArea !== localStorage || e.key !== tokenStorage.key) return;
       const fresh = e.newValue;
-      setSession((now) =>
-        now.status === 'signed-in' && now.token !== fresh && isTokenOf(fresh, now.user.email) ? { ...now, token: fresh } : now,
-      );
+      const now = current.current;
+      if (now.status === 'loading') return; // being read: that read settles it
+      if (!fresh) {
+        if (now.status === 'signed-out') return;
+        setSession({ status: 'signed-out', byUser: true });
+        toast.success('You signed out in another tab.', { id: 'signed-out-elsewhere' });
+      } else if (now.status === 'signed-in' && isTokenOf(fresh, now.user.email)) {
+        if (now.token !== fresh) setSession({ ...now, token: fresh });
+      } else setSession({ status: 'loading' });
     };
-    window.addEventListener('storage', adopt);
-    return () => window.removeEventListener('storage', adopt);
+    window.addEventListener('storage', follow);
+    return () => window.removeEventListener('storage', follow);
   }, [setSession]);
 
   return null;

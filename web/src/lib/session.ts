@@ -71,11 +71,15 @@ export function useEndSession() {
   );
 }
 
+/** Log Out: the token dropped here and in the browser's other tabs. `quiet`: the caller says it its own way. */
 export function useSignOut() {
   const setSession = useSetAtom(sessionAtom);
-  return useCallback(() => {
-    tokenStorage.clear();
-    setSession({ status: 'signed-out', byUser: true });
-    toast.success('Sign-out successful.');
-  }, [setSession]);
+  return useCallback(
+    (opts: { quiet?: boolean } = {}) => {
+      tokenStorage.clear();
+      setSession({ status: 'signed-out', byUser: true });
+      if (!opts.quiet) toast.success('Sign-out successful.');
+    },
+    [setSession],
+  );
 }

@@ -74,14 +74,24 @@ describe('projection runner', () => {
     await again.stop();
     expect((await rows('rm_upgraded')).every((r) => r.trail === 'kept')).toBe(true);
 
-    // A new column in the definition: the old tables go and the log is replayed into new ones.
+    // A new column in the definition: the log is replayed into new tables beside the old ones,
+    // which are read meanwhile as they were, and then take their place.
     const v2 = tally('upgraded');
     v2.setup = v2.setup.replace('trail text not null', "trail text not null, note text not null default 'v2'");
+    const seenMeanwhile: number[] = [];
+    const counted = v2.handlers.Counted!;
+    v2.handlers.Counted = async (e, ctx) => {
+      seenMeanwhile.push(Number((await ctx.db.query('select count(*) as n from rm_upgraded.tallies')).rows[0].n));
+      await counted(e, ctx);
+    };
     const upgraded = new ProjectionRunner(db.pool, store, feed, v2, { batchSize: 50 });
     await upgraded.start();
     await upgraded.caughtUp();
     await upgraded.stop();
+    expect(seenMeanwhile.length).toBe(60);
+    expect(new Set(seenMeanwhile)).toEqual(new Set([before.length]));
     expect(await rows('rm_upgraded')).toEqual(before);
+    expect((await db.pool.query(`select count(*)::int as n from pg_namespace where nspname like 'rm_upgraded__%'`)).rows[0].n).toBe(0);
     const notes = await db.pool.query<{ note: string }>('select distinct note from rm_upgraded.tallies');
     expect(notes.rows).toEqual([{ note: 'v2' }]);
   });

@@ -143,12 +143,16 @@ export class ProjectionRunner extends LeaderElected {
       `select obj_description(oid, 'pg_namespace') as definition from pg_namespace where nspname = $1`,
       [schema],
     );
-    // Tables made from another definition (an upgrade added a column) are rebuilt from the log.
+    // Tables made from another definition (an upgrade added a column) are rebuilt from the log,
+    // beside the old ones, which are read meanwhile (as they were) and then replaced in one swap.
     const stale = found.rowCount !== 0 && found.rows[0]!.definition !== this.definition;
-    if (stale) this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log`);
-    if (found.rowCount === 0 || stale) {
+    if (found.rowCount === 0) {
       await this.createTables(schema);
       await setCheckpoint(this.pool, name, 0);
+    } else if (stale) {
+      this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log beside the old tables`);
+      await this.swapIn(await this.fillBeside());
+      if (!this.isCurrent(attempt)) return;
     }
     const position = await openCheckpoint(this.pool, name);
     if (!this.isCurrent(attempt)) return;
@@ -511,25 +515,45 @@ export class ProjectionRunner extends LeaderElected {
    * pauses it, applies the tail, and swaps the schemas and checkpoint in one transaction.
    */
   async rebuild(opts: { onProgress?: (p: VerifyProgress) => void } = {}): Promise<{ position: number }> {
-    const { schema } = this.projection;
-    const fresh = `${schema}__rebuild`;
-    await this.createTables(fresh);
-    let pos = await this.withIndexesBuiltAfter(fresh, () => this.replayInto(fresh, 0, { onProgress: opts.onProgress }));
+    const filled = await this.fillBeside(opts);
     return this.exclusive(async () => {
-      pos = await this.replayInto(fresh, pos);
-      // Before the swap, whose outcome may be unknown if it fails; no batch runs until it is done.
-      this.forgetKept();
-      await withTransaction(this.pool, async (client) => {
-        await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
-        await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
-        await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
-        await setCheckpoint(client, this.name, pos);
-        await recordHandles(client, this.name, this.handles);
-      });
+      const pos = await this.swapIn(filled);
       this.current = this.stored = pos;
       await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
       return { position: pos };
     });
+  }
+
+  /**
+   * Fresh tables (`<schema>__rebuild`) filled from the log so far, while the live ones are still
+   * read (and, in a rebuild, still applied to); answers the position they reached.
+   */
+  private async fillBeside(opts: { onProgress?: (p: VerifyProgress) => void } = {}): Promise<number> {
+    const fresh = `${this.projection.schema}__rebuild`;
+    await this.createTables(fresh);
+    return this.withIndexesBuiltAfter(fresh, () => this.replayInto(fresh, 0, { onProgress: opts.onProgress }));
+  }
+
+  /**
+   * The rest of the log into the tables `fillBeside` filled, then they take the live ones' place
+   * with the checkpoint in one transaction; answers their position. No batch may run meanwhile (a
+   * rebuild holds the runner exclusively; a start with a changed definition runs it before it
+   * applies anything).
+   */
+  private async swapIn(from: number): Promise<number> {
+    const { schema } = this.projection;
+    const fresh = `${schema}__rebuild`;
+    const pos = await this.replayInto(fresh, from);
+    // Before the swap, whose outcome may be unknown if it fails; no batch runs until it is done.
+    this.forgetKept();
+    await withTransaction(this.pool, async (client) => {
+      await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
+      await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
+      await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
+      await setCheckpoint(client, this.name, pos);
+      await recordHandles(client, this.name, this.handles);
+    });
+    return pos;
   }
 
   /**

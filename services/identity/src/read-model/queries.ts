@@ -25,10 +25,8 @@ export class IdentityQueries {
   }
   /** What the tokens of these accounts are stamped with, by id, in one read (a deleted or unknown account is absent). */
   async credentialsOf(ids: string[]): Promise<Map<string, Credentials>> {
-    const { rows } = await this.pool.query<Pick<UserRow, 'id' | 'password_hash' | 'sessions_ended'>>(
-      'select id, password_hash, sessions_ended from rm_identity.users where id = any($1) and not deleted',
-      [ids],
-    );
+    // Every column: while an upgrade rebuilds the table beside it, the old one has no sessions_ended yet.
+    const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where id = any($1) and not deleted', [ids]);
     return new Map(rows.map((r) => [r.id, credentialsOf(r)]));
   }
   async userByEmail(email: string): Promise<User | null> {
@@ -47,7 +45,7 @@ export class IdentityQueries {
     const { rows } = await this.pool.query<UserRow>('select * from rm_identity.users where email = $1 and not deleted', [email]);
     const row = rows[0];
     return (await checkPassword(row?.password_hash, password)) && row?.password_hash
-      ? { user: toUser(row), passwordHash: row.password_hash, sessionsEnded: row.sessions_ended }
+      ? { user: toUser(row), ...credentialsOf(row), passwordHash: row.password_hash }
       : null;
   }
   async usersWithRole(role: 'Buyer' | 'Seller'): Promise<User[]> {
@@ -100,7 +98,8 @@ export class IdentityQueries {
   }
 }
 
-const credentialsOf = (r: Pick<UserRow, 'password_hash' | 'sessions_ended'>): Credentials => ({
+/** A row's credentials; a row of the table from before ADR 0062 (read while its upgrade is rebuilt beside it) ended none. */
+const credentialsOf = (r: Pick<UserRow, 'password_hash'> & Partial<Pick<UserRow, 'sessions_ended'>>): Credentials => ({
   passwordHash: r.password_hash,
-  sessionsEnded: r.sessions_ended,
+  sessionsEnded: r.sessions_ended ?? 0,
 });

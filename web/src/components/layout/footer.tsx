@@ -34,7 +34,7 @@ export function Footer() {
           <ul>
             {session.status === 'signed-in' ? (
               <li>
-                <button type="button" className="link-button" onClick={signOut}>
+                <button type="button" className="link-button" onClick={() => signOut()}>
                   Sign Out
                 </button>
               </li>

@@ -27,7 +27,7 @@ export function Navbar() {
             </NavLink>
           ))}
           {session.status === 'signed-in' ? (
-            <Button variant="outline" size="small" onClick={signOut} className="navbar__logout">
+            <Button variant="outline" size="small" onClick={() => signOut()} className="navbar__logout">
               Log Out
             </Button>
           ) : (

@@ -20,7 +20,7 @@ const ChangePasswordForm = lazy(() =>
   })),
 );
 
-/** Signing out everywhere else, antd's too, fetched with the password form. */
+/** Signing out everywhere, antd's too, fetched with the password form. */
 const EndSessions = lazy(() =>
   Promise.all([import('@/features/auth/components/end-sessions'), import('@/lib/antd-theme')]).then(([m, t]) => ({
     default: t.withAntd(m.EndSessions),

@@ -1,17 +1,8 @@
-import type { SessionsEndedAnswer } from '@tv-shop/contracts';
-import { apiRequest, whileTokenChanges } from '@/lib/api-client';
-import { tokenStorage } from '@/lib/token-storage';
+import type { WriteAnswer } from '@tv-shop/contracts';
+import { apiRequest } from '@/lib/api-client';
 
 /**
- * Signs the account out everywhere else (ADR 0062): every other session's token stops working, and
- * the answer's token keeps this one. Like a new password, a 401 to the old token elsewhere in the
- * page while the answer is on its way waits for it, and then ends nothing.
+ * Signs the account out everywhere, this tab included (ADR 0062): every session's token stops
+ * working, and the holder signs in again.
  */
-export const endOtherSessions = (): Promise<SessionsEndedAnswer> =>
-  whileTokenChanges(
-    (async () => {
-      const answer = await apiRequest<SessionsEndedAnswer>('/account/sessions', { method: 'DELETE', changesToken: true });
-      tokenStorage.set(answer.token);
-      return answer;
-    })(),
-  );
+export const endAllSessions = (): Promise<WriteAnswer> => apiRequest<WriteAnswer>('/account/sessions', { method: 'DELETE' });
