@@ -33,6 +33,11 @@ test('when a buyer types a card as digits only, then the number is grouped, "123
 
   const page = await newPage();
   await logInFromHome(page, email, PASSWORD);
+  // A booking that is not theirs (or none at all) is said so, with the way to their own: no Retry to press in vain.
+  await page.goto('/dashboard/payment/00000000-0000-4000-8000-000000000000');
+  await page.getByText('There is no such booking of yours.').waitFor();
+  await page.getByRole('link', { name: 'My Orders' }).first().waitFor();
+  expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
   await page.goto(`/dashboard/payment/${booking.insertedId}`);
   await page.getByText('Payment With Stripe').waitFor();
 
@@ -152,5 +157,9 @@ test('when a login is refused, then the error goes as soon as the user types aga
   await page.getByLabel('Password').fill('abc');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await fieldError(page, 'Password').filter({ hasText: 'Password must be at least 6 characters' }).waitFor();
+  // So is too long a name, at the field, as the server would have said it.
+  await page.getByLabel('Name').fill('N'.repeat(81));
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await fieldError(page, 'Name').filter({ hasText: 'Name must be at most 80 characters' }).waitFor();
   expect(writes).toEqual([]);
 });

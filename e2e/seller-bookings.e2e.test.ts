@@ -131,3 +131,18 @@ test("when a buyer books a seller's TV, then the seller's My Bookings shows it l
   await card(visitor, productName).getByText('Sold', { exact: true }).waitFor();
   expect(await card(visitor, productName).getByRole('button', { name: 'Book Now' }).isDisabled()).toBe(true);
 });
+
+test('when a seller marks a booked TV sold, then their My Bookings says why in words addressed to them', async () => {
+  const productName = `Walton 32" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Sold Screens', productName);
+  const buyer = await api(baseUrl).signup('Lima Buyer', uniqueEmail('buyer'), 'Buyer');
+  await api(baseUrl).book(buyer.token, seller.productId);
+  await api(baseUrl).markSold(seller.token, seller.productId);
+
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto('/dashboard/my_bookings');
+  const row = page.getByRole('list', { name: 'Bookings of your TVs' }).getByRole('listitem').filter({ hasText: productName });
+  await row.getByText('you marked it sold').waitFor();
+  expect(await row.getByText('the seller marked it sold').count()).toBe(0);
+});

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { LoadError } from '@/components/ui/load-error';
+import { Notice } from '@/components/ui/notice';
 import { Spinner } from '@/components/ui/spinner';
 import { Tag } from '@/components/ui/tag';
 import { paths } from '@/config/paths';
@@ -18,7 +19,7 @@ function PaymentPageContent() {
   usePageTitle(paths.dashboard.payment.title);
   const { id = '' } = useParams();
   const user = useSessionUser();
-  const { booking, cancelled, loading, error, retry } = useBooking(id);
+  const { booking, cancelled, notFound, loading, error, retry } = useBooking(id);
   const markPaid = useMarkBookingPaid();
   // Whether it was paid before this visit, fixed on arrival: the push that turns it Paid while
   // the buyer pays here must not swap the form (and its success message) for the label.
@@ -28,6 +29,20 @@ function PaymentPageContent() {
   }, [booking, paidOnArrival]);
 
   if ((loading && !booking) || (booking && paidOnArrival === null)) return <Spinner />;
+  if (notFound)
+    return (
+      <Notice
+        className="load-error"
+        type="info"
+        role="status"
+        title="There is no such booking of yours."
+        description={
+          <>
+            Your bookings are in <Link to={paths.dashboard.myOrders.href()}>My Orders</Link>.
+          </>
+        }
+      />
+    );
   if (!booking || !user) return <LoadError what="booking" error={error ?? 'Booking not found.'} onRetry={retry} />;
   return (
     <section aria-labelledby="payment-heading" className="payment-page">

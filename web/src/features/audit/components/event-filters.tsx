@@ -1,4 +1,5 @@
 import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
 import { FormSelect } from '@/components/ui/form-select';
 import { CloseIcon } from '@/components/ui/icons';
 import { Tag } from '@/components/ui/tag';
@@ -30,6 +31,8 @@ const typeOptions = eventTypes.map((type) => ({ value: type, label: type }));
 
 /** The event log's filters; applying them reads the log again (the address keeps them). */
 export function EventFilters({ filter, onChange }: { filter: TailFilter; onChange: (filter: TailFilter) => void }) {
+  // Clear empties the fields even when nothing was applied yet (the filter is already empty).
+  const [cleared, setCleared] = useState(0);
   const apply = (values: Values) =>
     onChange({
       type: values.type || undefined,
@@ -43,7 +46,7 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
   return (
     <Form<Values>
       // A new filter from outside (a link, Clear) puts fresh values in the fields.
-      key={JSON.stringify(filter)}
+      key={`${cleared}:${JSON.stringify(filter)}`}
       className="event-filters"
       layout="vertical"
       aria-label="Filter the events"
@@ -99,7 +102,14 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
         <Button type="primary" htmlType="submit">
           Apply filters
         </Button>
-        <Button onClick={() => onChange({})}>Clear</Button>
+        <Button
+          onClick={() => {
+            setCleared((n) => n + 1);
+            onChange({});
+          }}
+        >
+          Clear
+        </Button>
       </div>
     </Form>
   );

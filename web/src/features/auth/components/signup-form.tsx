@@ -38,7 +38,15 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
       initialValues={{ role: 'Buyer' }}
       requiredMark={false}
     >
-      <Form.Item label="Name" name="name" rules={[{ required: true, message: 'Please enter your name' }]}>
+      <Form.Item
+        label="Name"
+        name="name"
+        rules={[
+          { required: true, message: 'Please enter your name' },
+          // The server's limit (SignupBody), said at the field before anything is sent.
+          { max: 80, message: 'Name must be at most 80 characters' },
+        ]}
+      >
         <Input autoComplete="name" autoFocus />
       </Form.Item>
       <Form.Item label="Email" name="email" rules={EMAIL_RULES}>

@@ -1,7 +1,7 @@
 import type { Booking } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback } from 'react';
-import { apiRead } from '@/lib/api-client';
+import { useCallback, useState } from 'react';
+import { ApiError, apiRead } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { bookingsStore } from '../atoms';
@@ -14,12 +14,20 @@ export const getBooking = (id: string) => apiRead<Booking>(`/bookings/${encodeUR
  */
 export function useBooking(id: string) {
   const loadIntoStore = useSetAtom(bookingsStore.loadAtom);
+  // A 404 is an answer (no such booking, or another buyer's), not a failure a retry could mend.
+  const [missing, setMissing] = useState<string | null>(null);
   const load = useCallback(async () => {
-    const { data, position } = await getBooking(id);
-    loadIntoStore({ rows: [data], position, inScope: (b) => b._id === id });
-    noteListRead(position);
+    try {
+      const { data, position } = await getBooking(id);
+      loadIntoStore({ rows: [data], position, inScope: (b) => b._id === id });
+      noteListRead(position);
+      setMissing(null);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setMissing(id);
+      else throw error;
+    }
   }, [id, loadIntoStore]);
   const state = useLoad(load);
   const booking = useAtomValue(bookingsStore.stateAtom).rows.get(id) ?? null;
-  return { booking, cancelled: booking?.status === 'cancelled', ...state };
+  return { booking, cancelled: booking?.status === 'cancelled', notFound: missing === id && !booking, ...state };
 }

@@ -87,7 +87,11 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
           <Form.Item
             label="Meeting Location"
             name="meeting_location"
-            rules={[{ required: true, whitespace: true, message: 'Please enter where to meet' }]}
+            rules={[
+              { required: true, whitespace: true, message: 'Please enter where to meet' },
+              // The server's limit (PlaceBookingBody), said at the field before anything is sent.
+              { max: 200, message: 'Meeting location must be at most 200 characters' },
+            ]}
           >
             <Input />
           </Form.Item>

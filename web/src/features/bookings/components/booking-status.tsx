@@ -1,8 +1,17 @@
 import { Tag } from 'antd';
-import type { Booking } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, type Booking } from '@tv-shop/contracts';
 
-/** Open, Paid or Cancelled (with why), in words a colour-blind reader gets too. */
-export function BookingStatus({ booking }: { booking: Booking }) {
+/** Why, as the seller reads it where the read model's words speak to the buyer. */
+const TO_THE_SELLER: Record<string, string> = {
+  [CANCEL_REASON_TEXT['listing-edited']]: 'you changed the listing; the buyer was told',
+  [CANCEL_REASON_TEXT['product-marked-sold']]: 'you marked it sold',
+};
+
+/**
+ * Open, Paid or Cancelled (with why), in words a colour-blind reader gets too, and addressed to
+ * whoever reads it: the buyer (My Orders) or the seller (My Bookings).
+ */
+export function BookingStatus({ booking, reader = 'buyer' }: { booking: Booking; reader?: 'buyer' | 'seller' }) {
   if (booking.status === 'paid')
     return (
       <Tag color="green" className="paid-label">
@@ -13,7 +22,11 @@ export function BookingStatus({ booking }: { booking: Booking }) {
     return (
       <span className="booking-cancelled">
         <Tag className="cancelled-label">Cancelled</Tag>
-        {booking.cancel_reason ? <span className="booking-cancelled__reason">{booking.cancel_reason}</span> : null}
+        {booking.cancel_reason ? (
+          <span className="booking-cancelled__reason">
+            {(reader === 'seller' && TO_THE_SELLER[booking.cancel_reason]) || booking.cancel_reason}
+          </span>
+        ) : null}
       </span>
     );
   return (

@@ -49,7 +49,7 @@ export function SellerBookingsList({ bookings }: { bookings: Booking[] }) {
             <time dateTime={b.booked_at}>{when(b.booked_at)}</time>
           </span>
           <span>
-            <BookingStatus booking={b} />
+            <BookingStatus booking={b} reader="seller" />
           </span>
         </li>
       ))}
