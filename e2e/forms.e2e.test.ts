@@ -161,5 +161,10 @@ test('when a login is refused, then the error goes as soon as the user types aga
   await page.getByLabel('Name').fill('N'.repeat(81));
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await fieldError(page, 'Name').filter({ hasText: 'Name must be at most 80 characters' }).waitFor();
+  // A mistyped email is said once, by the form, not also by the browser's own bubble.
+  await page.getByLabel('Email').fill('not-an-email');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await fieldError(page, 'Email').filter({ hasText: 'Please enter an email address, like name@example.com' }).waitFor();
+  expect(await page.locator('form#signup').evaluate((form) => (form as HTMLFormElement).noValidate)).toBe(true);
   expect(writes).toEqual([]);
 });

@@ -10,8 +10,9 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => 
   const { submit, busy, error, setError } = useSubmit(async (values: LoginBody) => onSignedIn(await login(values)));
 
   return (
-    // A refusal is about what was typed: it goes as soon as the user types again.
-    <Form<LoginBody> name="login" layout="vertical" onFinish={submit} onValuesChange={() => setError(null)} requiredMark={false}>
+    // A refusal is about what was typed: it goes as soon as the user types again. The form's own
+    // messages say what is wrong (noValidate: not the browser's bubble on top of them).
+    <Form<LoginBody> name="login" layout="vertical" onFinish={submit} onValuesChange={() => setError(null)} requiredMark={false} noValidate>
       <Form.Item label="Email" name="email" rules={EMAIL_RULES}>
         <Input type="email" autoComplete="email" autoFocus />
       </Form.Item>

@@ -32,6 +32,8 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
     // A refusal is about what was typed: it goes as soon as the user types again.
     <Form<SignupValues>
       name="signup"
+      // The form's own messages say what is wrong, not the browser's bubble on top of them.
+      noValidate
       layout="vertical"
       onFinish={submit}
       onValuesChange={() => setError(null)}
