@@ -65,5 +65,12 @@ test('when a buyer cancels an unpaid booking in My Orders, then it stays there c
   await expectToast(page, 'Booking successfully');
   await sellerRow.getByText('Waiting for payment').waitFor({ timeout: 2_000 });
   await page.goto('/dashboard/my_order');
-  await page.locator('tr').filter({ hasText: productName }).getByRole('button', { name: 'Pay' }).waitFor();
+  const rows = page.locator('tr').filter({ hasText: productName });
+  await rows.getByRole('button', { name: 'Pay' }).waitFor();
+  // The cancelled booking stays in the history beside the new one, with its own reason.
+  expect(await rows.count()).toBe(2);
+  await rows.filter({ hasText: 'cancelled by the buyer' }).waitFor();
+  // And on the seller's list, live: the new booking above, the cancelled one kept.
+  await sellerPage.getByText('cancelled by the buyer').first().waitFor();
+  await sellerPage.getByText('Sadar Road, Barishal').waitFor();
 });

@@ -43,7 +43,11 @@ describe('a buyer cancels their booking', () => {
     expect(again.status).toBe(200);
     expect(again.body.modifiedCount).toBe(0);
     expect(await shop.book(buyer.token, p._id)).toBe(bookingId);
-    expect(await myOrders(buyer)).toMatchObject([{ _id: bookingId, status: 'open' }]);
+    // The booking goes on in its own row; the cancelled one stays in the history beside it (ADR 0063).
+    expect(await myOrders(buyer)).toMatchObject([
+      { _id: bookingId, status: 'open' },
+      { _id: expect.not.stringMatching(bookingId), status: 'cancelled', cancel_reason: 'cancelled by the buyer' },
+    ]);
     const log = await shop.pool.query<{ type: string; data: { reason?: string } }>(
       'select type, data from es.events where stream_id = $1 order by position',
       [`booking-${bookingId}`],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { rooms, type Booking } from '@tv-shop/contracts';
 import { createTestDatabase, projectionSpec, type TestDatabase } from '@tv-shop/platform/testing';
-import { ordersProjection } from './orders.projection';
+import { earlierPlacingId, ordersProjection } from './orders.projection';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -62,6 +62,18 @@ const upsert = (position: number, over: Partial<Booking> = {}, to = toBuyerSelle
   rooms: to,
 });
 const STATE = 'select id, paid, cancelled, cancel_reason, transaction_id, seller_id, seller_email, placed_at::int from bookings';
+/** A row as STATE reads it: bk1 of seller s1, open and unpaid, placed at 2, but for `over`. */
+const stateRow = (over: Record<string, unknown> = {}) => ({
+  id: 'bk1',
+  paid: false,
+  cancelled: false,
+  cancel_reason: null,
+  transaction_id: null,
+  seller_id: 's1',
+  seller_email: 's1@x.test',
+  placed_at: 2,
+  ...over,
+});
 
 describe('orders projection (rm_orders)', () => {
   it("ProductListed: the product's seller, kept for the bookings; nothing pushed", async () => {
@@ -75,18 +87,7 @@ describe('orders projection (rm_orders)', () => {
       .when(placed())
       .then({
         rows: {
-          [STATE]: [
-            {
-              id: 'bk1',
-              paid: false,
-              cancelled: false,
-              cancel_reason: null,
-              transaction_id: null,
-              seller_id: 's1',
-              seller_email: 's1@x.test',
-              placed_at: 2,
-            },
-          ],
+          [STATE]: [stateRow()],
           'select price_poisha::int, buyer_id, booked_at from bookings': [
             { price_poisha: 1_500_050, buyer_id: 'b1', booked_at: new Date('2025-01-01T00:00:02Z') },
           ],
@@ -122,18 +123,7 @@ describe('orders projection (rm_orders)', () => {
       .when(paid)
       .then({
         rows: {
-          [STATE]: [
-            {
-              id: 'bk1',
-              paid: true,
-              cancelled: false,
-              cancel_reason: null,
-              transaction_id: 'pi_1',
-              seller_id: 's1',
-              seller_email: 's1@x.test',
-              placed_at: 2,
-            },
-          ],
+          [STATE]: [stateRow({ paid: true, transaction_id: 'pi_1' })],
         },
         pushes: [upsert(3, { paid: true, status: 'paid', transationId: 'pi_1' })],
       });
@@ -144,18 +134,7 @@ describe('orders projection (rm_orders)', () => {
       .when(cancelled('product-sold'))
       .then({
         rows: {
-          [STATE]: [
-            {
-              id: 'bk1',
-              paid: false,
-              cancelled: true,
-              cancel_reason: 'sold to another buyer',
-              transaction_id: null,
-              seller_id: 's1',
-              seller_email: 's1@x.test',
-              placed_at: 2,
-            },
-          ],
+          [STATE]: [stateRow({ cancelled: true, cancel_reason: 'sold to another buyer' })],
         },
         pushes: [upsert(3, { status: 'cancelled', cancel_reason: 'sold to another buyer' })],
       });
@@ -176,31 +155,33 @@ describe('orders projection (rm_orders)', () => {
       .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'something-new' }] } });
   });
 
-  it('BookingPlaced again after a cancellation: the same booking starts afresh with the new details', async () => {
+  it('BookingPlaced again after a cancellation: the cancelled placing stays as a row of its own, and the booking starts afresh', async () => {
+    const earlier = earlierPlacingId('bk1', 2);
     await given(listed(), placed(), cancelled('product-sold'))
       .when(placed({ phone: '01900000000', meetingLocation: 'Gulshan', pricePoisha: 1_400_000 }))
       .then({
         rows: {
-          [STATE]: [
-            {
-              id: 'bk1',
-              paid: false,
-              cancelled: false,
-              cancel_reason: null,
-              transaction_id: null,
-              seller_id: 's1',
-              seller_email: 's1@x.test',
-              placed_at: 4,
-            },
+          [`${STATE} order by placed_at`]: [
+            stateRow({ id: earlier, cancelled: true, cancel_reason: 'sold to another buyer' }),
+            stateRow({ placed_at: 4 }),
           ],
+          'select meeting_location from bookings order by placed_at': [{ meeting_location: 'Dhanmondi' }, { meeting_location: 'Gulshan' }],
         },
         pushes: [
+          {
+            ...upsert(4, { status: 'cancelled', cancel_reason: 'sold to another buyer' }),
+            push: {
+              ...upsert(4).push,
+              id: earlier,
+              row: booking({ _id: earlier, status: 'cancelled', cancel_reason: 'sold to another buyer' }),
+            },
+          },
           upsert(4, { phone_number: '01900000000', meeting_location: 'Gulshan', price: 14000, booked_at: '2025-01-01T00:00:04.000Z' }),
         ],
       });
   });
 
-  it('a payment intent changes nothing; a refund of one is added up on the booking, pushed, and kept when it is placed again', async () => {
+  it('a payment intent changes nothing; a refund of one is added up on the booking, pushed, and kept by that placing when it is placed again', async () => {
     const intent = {
       type: 'PaymentIntentCreated',
       data: { bookingId: 'bk1', paymentIntentId: 'pi_1', provider: 'sandbox', amountPoisha: 1_500_050, currency: 'bdt' },
@@ -227,6 +208,13 @@ describe('orders projection (rm_orders)', () => {
       });
     await given(listed(), placed(), intent, cancelled('buyer-cancelled'), refunded)
       .when(placed())
-      .then({ rows: { 'select cancelled, refunded_poisha::int from bookings': [{ cancelled: false, refunded_poisha: 1_500_050 }] } });
+      .then({
+        rows: {
+          'select cancelled, refunded_poisha::int from bookings order by placed_at': [
+            { cancelled: true, refunded_poisha: 1_500_050 },
+            { cancelled: false, refunded_poisha: 0 },
+          ],
+        },
+      });
   });
 });

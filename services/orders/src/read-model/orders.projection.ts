@@ -1,5 +1,13 @@
 import { CANCEL_REASON_TEXT, rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
-import { LastChanges, RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
+import {
+  LastChanges,
+  RowSet,
+  uuidFromName,
+  type BatchContext,
+  type Projection,
+  type ProjectionContext,
+  type RecordedEvent,
+} from '@tv-shop/platform';
 import { toBooking, type BookingRow } from './rows';
 
 /** A booking is seen by its buyer, the seller of the booked TV, and the admin; nobody else. */
@@ -13,6 +21,16 @@ const emitBooking = async (ctx: ProjectionContext, id: string) => {
   ctx.emit({ entity: 'booking', op: 'upsert', id, row: toBooking(r) }, to);
 };
 
+/**
+ * A booking placed again after it was cancelled goes on in the same stream and row (one buyer,
+ * one TV); the cancelled placing stays in the buyer's and the seller's history as a row
+ * of its own, named after the booking and the position it was placed at (ADR 0063).
+ */
+export const earlierPlacingId = (bookingId: string, placedAt: number | string) => uuidFromName(`booking-placing:${bookingId}:${placedAt}`);
+
+const BOOKING_COLUMNS = `product_id, product_name, product_image, price_poisha, buyer_id, buyer_name, buyer_email, phone, meeting_location,
+  paid, cancelled, cancel_reason, transaction_id, placed_at, booked_at, seller_id, seller_email, refunded_poisha`;
+
 /** The projection's name: its checkpoint's, which orders' policy waits for before it reads the bookings. */
 export const ORDERS_PROJECTION = 'orders';
 
@@ -25,6 +43,8 @@ export const ordersProjection: Projection = {
   name: ORDERS_PROJECTION,
   schema: 'rm_orders',
   setup: `
+    -- A cancelled placing keeps a row of its own when the booking is placed again (earlierPlacingId);
+    -- this line changed the definition, so a shop from before rebuilds the table and gets them back.
     create table product_sellers (product_id text primary key, seller_id text not null, seller_email text not null);
     create table bookings (
       id text primary key, product_id text not null, product_name text not null, product_image text not null,
@@ -48,13 +68,23 @@ export const ordersProjection: Projection = {
     },
     BookingPlaced: async (e, ctx) => {
       const d = e.data as EventOf<'BookingPlaced'>['data'];
-      // A booking cancelled earlier may be placed again in the same stream: it starts afresh.
+      // A booking cancelled earlier may be placed again in the same stream: the cancelled placing
+      // is kept as a row of its own (with what was refunded of it), and the booking starts afresh.
+      const { rows: before } = await ctx.db.query<{ placed_at: string }>('select placed_at from bookings where id = $1 and cancelled', [
+        d.bookingId,
+      ]);
+      const earlier = before[0] ? earlierPlacingId(d.bookingId, before[0].placed_at) : null;
+      if (earlier)
+        await ctx.db.query(`insert into bookings (id, ${BOOKING_COLUMNS}) select $2, ${BOOKING_COLUMNS} from bookings where id = $1`, [
+          d.bookingId,
+          earlier,
+        ]);
       await ctx.db.query(
         `insert into bookings (id, product_id, product_name, product_image, price_poisha, buyer_id, buyer_name, buyer_email, phone,
            meeting_location, placed_at, booked_at, seller_id, seller_email)
          select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, s.seller_id, coalesce(s.seller_email, '')
          from (select 1) one left join product_sellers s on s.product_id = $2
-         on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null,
+         on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null, refunded_poisha = 0,
            phone = excluded.phone, meeting_location = excluded.meeting_location, price_poisha = excluded.price_poisha,
            product_name = excluded.product_name, product_image = excluded.product_image,
            placed_at = excluded.placed_at, booked_at = excluded.booked_at`,
@@ -73,6 +103,7 @@ export const ordersProjection: Projection = {
           e.metadata.at,
         ],
       );
+      if (earlier) await emitBooking(ctx, earlier);
       await emitBooking(ctx, d.bookingId);
     },
     BookingPaid: async (e, ctx) => {
@@ -89,7 +120,7 @@ export const ordersProjection: Projection = {
       await emitBooking(ctx, d.bookingId);
     },
     // Money given back for a payment that bought nothing (the booking was cancelled meanwhile, or it
-    // was for an earlier price). A fact about money: it stays when the booking is placed again.
+    // was for an earlier price). A fact about money: placed again, the cancelled placing keeps it.
     PaymentRefunded: async (e, ctx) => {
       const d = e.data as EventOf<'PaymentRefunded'>['data'];
       await ctx.db.query('update bookings set refunded_poisha = refunded_poisha + $2 where id = $1', [d.bookingId, d.amountPoisha]);
@@ -162,6 +193,12 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
       case 'BookingPlaced': {
         const d = e.data as EventOf<'BookingPlaced'>['data'];
+        const before = bookings.get(d.bookingId);
+        if (before?.cancelled) {
+          const earlier = earlierPlacingId(d.bookingId, before.placed_at);
+          bookings.insert({ ...before, id: earlier });
+          touched.touch(earlier, e.position);
+        }
         const again = {
           cancelled: false,
           cancel_reason: null,
@@ -175,6 +212,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           product_image: d.productImage,
           placed_at: e.position,
           booked_at: e.metadata.at,
+          refunded_poisha: 0,
         };
         if (!bookings.update(d.bookingId, again)) {
           const seller = sellers.get(d.productId);
@@ -186,7 +224,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
             buyer_email: d.buyerEmail,
             seller_id: seller?.seller_id ?? null,
             seller_email: seller?.seller_email ?? '',
-            refunded_poisha: 0,
             ...again,
           });
         }
