@@ -110,7 +110,9 @@ export interface Booking {
   status: BookingStatus;
   /** Why it was cancelled, in words ("sold to another buyer", "listing removed"). */
   cancel_reason?: string;
-  /** TK given back for payments of this booking that bought nothing (made after it was cancelled, or for an earlier price); kept when it is booked again. */
+  /** A cancelled placing kept as a row of its own when the buyer booked the TV again (ADR 0063). */
+  earlier_placing?: true;
+  /** TK given back for payments of this booking that bought nothing (made after it was cancelled, or for an earlier price); kept by that placing's row when the TV is booked again. */
   refunded?: number;
   /** ISO time the booking was placed. */
   booked_at: string;

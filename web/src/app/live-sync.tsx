@@ -76,6 +76,8 @@ export function LiveSync() {
         toast.success(`New booking: ${push.row.porduct_name} by ${push.row.username}`, { id: `booking-${push.id}-${push.position}` });
       else if (
         push.row.status === 'cancelled' &&
+        // Not an earlier placing, kept as a row of its own when the TV was booked again (ADR 0063).
+        !push.row.earlier_placing &&
         before?.status !== 'cancelled' &&
         push.row.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled']
       )

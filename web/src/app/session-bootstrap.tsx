@@ -1,12 +1,12 @@
 import type { User } from '@tv-shop/contracts';
 import { useAtom } from 'jotai';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
 import { isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
-import { sessionAtom, useEndSession } from '@/lib/session';
+import { SESSION_ENDED_TEXT, sessionAtom, useEndSession } from '@/lib/session';
 import { emailFromToken, isTokenOf, tokenStorage } from '@/lib/token-storage';
 
 /** The signed-in user's profile as last read, so an outage at load does not sign them out. */
@@ -39,6 +39,8 @@ function keepUser(user: User | null): void {
  */
 export function SessionBootstrap() {
   const [session, setSession] = useAtom(sessionAtom);
+  // Counts the stored token's changes while the session is read: each starts the read again.
+  const [reread, setReread] = useState(0);
   // A stored token that no longer works (expired, revoked, unreadable) ends the session, saying so.
   const endSession = useEndSession();
 
@@ -66,7 +68,8 @@ export function SessionBootstrap() {
     const ask = (current: string): Promise<void> =>
       getProfile(email)
         .then(async (profile) => {
-          if (!alive) return;
+          // Another tab changed the stored token meanwhile: the read starts again (`reread`).
+          if (!alive || tokenStorage.get() !== current) return;
           setSession({ status: 'signed-in', token: current, user: profile });
           // A fresh token keeps a returning visitor signed in; the old one still works meanwhile.
           const fresh = await refreshToken(email).catch(() => null);
@@ -111,7 +114,7 @@ export function SessionBootstrap() {
       alive = false;
       clearTimeout(retry);
     };
-  }, [session.status, setSession, endSession]);
+  }, [session.status, reread, setSession, endSession]);
 
   // The browser's other tabs share its one stored token, and this tab follows it:
   // - a new token of the same account (the password was changed there, ADR 0060): this tab goes on
@@ -126,11 +129,20 @@ export function SessionBootstrap() {
       if (e.storageArea !== localStorage || e.key !== tokenStorage.key) return;
       const fresh = e.newValue;
       const now = current.current;
-      if (now.status === 'loading') return; // being read: that read settles it
+      if (now.status === 'loading') {
+        setReread((n) => n + 1); // being read: read again with what is stored now
+        return;
+      }
       if (!fresh) {
         if (now.status === 'signed-out') return;
-        setSession({ status: 'signed-out', byUser: true });
-        toast.success('You signed out in another tab.', { id: 'signed-out-elsewhere' });
+        if (tokenStorage.endedWhy() === 'ended') {
+          // The server refused it there (a new password, signed out everywhere): said as here.
+          setSession({ status: 'signed-out' });
+          toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
+        } else {
+          setSession({ status: 'signed-out', byUser: true });
+          toast.success('You signed out in another tab.', { id: 'signed-out-elsewhere' });
+        }
       } else if (now.status === 'signed-in' && isTokenOf(fresh, now.user.email)) {
         if (now.token !== fresh) setSession({ ...now, token: fresh });
       } else setSession({ status: 'loading' });

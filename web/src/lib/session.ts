@@ -53,7 +53,7 @@ export function useSignIn() {
   );
 }
 
-const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
+export const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
 
 /** The server no longer accepts the token (account deleted, token revoked): drop it and say so. */
 export function useEndSession() {
@@ -62,7 +62,7 @@ export function useEndSession() {
   return useCallback(
     (refused?: string) => {
       const stored = tokenStorage.get();
-      if (refused === undefined || stored === refused) tokenStorage.clear();
+      if (refused === undefined || stored === refused) tokenStorage.clear('ended');
       setSession({ status: 'signed-out' });
       // Several calls may fail at once; one toast is enough.
       toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });

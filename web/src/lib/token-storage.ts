@@ -1,5 +1,8 @@
 import { env } from '@/config/env';
 
+/** Why the token was last dropped, for the browser's other tabs. */
+const WHY_KEY = 'TV_Shop_Signed_Out';
+
 /** The session token lives in localStorage under the spec's key (TV_Shop_Token). */
 export const tokenStorage = {
   /** The localStorage key (another tab's change to it arrives as a `storage` event). */
@@ -14,8 +17,25 @@ export const tokenStorage = {
   set(token: string): void {
     localStorage.setItem(env.tokenStorageKey, token);
   },
-  clear(): void {
+  /**
+   * Drops the token, saying why to the browser's other tabs, which follow it (`endedWhy`): the
+   * holder signed out (`signed-out`), or the server no longer took it (`ended`).
+   */
+  clear(why: 'signed-out' | 'ended' = 'signed-out'): void {
+    try {
+      localStorage.setItem(WHY_KEY, why);
+    } catch {
+      // Private windows may refuse storage; the other tabs then say the plainer of the two.
+    }
     localStorage.removeItem(env.tokenStorageKey);
+  },
+  /** Why the token was last dropped (see `clear`). */
+  endedWhy(): 'signed-out' | 'ended' {
+    try {
+      return localStorage.getItem(WHY_KEY) === 'ended' ? 'ended' : 'signed-out';
+    } catch {
+      return 'signed-out';
+    }
   },
 };
 

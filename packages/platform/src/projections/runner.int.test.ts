@@ -96,6 +96,24 @@ describe('projection runner', () => {
     expect(notes.rows).toEqual([{ note: 'v2' }]);
   });
 
+  it('when an upgrade and a rebuild from the tool fill the new tables at once, then they take turns and the rows are right', async () => {
+    const first = new ProjectionRunner(db.pool, store, feed, tally('turns'), { batchSize: 50 });
+    await first.start();
+    await first.caughtUp();
+    await first.stop();
+    const before = await rows('rm_turns');
+    const v2 = tally('turns');
+    v2.setup = v2.setup.replace('trail text not null', "trail text not null, note text not null default 'v2'");
+    // The tool's runner stands by (the upgrade's leads) and rebuilds; both fill rm_turns__rebuild.
+    const upgraded = new ProjectionRunner(db.pool, store, feed, v2, { batchSize: 50, bulkSize: 7 });
+    const tool = new ProjectionRunner(db.pool, store, feed, v2, { batchSize: 50, bulkSize: 7 });
+    await Promise.all([upgraded.start().then(() => upgraded.caughtUp()), tool.rebuild()]);
+    await upgraded.stop();
+    expect(await rows('rm_turns')).toEqual(before);
+    expect((await db.pool.query<{ note: string }>('select distinct note from rm_turns.tallies')).rows).toEqual([{ note: 'v2' }]);
+    expect((await db.pool.query(`select count(*)::int as n from pg_namespace where nspname like 'rm_turns__%'`)).rows[0].n).toBe(0);
+  });
+
   it('when a projection is killed between batches and restarted, then it ends with the same rows as an uninterrupted run', async () => {
     const straight = new ProjectionRunner(db.pool, store, feed, tally('straight'), { batchSize: 7 });
     await straight.start();

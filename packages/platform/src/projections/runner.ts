@@ -151,7 +151,13 @@ export class ProjectionRunner extends LeaderElected {
       await setCheckpoint(this.pool, name, 0);
     } else if (stale) {
       this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log beside the old tables`);
-      await this.swapIn(await this.fillBeside());
+      // Stops between chunks once this attempt lost the lead; another process (or a rebuild
+      // from the tool) waits for the rebuild lock, and then finds the tables current.
+      const ours = () => this.isCurrent(attempt);
+      await this.rebuilding(async () => {
+        if (!(await this.definitionIsStale())) return;
+        await this.swapIn(await this.fillBeside({ ours }), ours);
+      });
       if (!this.isCurrent(attempt)) return;
     }
     const position = await openCheckpoint(this.pool, name);
@@ -515,23 +521,54 @@ export class ProjectionRunner extends LeaderElected {
    * pauses it, applies the tail, and swaps the schemas and checkpoint in one transaction.
    */
   async rebuild(opts: { onProgress?: (p: VerifyProgress) => void } = {}): Promise<{ position: number }> {
-    const filled = await this.fillBeside(opts);
-    return this.exclusive(async () => {
-      const pos = await this.swapIn(filled);
-      this.current = this.stored = pos;
-      await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
-      return { position: pos };
+    return this.rebuilding(async () => {
+      const filled = await this.fillBeside(opts);
+      return this.exclusive(async () => {
+        const pos = await this.swapIn(filled);
+        this.current = this.stored = pos;
+        await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
+        return { position: pos };
+      });
     });
+  }
+
+  /** Whether the live tables were made from another definition than this code's. */
+  private async definitionIsStale(): Promise<boolean> {
+    const { rows } = await this.pool.query<{ definition: string | null }>(
+      `select obj_description(oid, 'pg_namespace') as definition from pg_namespace where nspname = $1`,
+      [this.projection.schema],
+    );
+    return rows.length > 0 && rows[0]!.definition !== this.definition;
+  }
+
+  /**
+   * Runs `fn` while holding this projection's rebuild lock (a session advisory lock, across
+   * processes): one fill of the scratch tables at a time, so no rebuild drops the tables another
+   * is filling. A process killed part way frees it, and the next fill drops its leftovers.
+   */
+  private async rebuilding<T>(fn: () => Promise<T>): Promise<T> {
+    const key = `rebuild:${this.projection.name}`;
+    const lock = await this.pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock(hashtext($1))', [key]);
+      try {
+        return await fn();
+      } finally {
+        await lock.query('select pg_advisory_unlock(hashtext($1))', [key]).catch(() => {});
+      }
+    } finally {
+      lock.release();
+    }
   }
 
   /**
    * Fresh tables (`<schema>__rebuild`) filled from the log so far, while the live ones are still
    * read (and, in a rebuild, still applied to); answers the position they reached.
    */
-  private async fillBeside(opts: { onProgress?: (p: VerifyProgress) => void } = {}): Promise<number> {
+  private async fillBeside(opts: { onProgress?: (p: VerifyProgress) => void; ours?: () => boolean } = {}): Promise<number> {
     const fresh = `${this.projection.schema}__rebuild`;
     await this.createTables(fresh);
-    return this.withIndexesBuiltAfter(fresh, () => this.replayInto(fresh, 0, { onProgress: opts.onProgress }));
+    return this.withIndexesBuiltAfter(fresh, () => this.replayInto(fresh, 0, { onProgress: opts.onProgress, ours: opts.ours }));
   }
 
   /**
@@ -540,19 +577,26 @@ export class ProjectionRunner extends LeaderElected {
    * rebuild holds the runner exclusively; a start with a changed definition runs it before it
    * applies anything).
    */
-  private async swapIn(from: number): Promise<number> {
+  private async swapIn(from: number, ours?: () => boolean): Promise<number> {
     const { schema } = this.projection;
     const fresh = `${schema}__rebuild`;
-    const pos = await this.replayInto(fresh, from);
+    const old = `${schema}__old`;
+    const pos = await this.replayInto(fresh, from, { ours });
+    if (ours && !ours()) throw new Error(`projection ${this.name}: lost the lead while rebuilding; the next leader rebuilds`);
     // Before the swap, whose outcome may be unknown if it fails; no batch runs until it is done.
     this.forgetKept();
+    await this.pool.query(`drop schema if exists ${ident(old)} cascade`); // a swap killed before its drop
     await withTransaction(this.pool, async (client) => {
-      await client.query(`alter schema ${ident(schema)} rename to ${ident(`${schema}__old`)}`);
+      await client.query(`alter schema ${ident(schema)} rename to ${ident(old)}`);
       await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
-      await client.query(`drop schema ${ident(`${schema}__old`)} cascade`);
       await setCheckpoint(client, this.name, pos);
       await recordHandles(client, this.name, this.handles);
     });
+    // Dropped after the swap, not in it: the drop waits for the old tables' last readers, and new
+    // reads of the live name must not queue behind it.
+    await this.pool
+      .query(`drop schema if exists ${ident(old)} cascade`)
+      .catch((err: unknown) => this.opts.log?.(`projection ${this.name}: could not drop ${old} yet`, { error: err }));
     return pos;
   }
 
@@ -693,6 +737,8 @@ export class ProjectionRunner extends LeaderElected {
       client?: pg.PoolClient;
       onBatch?: (position: number, count: number) => void;
       onProgress?: ((p: VerifyProgress) => void) | undefined;
+      /** False once the caller may no longer write (a leader that lost the lead): the replay stops. */
+      ours?: (() => boolean) | undefined;
     } = {},
   ): Promise<number> {
     const until = opts.until ?? Infinity;
@@ -700,6 +746,7 @@ export class ProjectionRunner extends LeaderElected {
     let pos = from;
     let replayed = 0;
     for await (const events of this.chunks(from, until)) {
+      if (opts.ours && !opts.ours()) throw new Error(`projection ${this.name}: lost the lead while replaying; stopped`);
       if (opts.client) await this.applyBatch(opts.client, schema, events, null, bulk);
       else await withTransaction(this.pool, (client) => this.applyBatch(client, schema, events, null, bulk));
       pos = events[events.length - 1]!.position;

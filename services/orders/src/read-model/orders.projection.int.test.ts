@@ -173,7 +173,7 @@ describe('orders projection (rm_orders)', () => {
             push: {
               ...upsert(4).push,
               id: earlier,
-              row: booking({ _id: earlier, status: 'cancelled', cancel_reason: 'sold to another buyer' }),
+              row: booking({ _id: earlier, status: 'cancelled', cancel_reason: 'sold to another buyer', earlier_placing: true }),
             },
           },
           upsert(4, { phone_number: '01900000000', meeting_location: 'Gulshan', price: 14000, booked_at: '2025-01-01T00:00:04.000Z' }),

@@ -52,7 +52,7 @@ export const ordersProjection: Projection = {
       phone text not null, meeting_location text not null, paid boolean not null default false,
       cancelled boolean not null default false, cancel_reason text, transaction_id text, placed_at bigint not null,
       booked_at timestamptz not null, seller_id text, seller_email text not null default '',
-      refunded_poisha bigint not null default 0
+      refunded_poisha bigint not null default 0, earlier_placing boolean not null default false
     );
     create index bookings_buyer on bookings (buyer_email, placed_at desc);
     create index bookings_seller on bookings (seller_id, placed_at desc);
@@ -75,10 +75,10 @@ export const ordersProjection: Projection = {
       ]);
       const earlier = before[0] ? earlierPlacingId(d.bookingId, before[0].placed_at) : null;
       if (earlier)
-        await ctx.db.query(`insert into bookings (id, ${BOOKING_COLUMNS}) select $2, ${BOOKING_COLUMNS} from bookings where id = $1`, [
-          d.bookingId,
-          earlier,
-        ]);
+        await ctx.db.query(
+          `insert into bookings (id, earlier_placing, ${BOOKING_COLUMNS}) select $2, true, ${BOOKING_COLUMNS} from bookings where id = $1`,
+          [d.bookingId, earlier],
+        );
       await ctx.db.query(
         `insert into bookings (id, product_id, product_name, product_image, price_poisha, buyer_id, buyer_name, buyer_email, phone,
            meeting_location, placed_at, booked_at, seller_id, seller_email)
@@ -196,7 +196,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
         const before = bookings.get(d.bookingId);
         if (before?.cancelled) {
           const earlier = earlierPlacingId(d.bookingId, before.placed_at);
-          bookings.insert({ ...before, id: earlier });
+          bookings.insert({ ...before, id: earlier, earlier_placing: true });
           touched.touch(earlier, e.position);
         }
         const again = {
@@ -224,6 +224,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
             buyer_email: d.buyerEmail,
             seller_id: seller?.seller_id ?? null,
             seller_email: seller?.seller_email ?? '',
+            earlier_placing: false,
             ...again,
           });
         }

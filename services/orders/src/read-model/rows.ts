@@ -22,8 +22,10 @@ export interface BookingRow {
   booked_at: Date;
   seller_id: string | null;
   seller_email: string;
-  /** Money given back for payments of this booking that bought nothing, whichever placing they were for. */
+  /** Money given back for payments of this booking that bought nothing; a placing made again starts at none (ADR 0063). */
   refunded_poisha: string;
+  /** A cancelled placing kept when the booking was placed again (ADR 0063). */
+  earlier_placing: boolean;
 }
 export const toBooking = (r: BookingRow): Booking => ({
   _id: r.id,
@@ -40,6 +42,7 @@ export const toBooking = (r: BookingRow): Booking => ({
   status: r.paid ? 'paid' : r.cancelled ? 'cancelled' : 'open',
   ...(r.cancelled && !r.paid && r.cancel_reason ? { cancel_reason: r.cancel_reason } : {}),
   ...(Number(r.refunded_poisha) > 0 ? { refunded: toTk(r.refunded_poisha) } : {}),
+  ...(r.earlier_placing ? { earlier_placing: true as const } : {}),
   booked_at: new Date(r.booked_at).toISOString(),
   seller_email: r.seller_email,
 });
