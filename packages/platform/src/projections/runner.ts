@@ -139,23 +139,19 @@ export class ProjectionRunner extends LeaderElected {
   /** Leading: tables made (or rebuilt when their definition changed), then the log from the checkpoint. */
   protected async lead(attempt: number): Promise<void> {
     const { name, schema } = this.projection;
-    const found = await this.pool.query<{ definition: string | null }>(
-      `select obj_description(oid, 'pg_namespace') as definition from pg_namespace where nspname = $1`,
-      [schema],
-    );
+    const live = await this.liveDefinition();
     // Tables made from another definition (an upgrade added a column) are rebuilt from the log,
     // beside the old ones, which are read meanwhile (as they were) and then replaced in one swap.
-    const stale = found.rowCount !== 0 && found.rows[0]!.definition !== this.definition;
-    if (found.rowCount === 0) {
+    if (live === undefined) {
       await this.createTables(schema);
       await setCheckpoint(this.pool, name, 0);
-    } else if (stale) {
+    } else if (live !== this.definition) {
       this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log beside the old tables`);
       // Stops between chunks once this attempt lost the lead; another process (or a rebuild
       // from the tool) waits for the rebuild lock, and then finds the tables current.
       const ours = () => this.isCurrent(attempt);
       await this.rebuilding(async () => {
-        if (!(await this.definitionIsStale())) return;
+        if ((await this.liveDefinition()) === this.definition) return;
         await this.swapIn(await this.fillBeside({ ours }), ours);
       });
       if (!this.isCurrent(attempt)) return;
@@ -532,13 +528,13 @@ export class ProjectionRunner extends LeaderElected {
     });
   }
 
-  /** Whether the live tables were made from another definition than this code's. */
-  private async definitionIsStale(): Promise<boolean> {
+  /** The definition the live tables were made from (their schema's comment); undefined when there are none. */
+  private async liveDefinition(): Promise<string | null | undefined> {
     const { rows } = await this.pool.query<{ definition: string | null }>(
       `select obj_description(oid, 'pg_namespace') as definition from pg_namespace where nspname = $1`,
       [this.projection.schema],
     );
-    return rows.length > 0 && rows[0]!.definition !== this.definition;
+    return rows.length === 0 ? undefined : rows[0]!.definition;
   }
 
   /**
@@ -652,14 +648,11 @@ export class ProjectionRunner extends LeaderElected {
    */
   async verify(opts: VerifyOptions = {}): Promise<VerifyResult> {
     const { name, schema } = this.projection;
-    const found = await this.pool.query<{ definition: string | null }>(
-      `select obj_description(oid, 'pg_namespace') as definition from pg_namespace where nspname = $1`,
-      [schema],
-    );
-    if (found.rowCount === 0) throw new Error(`projection ${name} has no live tables yet (no schema ${schema})`);
-    if (found.rows[0]!.definition !== this.definition) {
+    const live = await this.liveDefinition();
+    if (live === undefined) throw new Error(`projection ${name} has no live tables yet (no schema ${schema})`);
+    if (live !== this.definition) {
       // Made by other code (an older or newer version of the shop): rows would differ for that reason alone.
-      const note = `the live tables were made from another table definition (${found.rows[0]!.definition ?? 'none'}, this code: ${this.definition})`;
+      const note = `the live tables were made from another table definition (${live ?? 'none'}, this code: ${this.definition})`;
       return {
         name,
         position: await readCheckpoint(this.pool, name),

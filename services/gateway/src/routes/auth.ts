@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import {
   ChangePasswordBody,
   GoogleLoginBody,
@@ -69,11 +69,6 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash, sessionsEnded }),
     user,
   });
-  /** A new token for this very session (its id kept), stamped with the account's credentials as they now stand. */
-  const goesOn = (req: Request, { passwordHash, sessionsEnded }: Credentials): string => {
-    const me = signedIn(req);
-    return tokens.sign({ sub: me._id, email: me.email, role: me.role, passwordHash, sessionsEnded, sessionId: req.tokenSessionId ?? null });
-  };
   /** An account just opened (a signup, Google's first sign-in), stamped as the read model has it. */
   const answer = async (id: string): Promise<AuthAnswer> => {
     const account = await reads.identity.sessionAccount(id);
@@ -167,7 +162,17 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     // password again with another salt, and only the first hash was stored.
     const stored = await reads.identity.verifyPassword(me.email, body.new_password);
     if (!stored) throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
-    const changed: PasswordChangedAnswer = { ...CommandSender.answer(reply), token: goesOn(req, stored) };
+    const changed: PasswordChangedAnswer = {
+      ...CommandSender.answer(reply),
+      token: tokens.sign({
+        sub: me._id,
+        email: me.email,
+        role: me.role,
+        passwordHash: stored.passwordHash,
+        sessionsEnded: stored.sessionsEnded,
+        sessionId: req.tokenSessionId ?? null,
+      }),
+    };
     res.json(changed);
   });
 

@@ -43,8 +43,8 @@ export const ordersProjection: Projection = {
   name: ORDERS_PROJECTION,
   schema: 'rm_orders',
   setup: `
-    -- A cancelled placing keeps a row of its own when the booking is placed again (earlierPlacingId);
-    -- this line changed the definition, so a shop from before rebuilds the table and gets them back.
+    -- A cancelled placing keeps a row of its own when the booking is placed again (earlier_placing,
+    -- ADR 0063); the new column changed the definition, so a shop from before rebuilds the table.
     create table product_sellers (product_id text primary key, seller_id text not null, seller_email text not null);
     create table bookings (
       id text primary key, product_id text not null, product_name text not null, product_image text not null,

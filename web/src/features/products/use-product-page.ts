@@ -1,10 +1,9 @@
 import type { Product, SellerProfile } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useMemo, useState } from 'react';
-import { ApiError } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
-import { useLoad } from '@/lib/use-load';
+import { usePageRead } from '@/lib/use-page-read';
 import { getProductPage } from './api/get-product-page';
 import { getSellerPage } from './api/get-seller-page';
 import { productsStore } from './atoms';
@@ -12,23 +11,10 @@ import { useIdList } from './use-id-list';
 import { useNewlyListed } from './use-newly-listed';
 
 /**
- * Runs one page's read; a 404 is an answer (`notFound`), not a failure. `load` must be stable.
- * A resync (the server cannot replay what the tab missed) reads it again in the background.
+ * One page's read (a 404 is its `notFound`); a resync (the server cannot replay what the tab
+ * missed) reads it again in the background.
  */
-function usePageRead(load: () => Promise<void>) {
-  const [missing, setMissing] = useState<typeof load | null>(null);
-  const run = useCallback(async () => {
-    try {
-      await load();
-      setMissing(null);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setMissing(() => load);
-      else throw error;
-    }
-  }, [load]);
-  const state = useLoad(run, useAtomValue(listsReloadAtom));
-  return { ...state, notFound: missing === load };
-}
+const usePageReadLive = (load: () => Promise<void>) => usePageRead(load, useAtomValue(listsReloadAtom));
 
 /**
  * The product (live: a push changes it in place, a removal empties it) and its seller's profile
@@ -45,7 +31,7 @@ export function useProductPage(id: string) {
     noteListRead(position, view);
     setSeller({ id, profile: data.seller });
   }, [id, loadIntoStore]);
-  const state = usePageRead(load);
+  const state = usePageReadLive(load);
   const product: Product | undefined = useAtomValue(productsStore.stateAtom).rows.get(id);
   // The profile is read with the page; its name and tick follow the product, which a seller's
   // new name or verification changes by push.
@@ -78,7 +64,7 @@ export function useSellerPage(id: string) {
     noteListRead(position, email ? { kind: 'seller', email } : undefined);
     setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), email, readAt: position });
   }, [id, loadIntoStore]);
-  const state = usePageRead(load);
+  const state = usePageReadLive(load);
   const current = page?.id === id ? page : null;
   const viewEmail = current?.email ?? null;
   useWatchView(useMemo(() => (viewEmail ? { kind: 'seller' as const, email: viewEmail } : null), [viewEmail]));
