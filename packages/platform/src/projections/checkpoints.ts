@@ -174,6 +174,12 @@ export async function readCheckpoint(db: Db, name: string): Promise<number> {
   return Number(rows[0]?.position ?? 0);
 }
 
+/** The stored checkpoint, locked until the caller's transaction ends: no batch can move it meanwhile. */
+export async function lockCheckpoint(client: pg.PoolClient, name: string): Promise<number> {
+  const { rows } = await client.query<{ position: string }>(`select position from ${TABLE} where name = $1 for update`, [name]);
+  return Number(rows[0]?.position ?? 0);
+}
+
 /**
  * How far the read model (or policy) behind a checkpoint has really got: its stored position, or
  * further when the events after it up to some position are none it handles (ADR 0048).

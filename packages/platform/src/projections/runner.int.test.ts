@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessChangeFeed } from '../change-feed/in-process';
 import type { ChangeNotice } from '../change-feed/port';
 import { PostgresEventStore } from '../event-store/postgres';
+import { withTransaction } from '../db/database';
 import { migrate } from '../db/migrate';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { ev } from '../testing/event-store-contract';
@@ -289,6 +290,65 @@ describe('projection runner', () => {
     const counted = Number((await db.pool.query(`select count(*) as n from es.events where type = 'Counted'`)).rows[0].n);
     expect((await rows('rm_shared')).reduce((n, r) => n + r.events, 0)).toBe(counted);
     await second.stop();
+  });
+
+  it('when the checkpoint is moved back beneath what it applied (a swap elsewhere), then the events between are applied again, none passed over', async () => {
+    const runner = new ProjectionRunner(db.pool, store, feed, tally('moved_back'), { batchSize: 7 });
+    await runner.start();
+    await runner.caughtUp();
+    const before = await rows('rm_moved_back');
+    // Tables as of position 0 with their checkpoint, in one transaction: what a rebuild's swap in
+    // another process leaves when it read the log before this runner's last batches.
+    await withTransaction(db.pool, async (client) => {
+      await client.query('delete from rm_moved_back.tallies');
+      await setCheckpoint(client, 'moved_back', 0);
+    });
+    const { position } = await store.append('tally-after-move', [ev('Counted', { n: 5 })], 'no_stream');
+    await expect.poll(async () => readCheckpoint(db.pool, 'moved_back'), { timeout: 10_000 }).toBeGreaterThanOrEqual(position);
+    const after = await rows('rm_moved_back');
+    expect(after.filter((r) => r.stream_id !== 'tally-after-move')).toEqual(before);
+    expect(after.find((r) => r.stream_id === 'tally-after-move')?.events).toBe(1);
+    await runner.stop();
+  });
+
+  it('when the tool rebuilds beside a leader that applies a batch just before the swap, then the swap takes that batch too and the checkpoint never goes back', async () => {
+    const leader = new ProjectionRunner(db.pool, store, feed, tally('beside'), { standbyRetryMs: 50 });
+    await leader.start();
+    await leader.caughtUp();
+    // The tool's runner reads the log through a store that, once the swap's tail has been read
+    // (the second time the log is read to its end), appends an event and waits for the leader to
+    // apply it: the window a live batch can commit in.
+    let endsRead = 0;
+    let late = 0;
+    const toolStore = Object.create(store) as PostgresEventStore;
+    toolStore.readAll = async (after, limit) => {
+      const events = await store.readAll(after, limit);
+      if (events.length === 0 && ++endsRead === 2) {
+        late = (await store.append('tally-in-window', [ev('Counted', { n: 9 })], 'no_stream')).position;
+        await expect.poll(async () => readCheckpoint(db.pool, 'beside'), { timeout: 10_000 }).toBeGreaterThanOrEqual(late);
+      }
+      return events;
+    };
+    const tool = new ProjectionRunner(db.pool, toolStore, feed, tally('beside'), { standbyRetryMs: 50 });
+    await tool.start();
+    expect((await tool.status()).role).toBe('standby');
+    const { position } = await tool.rebuild();
+    expect(late).toBeGreaterThan(0);
+    expect(position).toBeGreaterThanOrEqual(late);
+    expect(await readCheckpoint(db.pool, 'beside')).toBeGreaterThanOrEqual(late);
+    expect((await rows('rm_beside')).find((r) => r.stream_id === 'tally-in-window')?.events).toBe(1);
+    // And the leader goes on from there on the swapped-in tables.
+    const next = await store.append('tally-after-swap', [ev('Counted', { n: 3 })], 'no_stream');
+    await expect.poll(async () => readCheckpoint(db.pool, 'beside'), { timeout: 10_000 }).toBeGreaterThanOrEqual(next.position);
+    const counted = await db.pool.query<{ stream_id: string; n: string }>(
+      `select stream_id, count(*) as n from es.events where type = 'Counted' group by stream_id`,
+    );
+    const now = await rows('rm_beside');
+    expect(now.map((r) => [r.stream_id, r.events])).toEqual(
+      counted.rows.map((r) => [r.stream_id, Number(r.n)]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+    );
+    await tool.stop();
+    await leader.stop();
   });
 
   it('when a projection is rebuilt from position 0, then fresh tables are swapped in with the same rows while it keeps running', async () => {

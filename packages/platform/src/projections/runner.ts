@@ -10,6 +10,7 @@ import type { LogSource, EventStore, RecordedEvent, Subscription } from '../even
 import {
   CHECKPOINT_MOVED,
   lastChanges,
+  lockCheckpoint,
   openCheckpoint,
   reachedCheckpoint,
   readCheckpoint,
@@ -110,6 +111,11 @@ export class ProjectionRunner extends LeaderElected {
   private keptSchema: number | null = null;
   /** When the last live batch was taken (performance.now()); `gatherMs` counts from it. */
   private lastTaken = -Infinity;
+  /**
+   * Where the events delivered to it so far end: the next batch starts after it. Above `current`
+   * only when the checkpoint was moved back beneath it (a rebuild's swap in another process).
+   */
+  private delivered = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -158,7 +164,7 @@ export class ProjectionRunner extends LeaderElected {
     }
     const position = await openCheckpoint(this.pool, name);
     if (!this.isCurrent(attempt)) return;
-    this.current = this.stored = position;
+    this.current = this.stored = this.delivered = position;
     this.forgetKept();
     this.leading = attempt;
     this.storeFailures = 0;
@@ -315,6 +321,21 @@ export class ProjectionRunner extends LeaderElected {
    * nothing for this projection only moves its checkpoint.
    */
   private async applyLive(all: RecordedEvent[]): Promise<void> {
+    // The checkpoint was moved back beneath what was delivered (a swap elsewhere, its tables as
+    // of an earlier position): the events between are read from the log again and applied first,
+    // or the next batch would be applied on top of them and they would be passed over.
+    while (this.current < this.delivered) {
+      const upTo = this.delivered;
+      const gap = (await this.store.readAll(this.current, this.opts.bulkSize ?? 5000)).filter((e) => e.position <= upTo);
+      if (gap.length === 0) break;
+      await this.applyEvents(gap);
+    }
+    await this.applyEvents(all);
+    const last = all.at(-1)?.position ?? 0;
+    if (last > this.delivered) this.delivered = last;
+  }
+
+  private async applyEvents(all: RecordedEvent[]): Promise<void> {
     // After a rebuild the checkpoint may be ahead of what the subscription re-reads.
     const events = all.filter((e) => e.position > this.current);
     if (events.length === 0) return;
@@ -577,12 +598,17 @@ export class ProjectionRunner extends LeaderElected {
     const { schema } = this.projection;
     const fresh = `${schema}__rebuild`;
     const old = `${schema}__old`;
-    const pos = await this.replayInto(fresh, from, { ours });
+    let pos = await this.replayInto(fresh, from, { ours });
     if (ours && !ours()) throw new Error(`projection ${this.name}: lost the lead while rebuilding; the next leader rebuilds`);
     // Before the swap, whose outcome may be unknown if it fails; no batch runs until it is done.
     this.forgetKept();
     await this.pool.query(`drop schema if exists ${ident(old)} cascade`); // a swap killed before its drop
     await withTransaction(this.pool, async (client) => {
+      // A leader in another process (the shop, beside the tool's rebuild) may have applied batches
+      // since the tail above was read. With the checkpoint locked its next ones wait; those it
+      // applied are applied to the fresh tables too, so the swap never takes the read models back.
+      const live = await lockCheckpoint(client, this.name);
+      if (live > pos) pos = Math.max(live, await this.replayInto(fresh, pos, { until: live, client }));
       await client.query(`alter schema ${ident(schema)} rename to ${ident(old)}`);
       await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
       await setCheckpoint(client, this.name, pos);
