@@ -14,6 +14,8 @@ declare module 'vitest' {
     clientOrigin: string;
     /** The same page on an origin the server does not allow. */
     otherOrigin: string;
+    /** The shop's database, for what an operator does beside it (`npm run projector`). */
+    databaseUrl: string;
   }
 }
 
@@ -44,6 +46,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', server.url.replace(/\/$/, ''));
   project.provide('clientOrigin', client.origin);
   project.provide('otherOrigin', other.origin);
+  project.provide('databaseUrl', server.databaseUrl);
 
   return async () => {
     await server.stop();

@@ -34,10 +34,17 @@ export interface ServerToClientEvents {
   changes: (pushes: ChangePush[]) => void;
   /** The answer to `views` sent without an acknowledgement (the web app's): as the ack's. */
   views: (answer: ViewsAnswer) => void;
+  /**
+   * A read model was rebuilt from the log and swapped in (an upgrade, an operator's rebuild):
+   * its changes up to `position` were not pushed one by one. Reload the lists, as after a
+   * `catch_up` answered with `resync`.
+   */
+  resync: (info: { position: number }) => void;
 }
 export interface ClientToServerEvents {
   /**
-   * `resync` means the gap is older than the server keeps: reload the lists instead. An answer
+   * `resync` means the gap is older than the server keeps, or than a read model's rebuild:
+   * reload the lists instead. An answer
    * holds at most one page of changes; `more` says there are later ones: ask again from
    * `position` (the last position this page covers). Asking too often closes the socket.
    */

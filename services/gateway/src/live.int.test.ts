@@ -1,7 +1,8 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangePush, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
-import { createPool, PostgresEventStore } from '@tv-shop/platform';
+import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
+import { createPool, InProcessChangeFeed, PostgresEventStore, ProjectionRunner } from '@tv-shop/platform';
+import { projections } from '@tv-shop/projector';
 import { startTestShop, type TestShop } from './testing/harness';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -88,6 +89,44 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
     expect(mine.map((c) => c.op === 'upsert' && 'advertised' in c.row && c.row.advertised)).toEqual([false, true]);
     expect(caught.changes.some((c) => c.entity === 'booking' || c.entity === 'user')).toBe(false);
     expect(caught.position).toBeGreaterThan(since);
+  });
+
+  it('when a read model is rebuilt beside the running shop, then every socket is told to read its lists again, and a catch-up from before it says so', async () => {
+    const seller = await shop.signup('Seller');
+    await shop.addProduct(seller.token);
+    const before = Number((await shop.call('GET', '/all_products')).headers.get('X-Position'));
+    const visitor = await open();
+    const resyncs: number[] = [];
+    visitor.socket.on('resync', ({ position }) => resyncs.push(position));
+
+    // The operator's tool (`npm run projector -- rebuild catalog`): a pool and a feed of its own,
+    // its runner standing by while the shop's leads.
+    const pool = createPool(shop.dbUrl, 3);
+    const store = new PostgresEventStore(pool);
+    const tool = new ProjectionRunner(
+      pool,
+      store,
+      new InProcessChangeFeed(),
+      projections.find((p) => p.name === 'catalog')!,
+    );
+    try {
+      await tool.start();
+      expect((await tool.status()).role).toBe('standby');
+      await tool.rebuild();
+    } finally {
+      await tool.stop();
+      await store.close();
+      await pool.end();
+    }
+    // The shop's projector finds the swapped-in tables at its next batch, and says so.
+    const next = await shop.addProduct(seller.token);
+    await expect.poll(() => resyncs.length, { timeout: 5000 }).toBe(1);
+    expect(resyncs[0]).toBeGreaterThan(before);
+    expect(visitor.pushes.some((p) => p.id === next._id)).toBe(true);
+    const ask = (since: number) => new Promise<CatchUpAnswer>((resolve) => visitor.socket.emit('catch_up', since, resolve));
+    // Changes the rebuild took in were never pushed: a catch-up from before it reads the lists again.
+    expect(await ask(before)).toMatchObject({ resync: true });
+    expect((await ask(resyncs[0]!)).resync).toBeUndefined();
   });
 
   it('when a write answers, then a read sent at once already shows it (read-your-writes)', async () => {

@@ -187,6 +187,14 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   };
 
   const off = deps.feed.subscribe((n) => {
+    if (n.kind === 'rebuilt') {
+      // A read model's tables were rebuilt and swapped in (an upgrade, an operator's rebuild): the
+      // changes they took in were never pushed. Every socket reads its lists again, and a
+      // catch-up from before that point cannot be answered from what is kept.
+      recent.rebuiltAt(n.position);
+      io.emit('resync', { position: n.position });
+      return;
+    }
     if (n.kind !== 'change') return;
     // The projections (the services' read models) emit the contracts' change shapes, and a
     // product's routing (what it was), which `route` takes off before anything is sent.
@@ -333,8 +341,8 @@ function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' |
         // already published) is answered from there. Not from the head alone: a page that ended
         // on a change past the head would then be sent again and again.
         const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? Math.min(since, Math.max(head, recent.newest)) : 0;
-        // Older than what is kept: the client reloads its lists instead.
-        if (from > 0 && from < recent.oldest - 1 && recent.full) {
+        // Older than what is kept, or than a rebuild's swap: the client reloads its lists instead.
+        if (from > 0 && ((from < recent.oldest - 1 && recent.full) || from < recent.rebuilt)) {
           ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);
           return;
         }

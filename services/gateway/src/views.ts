@@ -133,6 +133,7 @@ export class RecentChanges {
   /** In arrival order (the log order of each projection). */
   readonly all: Routed[] = [];
   private readonly byKey = new Map<string, Routed[]>();
+  private rebuiltPosition = 0;
   constructor(private readonly keep: number) {}
 
   add(r: Routed): void {
@@ -143,6 +144,14 @@ export class RecentChanges {
       insertByPosition(list, r);
     }
     if (this.all.length > this.keep + Math.max(64, this.keep >> 3)) this.trim();
+  }
+
+  /** The latest position a read model was rebuilt at (ADR 0065): changes before it were not all pushed. */
+  get rebuilt(): number {
+    return this.rebuiltPosition;
+  }
+  rebuiltAt(position: number): void {
+    this.rebuiltPosition = Math.max(this.rebuiltPosition, position);
   }
 
   /** Whether changes were dropped (the log before `oldest` is no longer kept). */

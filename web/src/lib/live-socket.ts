@@ -85,6 +85,8 @@ export function noteListRead(position: number, view?: View): void {
 }
 
 const RETRY_REFUSED_MS = 3000;
+/** A tab waits up to this long before reading its lists again after a read model's rebuild. */
+const RESYNC_SPREAD_MS = 2000;
 
 /**
  * Whether the page is live: `connecting` until a socket first connects, `reconnecting` while a
@@ -263,6 +265,17 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
       reconnectListeners.forEach((listener) => listener());
     }
   });
+  // A read model was rebuilt on the server (an upgrade, an operator's rebuild): the lists are read
+  // again, each tab after a wait of its own, so that thousands of open pages do not all ask at once.
+  let resyncing: ReturnType<typeof setTimeout> | undefined;
+  socket.on('resync', ({ position }) => {
+    log.last = Math.max(log.last, position);
+    if (resyncing !== undefined) return;
+    resyncing = setTimeout(() => {
+      resyncing = undefined;
+      if (!closed) handlers.onResync();
+    }, Math.random() * RESYNC_SPREAD_MS);
+  });
   socket.on('synced', ({ position }) => {
     // After a catch-up its answer says where we are; otherwise the stream starts here.
     if (askedThisConnection) return;
@@ -306,6 +319,7 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   return () => {
     closed = true;
     clearTimeout(retry);
+    clearTimeout(resyncing);
     window.removeEventListener('offline', offline);
     window.removeEventListener('online', online);
     if (stream === current) stream = null;

@@ -69,10 +69,15 @@ describe('projection runner', () => {
     const before = await rows('rm_upgraded');
     // Same again: the tables are kept (nothing replayed: the checkpoint stays where it was).
     await db.pool.query(`update rm_upgraded.tallies set trail = 'kept'`);
+    const rebuiltNotices: ChangeNotice[] = [];
+    const offNotices = feed.subscribe((n) => {
+      if (n.kind === 'rebuilt' && n.projection === 'upgraded') rebuiltNotices.push(n);
+    });
     const again = new ProjectionRunner(db.pool, store, feed, tally('upgraded'), { batchSize: 50 });
     await again.start();
     await again.caughtUp();
     await again.stop();
+    expect(rebuiltNotices).toEqual([]);
     expect((await rows('rm_upgraded')).every((r) => r.trail === 'kept')).toBe(true);
 
     // A new column in the definition: the log is replayed into new tables beside the old ones,
@@ -89,6 +94,9 @@ describe('projection runner', () => {
     await upgraded.start();
     await upgraded.caughtUp();
     await upgraded.stop();
+    offNotices();
+    // Its changes were not announced one by one: browsers are told to read their lists again.
+    expect(rebuiltNotices).toEqual([{ kind: 'rebuilt', projection: 'upgraded', position: await store.headPosition() }]);
     expect(seenMeanwhile.length).toBe(60);
     expect(new Set(seenMeanwhile)).toEqual(new Set([before.length]));
     expect(await rows('rm_upgraded')).toEqual(before);
@@ -329,7 +337,12 @@ describe('projection runner', () => {
       }
       return events;
     };
-    const tool = new ProjectionRunner(db.pool, toolStore, feed, tally('beside'), { standbyRetryMs: 50 });
+    // The tool runs in a process of its own: what it announces does not reach the shop's feed.
+    const tool = new ProjectionRunner(db.pool, toolStore, new InProcessChangeFeed(), tally('beside'), { standbyRetryMs: 50 });
+    const rebuiltNotices: ChangeNotice[] = [];
+    const offNotices = feed.subscribe((n) => {
+      if (n.kind === 'rebuilt' && n.projection === 'beside') rebuiltNotices.push(n);
+    });
     await tool.start();
     expect((await tool.status()).role).toBe('standby');
     const { position } = await tool.rebuild();
@@ -337,9 +350,14 @@ describe('projection runner', () => {
     expect(position).toBeGreaterThanOrEqual(late);
     expect(await readCheckpoint(db.pool, 'beside')).toBeGreaterThanOrEqual(late);
     expect((await rows('rm_beside')).find((r) => r.stream_id === 'tally-in-window')?.events).toBe(1);
-    // And the leader goes on from there on the swapped-in tables.
+    // And the leader goes on from there on the swapped-in tables; its first batch on them tells
+    // the shop's browsers that the tables were rebuilt.
     const next = await store.append('tally-after-swap', [ev('Counted', { n: 3 })], 'no_stream');
     await expect.poll(async () => readCheckpoint(db.pool, 'beside'), { timeout: 10_000 }).toBeGreaterThanOrEqual(next.position);
+    await expect
+      .poll(() => rebuiltNotices, { timeout: 10_000 })
+      .toEqual([{ kind: 'rebuilt', projection: 'beside', position: next.position }]);
+    offNotices();
     const counted = await db.pool.query<{ stream_id: string; n: string }>(
       `select stream_id, count(*) as n from es.events where type = 'Counted' group by stream_id`,
     );

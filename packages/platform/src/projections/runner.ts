@@ -116,6 +116,13 @@ export class ProjectionRunner extends LeaderElected {
    * only when the checkpoint was moved back beneath it (a rebuild's swap in another process).
    */
   private delivered = 0;
+  /**
+   * The oid of the schema this attempt last applied to (or found at its start). A batch that
+   * finds another one knows its tables were swapped in elsewhere (an operator's rebuild), and
+   * announces that (`unannouncedSwap`) once it has committed.
+   */
+  private appliedSchema: number | null = null;
+  private unannouncedSwap = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -146,6 +153,7 @@ export class ProjectionRunner extends LeaderElected {
   protected async lead(attempt: number): Promise<void> {
     const { name, schema } = this.projection;
     const live = await this.liveDefinition();
+    let swapped = false;
     // Tables made from another definition (an upgrade added a column) are rebuilt from the log,
     // beside the old ones, which are read meanwhile (as they were) and then replaced in one swap.
     if (live === undefined) {
@@ -159,6 +167,7 @@ export class ProjectionRunner extends LeaderElected {
       await this.rebuilding(async () => {
         if ((await this.liveDefinition()) === this.definition) return;
         await this.swapIn(await this.fillBeside({ ours }), ours);
+        swapped = true;
       });
       if (!this.isCurrent(attempt)) return;
     }
@@ -166,6 +175,9 @@ export class ProjectionRunner extends LeaderElected {
     if (!this.isCurrent(attempt)) return;
     this.current = this.stored = this.delivered = position;
     this.forgetKept();
+    this.appliedSchema = await this.schemaOid();
+    this.unannouncedSwap = false;
+    if (!this.isCurrent(attempt)) return;
     this.leading = attempt;
     this.storeFailures = 0;
     this.lastError = null;
@@ -176,9 +188,11 @@ export class ProjectionRunner extends LeaderElected {
     // The last batch's changes again: a runner killed after its commit and before its
     // announcement would otherwise leave open browsers without them (they take a change twice
     // as once). The feed (Redis) may be down while the database is fine: that must not stop it.
+    // Tables it rebuilt were filled without announcing their changes: browsers read them again.
     const unannounced = await lastChanges<ChangeNotice>(this.pool, name);
+    const rebuilt: ChangeNotice[] = swapped ? [{ kind: 'rebuilt', projection: name, position: this.current }] : [];
     await this.feed
-      .publish([...unannounced, { kind: 'checkpoint', projection: name, position: this.current }])
+      .publish([...unannounced, ...rebuilt, { kind: 'checkpoint', projection: name, position: this.current }])
       .catch((err: unknown) => this.opts.log?.(`projection ${name} could not announce its checkpoint`, { error: err }));
     if (!this.isCurrent(attempt)) return;
     await this.catchUp(attempt);
@@ -356,8 +370,9 @@ export class ProjectionRunner extends LeaderElected {
     const notices: ChangeNotice[] = [];
     const { schema } = this.projection;
     if (this.keptSchema === null) {
-      const { rows } = await this.pool.query<{ oid: number }>('select to_regnamespace($1)::oid::int8 as oid', [schema]);
-      this.keptSchema = Number(rows[0]!.oid);
+      const oid = await this.schemaOid();
+      if (this.appliedSchema !== null && oid !== this.appliedSchema) this.unannouncedSwap = true;
+      this.keptSchema = this.appliedSchema = oid;
     }
     const keptSchema = this.keptSchema;
     await withClient(this.pool, async (client) => {
@@ -402,6 +417,10 @@ export class ProjectionRunner extends LeaderElected {
     });
     this.current = this.stored = to;
     this.lastError = null;
+    if (this.unannouncedSwap) {
+      this.unannouncedSwap = false;
+      notices.push({ kind: 'rebuilt', projection: this.name, position: to });
+    }
     notices.push({ kind: 'checkpoint', projection: this.name, position: to });
     await this.feed.publish(notices);
   }
@@ -543,10 +562,20 @@ export class ProjectionRunner extends LeaderElected {
       return this.exclusive(async () => {
         const pos = await this.swapIn(filled);
         this.current = this.stored = pos;
-        await this.feed.publish([{ kind: 'checkpoint', projection: this.name, position: pos }]);
+        this.appliedSchema = await this.schemaOid();
+        await this.feed.publish([
+          { kind: 'rebuilt', projection: this.name, position: pos },
+          { kind: 'checkpoint', projection: this.name, position: pos },
+        ]);
         return { position: pos };
       });
     });
+  }
+
+  /** The oid of the projection's live schema. */
+  private async schemaOid(): Promise<number> {
+    const { rows } = await this.pool.query<{ oid: string }>('select to_regnamespace($1)::oid::int8 as oid', [this.projection.schema]);
+    return Number(rows[0]!.oid);
   }
 
   /** The definition the live tables were made from (their schema's comment); undefined when there are none. */
