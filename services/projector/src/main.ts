@@ -156,8 +156,9 @@ async function execute(cmd: Exclude<Command, { command: 'help' }>): Promise<numb
       return 0;
     }
     case 'rebuild': {
-      // Only the named projection: when the shop runs, its runner stands by here (the shop leads)
-      // and the rebuild's guarded swap makes the shop's runner continue from the new checkpoint.
+      // Only the named projection: when the shop runs, its runner stands by here (the shop leads).
+      // The swap takes in what the shop's runner applied meanwhile, and that runner goes on on the
+      // new tables (ADR 0064) and tells open pages to read their lists again (ADR 0065).
       const projector = await startProjector({ pool: db.pool, store, feed: new InProcessChangeFeed(), only: cmd.name });
       try {
         // Bounded: a projection that keeps failing a batch (or leads elsewhere) must not hang the tool.

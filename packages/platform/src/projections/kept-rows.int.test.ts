@@ -193,6 +193,68 @@ describe('rows kept between live batches (ADR 0052)', () => {
     }
   });
 
+  it('when a live batch waits on the checkpoint a swap holds, then once the swap commits it reads the new tables, not what it kept', async () => {
+    const reads: string[][] = [];
+    const name = 'kept_waited';
+    const failures: string[] = [];
+    const runner = new ProjectionRunner(db.pool, store, feed, keptTally(name, reads), {
+      log: (message, extra) => failures.push(`${message} ${JSON.stringify(extra)}`),
+    });
+    await runner.start();
+    try {
+      await count(runner, 'kw-a', 1);
+      // A wrong row (damaged by hand), read and kept by the runner's next batch.
+      await runner.stop();
+      await setTotalByHand(name, 'kw-a', 900);
+      await runner.start();
+      await count(runner, 'kw-a', 1);
+      expect(await tallies(name, 'kw')).toEqual([{ stream_id: 'kw-a', events: 2, total: 901 }]);
+
+      // The operator's repair, in another process. Once it has read the log's tail, the runner
+      // applies another stream's event (so the swap has a batch to take in, under the checkpoint's
+      // lock); while the swap reads that event, inside its transaction, an event of the damaged
+      // stream arrives and the runner's batch for it waits on the checkpoint's row.
+      let endsRead = 0;
+      let inSwap = 0;
+      const toolStore = Object.create(store) as PostgresEventStore;
+      toolStore.readAll = async (after, limit) => {
+        const events = await store.readAll(after, limit);
+        if (events.length === 0 && ++endsRead === 2) {
+          const late = await store.append('kw-b', [ev('Counted', { n: 1 })], 'any');
+          await expect.poll(async () => readCheckpoint(db.pool, name), { timeout: 10_000 }).toBeGreaterThanOrEqual(late.position);
+        } else if (endsRead === 2 && events.length > 0 && ++inSwap === 1) {
+          await store.append('kw-a', [ev('Counted', { n: 5 })], 'any');
+          await expect
+            .poll(
+              async () =>
+                Number(
+                  (
+                    await db.pool.query(
+                      `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+                    )
+                  ).rows[0].n,
+                ),
+              { timeout: 10_000 },
+            )
+            .toBeGreaterThan(0);
+        }
+        return events;
+      };
+      await new ProjectionRunner(db.pool, toolStore, new InProcessChangeFeed(), keptTally(name, [])).rebuild();
+      expect(inSwap).toBe(1);
+      // The repaired row, and the waiting batch applied on it: 1 + 1 + 5, not 901 + 5. Its move of
+      // the checkpoint passed (the swap left it where the runner had it); its schema check did not.
+      await expect
+        .poll(async () => (await tallies(name, 'kw')).find((t) => t.stream_id === 'kw-a'), { timeout: 10_000 })
+        .toEqual({ stream_id: 'kw-a', events: 3, total: 7 });
+      expect(failures.filter((f) => f.includes('TV002'))).toHaveLength(1);
+      const replay = await new ProjectionRunner(db.pool, store, feed, keptTally(name, []), { bulk: false }).verify();
+      expect(replay.differences).toEqual([]);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('when nobody waits for a read model, then a live batch starts at least gatherMs after the one before, and a lone event waits for nothing', async () => {
     const applied: { at: number; events: number }[] = [];
     const projection = keptTally('kept_gathered', []);

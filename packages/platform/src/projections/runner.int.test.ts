@@ -319,6 +319,26 @@ describe('projection runner', () => {
     await runner.stop();
   });
 
+  it('when the checkpoint is moved back while only quiet batches came, then the events between are applied without waiting for another event', async () => {
+    // The quiet batch's checkpoint is stored a second later, after the move below.
+    const runner = new ProjectionRunner(db.pool, store, feed, tally('moved_quiet'), { batchSize: 7, quietStoreMs: 1000 });
+    await runner.start();
+    await runner.caughtUp();
+    const before = await rows('rm_moved_quiet');
+    // A batch with nothing for it: announced at once, its checkpoint stored a moment later.
+    await store.append(`tally-quiet-${randomUUID()}`, [ev('Ignored')], 'no_stream');
+    await runner.caughtUp();
+    await withTransaction(db.pool, async (client) => {
+      await client.query('delete from rm_moved_quiet.tallies');
+      await setCheckpoint(client, 'moved_quiet', 0);
+    });
+    // Nothing more is appended: the delayed store finds the moved checkpoint and applies the gap.
+    await expect.poll(async () => rows('rm_moved_quiet'), { timeout: 10_000 }).toEqual(before);
+    await expect.poll(async () => readCheckpoint(db.pool, 'moved_quiet'), { timeout: 10_000 }).toBe(await store.headPosition());
+    await runner.caughtUp();
+    await runner.stop();
+  });
+
   it('when the tool rebuilds beside a leader that applies a batch just before the swap, then the swap takes that batch too and the checkpoint never goes back', async () => {
     const leader = new ProjectionRunner(db.pool, store, feed, tally('beside'), { standbyRetryMs: 50 });
     await leader.start();
@@ -361,10 +381,9 @@ describe('projection runner', () => {
     const counted = await db.pool.query<{ stream_id: string; n: string }>(
       `select stream_id, count(*) as n from es.events where type = 'Counted' group by stream_id`,
     );
-    const now = await rows('rm_beside');
-    expect(now.map((r) => [r.stream_id, r.events])).toEqual(
-      counted.rows.map((r) => [r.stream_id, Number(r.n)]).sort(([a], [b]) => String(a).localeCompare(String(b))),
-    );
+    const byStream = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    const now = (await rows('rm_beside')).map((r): [string, number] => [r.stream_id, r.events]);
+    expect(now.sort(byStream)).toEqual(counted.rows.map((r): [string, number] => [r.stream_id, Number(r.n)]).sort(byStream));
     await tool.stop();
     await leader.stop();
   });

@@ -45,6 +45,8 @@ export interface RunnerOptions {
    */
   gatherMs?: number;
   standbyRetryMs?: number;
+  /** How long a checkpoint reached by quiet batches waits to be stored (QUIET_STORE_MS). */
+  quietStoreMs?: number;
   log?: (msg: string, extra?: unknown) => void;
 }
 
@@ -116,6 +118,8 @@ export class ProjectionRunner extends LeaderElected {
    * only when the checkpoint was moved back beneath it (a rebuild's swap in another process).
    */
   private delivered = 0;
+  /** Whether this attempt's first batch is still to come (see `applyLive`). */
+  private firstBatch = true;
   /**
    * The oid of the schema this attempt last applied to (or found at its start). A batch that
    * finds another one knows its tables were swapped in elsewhere (an operator's rebuild), and
@@ -174,6 +178,7 @@ export class ProjectionRunner extends LeaderElected {
     const position = await openCheckpoint(this.pool, name);
     if (!this.isCurrent(attempt)) return;
     this.current = this.stored = this.delivered = position;
+    this.firstBatch = true;
     this.forgetKept();
     this.appliedSchema = await this.schemaOid();
     this.unannouncedSwap = false;
@@ -263,7 +268,11 @@ export class ProjectionRunner extends LeaderElected {
     const head = await this.store.headPosition();
     while (this.current < head) {
       if (!this.sub) throw new Error(`projection ${this.name} is not leading here`);
+      const at = this.current;
       await this.sub.caughtUp();
+      // The subscription is at the head but this runner is not (its checkpoint was moved back
+      // and the gap is being applied): waits a moment rather than asking again at once.
+      if (this.current === at) await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
 
@@ -335,6 +344,13 @@ export class ProjectionRunner extends LeaderElected {
    * nothing for this projection only moves its checkpoint.
    */
   private async applyLive(all: RecordedEvent[]): Promise<void> {
+    // A source that resumes from a place of its own (a Kafka consumer group's offsets) may start
+    // past the checkpoint, when that was moved back while nobody led: what comes before its first
+    // batch counts as delivered, and is read from the log below if the read model lacks it.
+    if (this.firstBatch && all.length > 0) {
+      this.firstBatch = false;
+      this.delivered = Math.max(this.delivered, all[0]!.position - 1);
+    }
     // The checkpoint was moved back beneath what was delivered (a swap elsewhere, its tables as
     // of an earlier position): the events between are read from the log again and applied first,
     // or the next batch would be applied on top of them and they would be passed over.
@@ -426,7 +442,7 @@ export class ProjectionRunner extends LeaderElected {
   }
 
   /** Stores what quiet batches reached a moment from now, unless a batch with something for the projection does first. */
-  private storeSoon(delay = QUIET_STORE_MS): void {
+  private storeSoon(delay = this.opts.quietStoreMs ?? QUIET_STORE_MS): void {
     if (this.storing) return;
     this.storing = setTimeout(() => {
       this.storing = null;
@@ -469,7 +485,18 @@ export class ProjectionRunner extends LeaderElected {
         // Moved by someone else (an offline rebuild, another leader): theirs stands, and the
         // tables may have changed with it.
         this.forgetKept();
-        if (this.isCurrent(attempt)) this.current = this.stored = await readCheckpoint(client, this.name);
+        if (!this.isCurrent(attempt)) return;
+        this.current = this.stored = await readCheckpoint(client, this.name);
+        // Moved back beneath what was delivered: the events between are applied now, not when
+        // the next batch comes (which on a quiet log may be a while).
+        if (this.current < this.delivered) {
+          this.exclusive(() => (this.isCurrent(attempt) ? this.applyLive([]) : Promise.resolve())).catch((err: unknown) => {
+            this.lastError = describeError(err);
+            this.opts.log?.(`projection ${this.name} could not apply the events after its moved checkpoint; the next batch will`, {
+              error: this.lastError,
+            });
+          });
+        }
         return;
       }
       if (this.isCurrent(attempt)) this.stored = Math.max(this.stored, to);
