@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessChangeFeed } from '../change-feed/in-process';
 import { PostgresEventStore } from '../event-store/postgres';
 import { migrate } from '../db/migrate';
-import { createTestDatabase, type TestDatabase } from '../testing';
+import { createTestDatabase, storeWithSwapWindow, type TestDatabase } from '../testing';
 import { ev } from '../testing/event-store-contract';
 import { projectionMigrations, readCheckpoint, setCheckpoint } from './checkpoints';
 import { RowSet } from './row-set';
@@ -78,6 +78,17 @@ describe('rows kept between live batches (ADR 0052)', () => {
   /** A stream's total changed by hand in the projection's table, as no batch would. */
   const setTotalByHand = (name: string, stream: string, total: number) =>
     db.pool.query(`update rm_${name}.tallies set total = $1 where stream_id = $2`, [total, stream]);
+  /**
+   * A wrong row (damaged by hand while the runner did not lead: total 900 on `stream`'s first
+   * event), read and kept by the runner's next batch: the stream's total is then 901.
+   */
+  const keepDamagedRow = async (runner: ProjectionRunner, name: string, stream: string) => {
+    await count(runner, stream, 1);
+    await runner.stop();
+    await setTotalByHand(name, stream, 900);
+    await runner.start();
+    await count(runner, stream, 1);
+  };
   /** Appends and waits until the runner has applied it. */
   const count = async (runner: ProjectionRunner, stream: string, n: number) => {
     await store.append(stream, [ev('Counted', { n })], 'any');
@@ -172,12 +183,7 @@ describe('rows kept between live batches (ADR 0052)', () => {
     const runner = new ProjectionRunner(db.pool, store, feed, keptTally(name, reads));
     await runner.start();
     try {
-      await count(runner, 'kb-a', 1);
-      // A wrong row (damaged by hand), read and kept by the runner's next batch.
-      await runner.stop();
-      await setTotalByHand(name, 'kb-a', 900);
-      await runner.start();
-      await count(runner, 'kb-a', 1);
+      await keepDamagedRow(runner, name, 'kb-a');
       expect(await tallies(name, 'kb')).toEqual([{ stream_id: 'kb-a', events: 2, total: 901 }]);
       // The operator's repair: a rebuild from the log in another process, swapped in at the head,
       // which is where the runner's checkpoint is, so the guarded move alone would not notice.
@@ -202,44 +208,28 @@ describe('rows kept between live batches (ADR 0052)', () => {
     });
     await runner.start();
     try {
-      await count(runner, 'kw-a', 1);
-      // A wrong row (damaged by hand), read and kept by the runner's next batch.
-      await runner.stop();
-      await setTotalByHand(name, 'kw-a', 900);
-      await runner.start();
-      await count(runner, 'kw-a', 1);
+      await keepDamagedRow(runner, name, 'kw-a');
       expect(await tallies(name, 'kw')).toEqual([{ stream_id: 'kw-a', events: 2, total: 901 }]);
 
       // The operator's repair, in another process. Once it has read the log's tail, the runner
       // applies another stream's event (so the swap has a batch to take in, under the checkpoint's
       // lock); while the swap reads that event, inside its transaction, an event of the damaged
       // stream arrives and the runner's batch for it waits on the checkpoint's row.
-      let endsRead = 0;
       let inSwap = 0;
-      const toolStore = Object.create(store) as PostgresEventStore;
-      toolStore.readAll = async (after, limit) => {
-        const events = await store.readAll(after, limit);
-        if (events.length === 0 && ++endsRead === 2) {
+      const toolStore = storeWithSwapWindow(store, {
+        afterTail: async () => {
           const late = await store.append('kw-b', [ev('Counted', { n: 1 })], 'any');
           await expect.poll(async () => readCheckpoint(db.pool, name), { timeout: 10_000 }).toBeGreaterThanOrEqual(late.position);
-        } else if (endsRead === 2 && events.length > 0 && ++inSwap === 1) {
+        },
+        inSwap: async () => {
+          if (++inSwap > 1) return;
           await store.append('kw-a', [ev('Counted', { n: 5 })], 'any');
-          await expect
-            .poll(
-              async () =>
-                Number(
-                  (
-                    await db.pool.query(
-                      `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-                    )
-                  ).rows[0].n,
-                ),
-              { timeout: 10_000 },
-            )
-            .toBeGreaterThan(0);
-        }
-        return events;
-      };
+          const waiting = async () =>
+            (await db.pool.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))
+              .rowCount;
+          await expect.poll(waiting, { timeout: 10_000 }).toBeGreaterThan(0);
+        },
+      });
       await new ProjectionRunner(db.pool, toolStore, new InProcessChangeFeed(), keptTally(name, [])).rebuild();
       expect(inSwap).toBe(1);
       // The repaired row, and the waiting batch applied on it: 1 + 1 + 5, not 901 + 5. Its move of

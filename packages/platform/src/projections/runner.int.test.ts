@@ -5,7 +5,7 @@ import type { ChangeNotice } from '../change-feed/port';
 import { PostgresEventStore } from '../event-store/postgres';
 import { withTransaction } from '../db/database';
 import { migrate } from '../db/migrate';
-import { createTestDatabase, type TestDatabase } from '../testing';
+import { createTestDatabase, storeWithSwapWindow, type TestDatabase } from '../testing';
 import { ev } from '../testing/event-store-contract';
 import {
   CHECKPOINT_MOVED,
@@ -343,20 +343,15 @@ describe('projection runner', () => {
     const leader = new ProjectionRunner(db.pool, store, feed, tally('beside'), { standbyRetryMs: 50 });
     await leader.start();
     await leader.caughtUp();
-    // The tool's runner reads the log through a store that, once the swap's tail has been read
-    // (the second time the log is read to its end), appends an event and waits for the leader to
-    // apply it: the window a live batch can commit in.
-    let endsRead = 0;
+    // The tool's runner reads the log through a store that, once the swap's tail has been read,
+    // appends an event and waits for the leader to apply it: the window a live batch can commit in.
     let late = 0;
-    const toolStore = Object.create(store) as PostgresEventStore;
-    toolStore.readAll = async (after, limit) => {
-      const events = await store.readAll(after, limit);
-      if (events.length === 0 && ++endsRead === 2) {
+    const toolStore = storeWithSwapWindow(store, {
+      afterTail: async () => {
         late = (await store.append('tally-in-window', [ev('Counted', { n: 9 })], 'no_stream')).position;
         await expect.poll(async () => readCheckpoint(db.pool, 'beside'), { timeout: 10_000 }).toBeGreaterThanOrEqual(late);
-      }
-      return events;
-    };
+      },
+    });
     // The tool runs in a process of its own: what it announces does not reach the shop's feed.
     const tool = new ProjectionRunner(db.pool, toolStore, new InProcessChangeFeed(), tally('beside'), { standbyRetryMs: 50 });
     const rebuiltNotices: ChangeNotice[] = [];

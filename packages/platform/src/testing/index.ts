@@ -8,6 +8,8 @@ import { projectionMigrations } from '../projections/checkpoints';
 import { ProjectionRunner } from '../projections/runner';
 import type { Projection } from '../projections/types';
 
+export { storeWithSwapWindow } from './swap-window';
+
 export interface TestDatabase {
   url: string;
   pool: pg.Pool;
