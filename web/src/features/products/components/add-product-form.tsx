@@ -86,6 +86,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   const [seenEdits, setSeenEdits] = useState(listing?.edits);
   // Not while this tab saves: its own edit is pushed back before the answer and the move away.
   const editedElsewhere = !busy && listing?.edits !== undefined && seenEdits !== undefined && listing.edits > seenEdits;
+  const loadAgainButton = useRef<HTMLButtonElement>(null);
   const loadAgain = () => {
     if (!listing) return;
     form.resetFields();
@@ -104,6 +105,11 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
 
   const submit = async ({ photos = [], ...values }: AddProductValues) => {
     if (replacingPhotos && photos.length === 0) return;
+    // The warning above already says a save would be refused: its button is the way on.
+    if (editedElsewhere) {
+      loadAgainButton.current?.focus();
+      return;
+    }
     setBusy(true);
     setError(null);
     // Which photo a failed upload was, so the message can name it.
@@ -227,10 +233,15 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
           role="alert"
           title="This listing was changed elsewhere since you opened it."
           description="Saving now would overwrite those changes, so it is refused. Load the listing as it is now and make your changes on it."
-          action={<Button onClick={loadAgain}>Load it as it is now</Button>}
+          action={
+            <Button ref={loadAgainButton} onClick={loadAgain}>
+              Load it as it is now
+            </Button>
+          }
         />
       ) : null}
-      {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
+      {/* A save refused because of an edit elsewhere is said once, by the warning, once the listing is read again. */}
+      {error && !editedElsewhere ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
       <p className="add-product-form__progress" role="status">
         {progress}
       </p>
