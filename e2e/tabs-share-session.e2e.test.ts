@@ -1,3 +1,4 @@
+import { TOKEN_STORAGE_KEY } from '@tv-shop/contracts';
 import { expect, inject, test } from 'vitest';
 import { useBrowser } from './support/browser';
 import { api, expectToast, logIn, onEmptyMyOrdersLive, PASSWORD, uniqueEmail } from './support/shop';
@@ -20,10 +21,17 @@ test('when a buyer logs out in one tab, then the other tabs are signed out too, 
   await mainNav(tab).getByRole('button', { name: 'Log Out' }).waitFor();
 
   // Log Out in the first tab: the second is signed out at once, and says why.
+  const token = await page.evaluate<string>(`localStorage.getItem(${JSON.stringify(TOKEN_STORAGE_KEY)})`);
   await mainNav(page).getByRole('button', { name: 'Log Out' }).click();
   await expectToast(tab, 'You signed out in another tab.');
   await mainNav(tab).getByRole('link', { name: 'Login' }).waitFor();
   expect(await mainNav(tab).getByRole('button', { name: 'Log Out' }).count()).toBe(0);
+  // And on the server (ADR 0066): a copy of the token kept from before is refused.
+  const profile = () =>
+    fetch(`${baseUrl}/api/users?email=${encodeURIComponent(buyer)}`, { headers: { Authorization: `Bearer ${token}` } }).then(
+      (r) => r.status,
+    );
+  await expect.poll(profile).toBe(401);
 
   // Someone else signs in in the first tab: the second follows, and shows who is signed in now.
   await page.goto('/login');

@@ -35,6 +35,8 @@ export const IdentityCommandData = {
   ChangePassword: z.object({ passwordHash: z.string(), replaces: z.string().optional() }),
   /** The account's holder signs out everywhere: every session's token and socket stops working, the sender's too (ADR 0062). */
   EndSessions: z.object({}),
+  /** The holder signs out of one session, the sign-in a token comes from (Log Out, ADR 0066). */
+  SignOut: z.object({ sessionId: z.string().min(1).max(100) }),
   VerifySeller: z.object({}),
   /** `requestedBy`: the admin asking, who may not delete their own account. */
   DeleteUser: z.object({ requestedBy: id }),

@@ -22,6 +22,8 @@ export type IdentityEvent =
   | { type: 'PasswordChanged'; data: { userId: string; passwordHash: string } }
   /** Every session of the account ended (ADR 0062): tokens issued before it stop working. */
   | { type: 'SessionsEnded'; data: { userId: string } }
+  /** One session signed out (Log Out, ADR 0066): the tokens of that sign-in stop working, its refreshes too. */
+  | { type: 'SignedOut'; data: { userId: string; sessionId: string } }
   | { type: 'SellerVerified'; data: { userId: string } }
   | { type: 'UserDeleted'; data: { userId: string; email: string; role: Role } };
 

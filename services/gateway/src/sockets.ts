@@ -6,7 +6,7 @@ import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
 import { mayView, RecentChanges, route, viewCatchUpPage } from './views';
-import { accountOfToken, sessionAccounts, type AccountLookup } from './auth/middleware';
+import { accountOfToken, sessionAccounts, signedOutOf, type AccountLookup } from './auth/middleware';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';
@@ -21,6 +21,8 @@ interface SocketData {
   tokenExpiresAt: number | null;
   /** The handshake token's password stamp: the socket closes when its account's password changes (ADR 0060). */
   stamp?: string | null;
+  /** The handshake token's sign-in session: the socket closes when its holder signs out of it (ADR 0066). */
+  sessionId?: string | null;
   /** The views this socket narrowed itself to (ADR 0045); unset: the default rooms. Kept for a recovered session. */
   views?: View[];
 }
@@ -160,7 +162,12 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     if (signedIn.length === 0) return;
     const credentials = await deps.reads.identity.credentialsOf([...new Set(signedIn.map((s) => s.data.user!._id))]);
     const stamps = new Map([...credentials].map(([id, c]) => [id, deps.tokens.stampOf(c.passwordHash, c.sessionsEnded)]));
-    for (const socket of signedIn) if (socket.data.stamp !== stamps.get(socket.data.user!._id)) socket.disconnect(true);
+    for (const socket of signedIn) {
+      const id = socket.data.user!._id;
+      const signedOut = credentials.get(id)?.signedOut ?? [];
+      if (socket.data.stamp !== stamps.get(id) || (socket.data.sessionId != null && signedOut.includes(socket.data.sessionId)))
+        socket.disconnect(true);
+    }
   };
   const closeStaleOf = async (id: string) => {
     try {
@@ -232,16 +239,16 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
 function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads' | 'accounts'>) {
   const accounts = deps.accounts ?? sessionAccounts(deps.reads, deps.tokens);
   /** Who a handshake's token says the socket is: null for a visitor; throws when refused. */
-  const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt' | 'stamp'>> => {
+  const identify = async (token: unknown): Promise<Pick<SocketData, 'user' | 'tokenExpiresAt' | 'stamp' | 'sessionId'>> => {
     // No token is a visitor; a token that is not text is a malformed one, refused like any other.
-    if (token === undefined || token === null || token === '') return { user: null, tokenExpiresAt: null, stamp: null };
+    if (token === undefined || token === null || token === '') return { user: null, tokenExpiresAt: null, stamp: null, sessionId: null };
     if (typeof token !== 'string') throw new Error('unauthorized');
     const claims = deps.tokens.verify(token);
     if (!claims) throw new Error('unauthorized');
     const account = await accountOfToken(accounts, claims);
-    // A deleted account, or a token from before its password changed (ADR 0060).
-    if (account === 'gone' || account === 'stale') throw new Error('unauthorized');
-    return { user: account.user, tokenExpiresAt: claims.expiresAt, stamp: claims.stamp };
+    // A deleted account, a token from before its password changed (ADR 0060), or of a session signed out (ADR 0066).
+    if (account === 'gone' || account === 'stale' || account === 'signed-out') throw new Error('unauthorized');
+    return { user: account.user, tokenExpiresAt: claims.expiresAt, stamp: claims.stamp, sessionId: claims.sessionId };
   };
   return {
     /** A session kept for connection-state recovery is given back only while its account still holds, with the same password. */
@@ -249,7 +256,7 @@ function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads' | 'accounts
       if (!data?.user) return true;
       if (data.tokenExpiresAt != null && data.tokenExpiresAt <= Date.now()) return false;
       const account = await accounts(data.user._id, true);
-      return account !== null && account.stamp === data.stamp;
+      return account !== null && account.stamp === data.stamp && !signedOutOf(account, data.sessionId);
     },
     /** The handshake middleware: sets `socket.data` from the token, or refuses the socket. */
     middleware: async (socket: LiveSocket, next: (err?: Error) => void) => {
@@ -257,6 +264,7 @@ function roomAuthorisation(deps: Pick<SocketDeps, 'tokens' | 'reads' | 'accounts
       socket.data.user = null;
       socket.data.tokenExpiresAt = null;
       socket.data.stamp = null;
+      socket.data.sessionId = null;
       try {
         const who = await identify((socket.handshake.auth as { token?: unknown })?.token);
         // A recovered session belongs to the account it was opened for.

@@ -21,6 +21,7 @@ export const identitySenders: SenderRules<IdentityCommand> = {
   UpdateProfile: theAccountItself,
   ChangePassword: theAccountItself,
   EndSessions: theAccountItself,
+  SignOut: theAccountItself,
   VerifySeller: oneOf('Admin'),
   // The admin asking is who the command says asks (the decider refuses their own account).
   DeleteUser: allOf(oneOf('Admin'), orTheShop(naming((command) => command.data.requestedBy))),

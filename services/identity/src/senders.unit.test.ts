@@ -37,6 +37,7 @@ describe("who may send identity's commands", () => {
       { type: 'UpdateProfile', data: { name: 'New' } },
       { type: 'ChangePassword', data: { passwordHash: 'h2' } },
       { type: 'EndSessions', data: {} },
+      { type: 'SignOut', data: { sessionId: 's1' } },
     ];
     for (const command of commands) {
       expect(refusal(command, user)).toBeNull();

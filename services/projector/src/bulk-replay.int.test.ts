@@ -181,6 +181,8 @@ beforeAll(async () => {
   await append('user-b3', { type: 'SessionsEnded', data: { userId: 'b3' } });
   await append('user-b2', { type: 'SessionsEnded', data: { userId: 'b2' } });
   await append('user-b2', { type: 'SessionsEnded', data: { userId: 'b2' } });
+  // Log Out, one session at a time; the same session twice is kept once (ADR 0066).
+  for (const sessionId of ['s1', 's2', 's1']) await append('user-b2', { type: 'SignedOut', data: { userId: 'b2', sessionId } });
   await append('user-b3', { type: 'UserDeleted', data: { userId: 'b3', email: 'b3@x.test', role: 'Buyer' } });
   // Old listings change again, many batches after they were listed.
   for (const p of products.filter((x) => x.n % 7 === 0))

@@ -95,6 +95,19 @@ const newKey = (): string =>
     ? crypto.randomUUID()
     : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
+/**
+ * Log Out on the server (ADR 0066): the session `token` comes from ends there too, so a copy of
+ * the token is worth nothing afterwards. Sent and not waited for (`keepalive` lets it finish as
+ * the page goes); should it fail (offline), the token works until it expires, as before.
+ */
+export function endSessionOnServer(token: string): void {
+  void fetch(`${env.apiBase}/account/sessions/current`, {
+    method: 'DELETE',
+    headers: { Accept: 'application/json', Authorization: `Bearer ${token}`, 'Idempotency-Key': newKey() },
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
 /** How many times a write is sent again after a lost answer or a 503, 1 s then 2 s apart. */
 const WRITE_RETRIES = 2;
 

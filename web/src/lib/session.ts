@@ -2,6 +2,7 @@ import { atom, useAtomValue, useSetAtom } from 'jotai';
 import type { Role, User } from '@tv-shop/contracts';
 import { useCallback } from 'react';
 import toast from 'react-hot-toast';
+import { endSessionOnServer } from './api-client';
 import { tokenStorage } from './token-storage';
 
 export type Session =
@@ -75,7 +76,10 @@ export function useEndSession() {
 export function useSignOut() {
   const setSession = useSetAtom(sessionAtom);
   return useCallback(
-    (opts: { quiet?: boolean } = {}) => {
+    /** `endOnServer: false` when the session has already ended there (Sign out everywhere). */
+    (opts: { quiet?: boolean; endOnServer?: boolean } = {}) => {
+      const token = tokenStorage.get();
+      if (token && opts.endOnServer !== false) endSessionOnServer(token);
       tokenStorage.clear();
       setSession({ status: 'signed-out', byUser: true });
       if (!opts.quiet) toast.success('Sign-out successful.');

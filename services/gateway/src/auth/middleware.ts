@@ -16,10 +16,11 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** A signed-in session's account: the user, and the stamp its tokens must carry (ADR 0060). */
+/** A signed-in session's account: the user, the stamp its tokens must carry (ADR 0060), and its sessions signed out (ADR 0066). */
 export interface SessionAccount {
   user: User;
   stamp: string;
+  signedOut: ReadonlySet<string>;
 }
 
 /** Reads a session's account from identity's read model; its credentials become its stamp here and go no further. */
@@ -27,8 +28,17 @@ export const sessionAccounts =
   (reads: Pick<ReadModels, 'identity'>, tokens: Tokens) =>
   async (id: string): Promise<SessionAccount | null> => {
     const account = await reads.identity.sessionAccount(id);
-    return account && { user: account.user, stamp: tokens.stampOf(account.passwordHash, account.sessionsEnded) };
+    return (
+      account && {
+        user: account.user,
+        stamp: tokens.stampOf(account.passwordHash, account.sessionsEnded),
+        signedOut: new Set(account.signedOut),
+      }
+    );
   };
+
+/** Why a token is refused when its session was signed out (Log Out, ADR 0066). */
+export const SIGNED_OUT = 'This session was signed out; sign in again';
 
 /** Why a token is refused when its account's password changed, or its sessions were ended, after it was issued. */
 export const SESSION_ENDED =
@@ -55,16 +65,24 @@ export type AccountLookup = (id: string, fresh?: boolean) => Promise<SessionAcco
 
 /**
  * The account a verified token opens, as the HTTP API and the socket handshake both judge it:
- * `gone` for a deleted account, `stale` for a token from before its password changed (ADR 0060).
- * A token newer than what is kept (the password changed a moment ago) is judged on the
- * database's word.
+ * `gone` for a deleted account, `stale` for a token from before its password changed (ADR 0060),
+ * `signed-out` for a token of a session its holder signed out of (ADR 0066). A token newer than
+ * what is kept (the password changed a moment ago) is judged on the database's word.
  */
-export async function accountOfToken(account: AccountLookup, claims: Readonly<TokenClaims>): Promise<SessionAccount | 'gone' | 'stale'> {
+export async function accountOfToken(
+  account: AccountLookup,
+  claims: Readonly<TokenClaims>,
+): Promise<SessionAccount | 'gone' | 'stale' | 'signed-out'> {
   let found = await account(claims.sub);
   if (found && found.stamp !== claims.stamp) found = await account(claims.sub, true);
   if (!found) return 'gone';
-  return found.stamp === claims.stamp ? found : 'stale';
+  if (found.stamp !== claims.stamp) return 'stale';
+  return claims.sessionId !== null && found.signedOut.has(claims.sessionId) ? 'signed-out' : found;
 }
+
+/** Whether a socket opened with the session `sessionId` is of a session the account signed out of (ADR 0066). */
+export const signedOutOf = (account: Pick<SessionAccount, 'signedOut'>, sessionId: string | null | undefined): boolean =>
+  sessionId != null && account.signedOut.has(sessionId);
 
 export function authenticate(tokens: Tokens, account: AccountLookup): RequestHandler {
   return async (req: Request, _res: Response, next: NextFunction) => {
@@ -78,6 +96,7 @@ export function authenticate(tokens: Tokens, account: AccountLookup): RequestHan
     const found = await accountOfToken(account, claims);
     if (found === 'gone') req.authFailure = unauthorized('This account no longer exists');
     else if (found === 'stale') req.authFailure = unauthorized(SESSION_ENDED);
+    else if (found === 'signed-out') req.authFailure = unauthorized(SIGNED_OUT);
     else {
       req.user = found.user;
       req.tokenStamp = found.stamp;

@@ -187,5 +187,22 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     const reply = await sender.send(req, { service: 'identity', type: 'EndSessions', aggregateId: me._id, data: {} });
     res.json(CommandSender.answer(reply));
   });
+
+  /**
+   * Log Out (ADR 0066): the session the request's token comes from ends, on every gateway: its
+   * tokens, refreshed ones included, stop working and its sockets close. The account's other
+   * sessions go on.
+   */
+  r.delete('/account/sessions/current', async (req, res) => {
+    const me = signedIn(req);
+    const sessionId = req.tokenSessionId;
+    // A token from before sessions were named cannot be told from the account's others.
+    if (!sessionId)
+      throw new AppError('conflict', 'This token is from before sessions could be signed out one by one; use Sign out everywhere', {
+        field: 'authorization',
+      });
+    const reply = await sender.send(req, { service: 'identity', type: 'SignOut', aggregateId: me._id, data: { sessionId } });
+    res.json(CommandSender.answer(reply));
+  });
   return r;
 }

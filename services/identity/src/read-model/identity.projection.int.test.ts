@@ -84,6 +84,29 @@ describe('identity projection (rm_identity, checkpoint "users")', () => {
       });
   });
 
+  it('SignedOut: the session kept once, those older than a token lives forgotten, and the account pushed (gateways close that session)', async () => {
+    const day = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 24 * 3600_000).toISOString();
+    const signedOut = (sessionId: string, n: number) => ({ type: 'SignedOut', data: { userId: 'u1', sessionId }, at: day(n) });
+    await given(registered('u1'), signedOut('old', 0), signedOut('kept', 3), signedOut('again', 4))
+      // Nine days after the first: 'old' is past eight days and goes; 'again' signed out twice is kept once, at its latest.
+      .when(signedOut('again', 9))
+      .then({
+        rows: {
+          'select signed_out from users': [
+            {
+              signed_out: [
+                { s: 'kept', at: Date.parse(day(3)) },
+                { s: 'again', at: Date.parse(day(9)) },
+              ],
+            },
+          ],
+        },
+        pushes: [
+          { push: { entity: 'user', op: 'upsert', id: 'u1', row: user('u1'), position: 5 }, rooms: [rooms.admins, rooms.user('u1')] },
+        ],
+      });
+  });
+
   it('SellerVerified: the verified mark, pushed', async () => {
     await given(registered('u1'))
       .when({ type: 'SellerVerified', data: { userId: 'u1' } })

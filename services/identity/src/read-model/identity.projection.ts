@@ -1,6 +1,6 @@
 import { rooms, type EventOf } from '@tv-shop/contracts';
 import { LastChanges, RowSet, type BatchContext, type Projection, type ProjectionContext, type RecordedEvent } from '@tv-shop/platform';
-import { toUser, type UserRow } from './rows';
+import { SIGNED_OUT_KEPT_MS, toUser, withSignedOut, type UserRow } from './rows';
 
 const emitUser = async (ctx: ProjectionContext, id: string) => {
   if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
@@ -24,7 +24,9 @@ export const identityProjection: Projection = {
       role text not null, verified boolean not null default false, deleted boolean not null default false,
       password_hash text, registered_at timestamptz not null,
       -- How many times the holder ended every session: a token's stamp includes it (ADR 0062).
-      sessions_ended integer not null default 0
+      sessions_ended integer not null default 0,
+      -- The sessions signed out one by one, [{s, at}] (ADR 0066); those older than a token lives go.
+      signed_out jsonb not null default '[]'
     );
     create index users_role on users (role) where not deleted;
     create index users_name on users (lower(name)) where not deleted;`,
@@ -52,6 +54,20 @@ export const identityProjection: Projection = {
       const d = e.data as EventOf<'SessionsEnded'>['data'];
       await ctx.db.query('update users set sessions_ended = sessions_ended + 1 where id = $1', [d.userId]);
       // Announced like a new password: every gateway closes the account's sockets whose tokens are now stale.
+      await emitUser(ctx, d.userId);
+    },
+    SignedOut: async (e, ctx) => {
+      const d = e.data as EventOf<'SignedOut'>['data'];
+      // As \`withSignedOut\` does in the batch form: the ones kept, in order, then this one.
+      await ctx.db.query(
+        `update users set signed_out = coalesce(
+           (select jsonb_agg(x order by i) from jsonb_array_elements(signed_out) with ordinality as t(x, i)
+             where (x->>'at')::bigint > $3::bigint - ${SIGNED_OUT_KEPT_MS} and x->>'s' <> $2), '[]'::jsonb)
+           || jsonb_build_array(jsonb_build_object('s', $2::text, 'at', $3::bigint))
+         where id = $1`,
+        [d.userId, d.sessionId, Date.parse(e.metadata.at)],
+      );
+      // Announced like a new password: every gateway forgets the account it kept and closes that session's sockets.
       await emitUser(ctx, d.userId);
     },
     SellerVerified: async (e, ctx) => {
@@ -86,7 +102,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       case 'UserRegistered': {
         const d = e.data as EventOf<'UserRegistered'>['data'];
         const user = { id: d.userId, name: d.name, email: d.email, photo_url: d.photoURL, role: d.role, verified: false, deleted: false };
-        users.insert({ ...user, password_hash: d.passwordHash, registered_at: e.metadata.at, sessions_ended: 0 });
+        users.insert({ ...user, password_hash: d.passwordHash, registered_at: e.metadata.at, sessions_ended: 0, signed_out: [] });
         touched.touch(d.userId, e.position);
         break;
       }
@@ -105,6 +121,13 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
         const d = e.data as EventOf<'SessionsEnded'>['data'];
         const row = users.get(d.userId);
         if (row && users.update(d.userId, { sessions_ended: row.sessions_ended + 1 })) touched.touch(d.userId, e.position);
+        break;
+      }
+      case 'SignedOut': {
+        const d = e.data as EventOf<'SignedOut'>['data'];
+        const row = users.get(d.userId);
+        if (row && users.update(d.userId, { signed_out: withSignedOut(row.signed_out, d.sessionId, Date.parse(e.metadata.at)) }))
+          touched.touch(d.userId, e.position);
         break;
       }
       case 'SellerVerified': {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { SellerCard, User } from '@tv-shop/contracts';
 import { conflict, notFound } from '@tv-shop/platform';
 import { checkPassword } from '../user/passwords';
-import { toSellerCard, toUser, type UserRow } from './rows';
+import { SIGNED_OUT_KEPT_MS, toSellerCard, toUser, type UserRow } from './rows';
 
 /**
  * What an account's session tokens are stamped with (ADR 0060, 0062): its password hash (null for
@@ -12,6 +12,8 @@ import { toSellerCard, toUser, type UserRow } from './rows';
 export interface Credentials {
   passwordHash: string | null;
   sessionsEnded: number;
+  /** The sessions signed out one by one whose tokens may still be unexpired (ADR 0066). */
+  signedOut: string[];
 }
 
 /** Identity's read-model queries (`rm_identity`). Everything here is a read: writes go through commands. */
@@ -98,8 +100,15 @@ export class IdentityQueries {
   }
 }
 
-/** A row's credentials; a row of the table from before ADR 0062 (read while its upgrade is rebuilt beside it) ended none. */
-const credentialsOf = (r: Pick<UserRow, 'password_hash'> & Partial<Pick<UserRow, 'sessions_ended'>>): Credentials => ({
-  passwordHash: r.password_hash,
-  sessionsEnded: r.sessions_ended ?? 0,
-});
+/**
+ * A row's credentials; a row of the table from before ADR 0062 or 0066 (read while its upgrade is
+ * rebuilt beside it) ended none and signed none out.
+ */
+const credentialsOf = (r: Pick<UserRow, 'password_hash'> & Partial<Pick<UserRow, 'sessions_ended' | 'signed_out'>>): Credentials => {
+  const since = Date.now() - SIGNED_OUT_KEPT_MS;
+  return {
+    passwordHash: r.password_hash,
+    sessionsEnded: r.sessions_ended ?? 0,
+    signedOut: (r.signed_out ?? []).filter((x) => x.at > since).map((x) => x.s),
+  };
+};

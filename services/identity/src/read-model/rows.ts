@@ -12,7 +12,23 @@ export interface UserRow {
   password_hash: string | null;
   /** How many times the holder ended every session (ADR 0062). */
   sessions_ended: number;
+  /** The sessions signed out one by one in the last `SIGNED_OUT_KEPT_MS` before the latest (ADR 0066): `s` the session, `at` when (ms). */
+  signed_out: SignedOutSession[];
 }
+export interface SignedOutSession {
+  s: string;
+  at: number;
+}
+/**
+ * How long a signed-out session is remembered: longer than a token lives (7 days), so every
+ * token of it has expired by the time it is forgotten.
+ */
+export const SIGNED_OUT_KEPT_MS = 8 * 24 * 3600_000;
+/** The signed-out sessions after one more sign-out at `at`: those older than `SIGNED_OUT_KEPT_MS` before it go, the same session once. */
+export const withSignedOut = (list: readonly SignedOutSession[], session: string, at: number): SignedOutSession[] => [
+  ...list.filter((x) => x.at > at - SIGNED_OUT_KEPT_MS && x.s !== session),
+  { s: session, at },
+];
 export const toUser = (r: UserRow): User => ({
   _id: r.id,
   name: r.name,

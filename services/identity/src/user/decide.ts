@@ -48,6 +48,9 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'EndSessions':
       // Every time it is asked: each ending makes the tokens issued before it stale (ADR 0062).
       return [{ type: 'SessionsEnded', data: { userId: active(state).userId } }];
+    case 'SignOut':
+      // Every time it is asked: a second sign-out of the same session changes nothing it lets in.
+      return [{ type: 'SignedOut', data: { userId: active(state).userId, sessionId: command.data.sessionId } }];
     case 'VerifySeller': {
       const s = active(state);
       if (s.role !== 'Seller') throw illegalState('Only sellers can be verified');

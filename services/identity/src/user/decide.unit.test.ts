@@ -105,6 +105,17 @@ describe('user decider', () => {
       .when({ type: 'EndSessions', data: {} })
       .thenThrows({ kind: 'not_found' });
   });
+  it('given an account, when its holder signs out of a session, then SignedOut naming it, each time; a deleted account is not found', () => {
+    given(registered('Buyer'))
+      .when({ type: 'SignOut', data: { sessionId: 's1' } })
+      .then([{ type: 'SignedOut', data: { userId: 'u1', sessionId: 's1' } }]);
+    given(registered('Buyer'), { type: 'SignedOut', data: { userId: 'u1', sessionId: 's1' } })
+      .when({ type: 'SignOut', data: { sessionId: 's1' } })
+      .then([{ type: 'SignedOut', data: { userId: 'u1', sessionId: 's1' } }]);
+    given(registered(), { type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } })
+      .when({ type: 'SignOut', data: { sessionId: 's1' } })
+      .thenThrows({ kind: 'not_found' });
+  });
   it('given an account opened with Google, when a password is set on it, then a conflict: it proves itself with Google alone', () =>
     given({ type: 'UserRegistered', data: { ...registered('Buyer').data, passwordHash: null, via: 'google' } } as UserEvent)
       .when({ type: 'ChangePassword', data: { passwordHash: 'h2' } })

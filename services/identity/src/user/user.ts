@@ -39,6 +39,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return state.status === 'active' ? { ...state, passwordHash: event.data.passwordHash } : state;
     case 'SessionsEnded':
       return state.status === 'active' ? { ...state, sessionsEnded: state.sessionsEnded + 1 } : state;
+    case 'SignedOut':
+      // Nothing a decision needs: the read model keeps the sessions signed out, for the gateways.
+      return state;
   }
 }
 

@@ -7,6 +7,7 @@ const known: Record<DomainEventType, { colour: TagColor }> = {
   UserProfileUpdated: { colour: 'purple' },
   PasswordChanged: { colour: 'purple' },
   SessionsEnded: { colour: 'purple' },
+  SignedOut: { colour: 'purple' },
   SellerVerified: { colour: 'purple' },
   UserDeleted: { colour: 'red' },
   ProductListed: { colour: 'blue' },

@@ -16,7 +16,7 @@ export function EndSessions() {
   const [asking, setAsking] = useState(false);
   const { submit, busy, error } = useSubmit(async () => {
     await endAllSessions();
-    signOut({ quiet: true });
+    signOut({ quiet: true, endOnServer: false });
     toast.success('Signed out everywhere. Log in again to go on.', { id: 'signed-out-everywhere' });
   });
   return (
