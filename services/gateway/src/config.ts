@@ -70,6 +70,8 @@ const Env = z.object({
   CATCH_UP_PAGE: z.coerce.number().int().min(1).max(5000).default(DEFAULT_SOCKET_LIMITS.catchUpPage),
   /** How often each open socket's token is checked against its account's password (ADR 0060). */
   SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(2_147_483_647).default(30_000),
+  /** How often the checkpoints are read for a read model rebuilt elsewhere, whose pages then read their lists again (ADR 0065). */
+  REBUILD_CHECK_MS: z.coerce.number().int().min(100).max(2_147_483_647).default(5_000),
   CATCH_UP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerMinute),
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerMinute),
   CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerClientPerMinute),
@@ -100,6 +102,7 @@ export interface GatewayConfig {
   sockets: SocketLimits;
   /** How often open sockets are checked against their account's password (ms). */
   socketSessionCheckMs: number;
+  rebuildCheckMs: number;
   /**
    * Request logs (pino): trace, debug, info, warn, error, fatal or silent (LOG_LEVEL). Unset:
    * undefined, and the app follows the process's own (`logLevelFromEnv()`: info, error under tests).
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: e.METRICS_TOKEN,
     maxWritesInFlight: e.MAX_WRITES_IN_FLIGHT,
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
+    rebuildCheckMs: e.REBUILD_CHECK_MS,
     sockets: {
       catchUpPage: e.CATCH_UP_PAGE,
       catchUpCallsPerMinute: e.CATCH_UP_CALLS_PER_MINUTE,

@@ -57,6 +57,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
   const tokens = await Tokens.fromConfig(config.jwtSecret, config.dataDir);
   // The caller's account, kept between requests until the identity read model announces a change.
   const accounts = new UserCache(sessionAccounts(reads, tokens), feed);
+  const lists = new ListCache();
   const app = createApp({
     config,
     pool,
@@ -68,7 +69,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     verifyGoogle: googleVerifier(config.google),
     payments: parts.payments,
     images: parts.images,
-    lists: { cache: new ListCache(), version: () => positions.reachedBy('catalog') },
+    lists: { cache: lists, version: () => positions.reachedBy('catalog') },
     position: () => positions.position,
     lifecycle: parts.lifecycle,
     verifier: parts.verifier,
@@ -85,6 +86,8 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     position: () => positions.position,
     limits: config.sockets,
     sessionCheckMs: config.socketSessionCheckMs,
+    rebuildCheckMs: config.rebuildCheckMs,
+    onRebuilt: () => lists.clear(),
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
   });

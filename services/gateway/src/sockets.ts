@@ -114,6 +114,10 @@ export interface SocketDeps {
   sessionCheckMs?: number;
   /** How pushes go out (flush interval, sockets per slice, pending packets before a drop); defaults in fanout.ts. */
   fanout?: Partial<FanoutOptions>;
+  /** How often the checkpoints are read for a rebuild no notice told of (ms; default 5 s; ADR 0065). */
+  rebuildCheckMs?: number;
+  /** Called when a read model was rebuilt and swapped in (the public lists' cache forgets its answers). */
+  onRebuilt?: () => void;
 }
 
 /**
@@ -193,13 +197,42 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     }
   };
 
+  /**
+   * A read model's tables were rebuilt and swapped in up to `position` (an upgrade, an operator's
+   * rebuild; ADR 0065): the changes they took in were never pushed. Every socket here reads its
+   * lists again, and a catch-up from before that point cannot be answered from what is kept. Told
+   * by the runner's notice, or found in the checkpoints table (at start, and every few seconds:
+   * a notice between processes may be lost, and an operator's tool has no feed to the shop's).
+   */
+  let knownRebuild: number | null = null;
+  const rebuilt = (position: number, tellSockets = true) => {
+    if (knownRebuild !== null && position <= knownRebuild) return;
+    knownRebuild = position;
+    recent.rebuiltAt(position);
+    deps.onRebuilt?.();
+    // Not in the publisher's turn (the projector's, in one process): a publish never waits for sockets.
+    if (tellSockets) setImmediate(() => io.emit('resync', { position }));
+  };
+  // At start no page here has read anything yet: what a tab missed across the restart, its catch-up says.
+  let checking = false;
+  const checkRebuilds = async (first = false) => {
+    if (checking) return;
+    checking = true;
+    try {
+      rebuilt(await deps.reads.lastRebuild(), !first);
+    } catch (err) {
+      log.warn('could not read when a read model was last rebuilt; trying again later', err);
+    } finally {
+      checking = false;
+    }
+  };
+  void checkRebuilds(true);
+  const rebuildCheck = setInterval(() => void checkRebuilds(), deps.rebuildCheckMs ?? 5000);
+  rebuildCheck.unref();
+
   const off = deps.feed.subscribe((n) => {
     if (n.kind === 'rebuilt') {
-      // A read model's tables were rebuilt and swapped in (an upgrade, an operator's rebuild): the
-      // changes they took in were never pushed. Every socket reads its lists again, and a
-      // catch-up from before that point cannot be answered from what is kept.
-      recent.rebuiltAt(n.position);
-      io.emit('resync', { position: n.position });
+      rebuilt(n.position);
       return;
     }
     if (n.kind !== 'change') return;
@@ -224,6 +257,7 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     async close() {
       off();
       clearInterval(sweep);
+      clearInterval(rebuildCheck);
       fanout.close();
       catchUp.stop();
       io.disconnectSockets(true);

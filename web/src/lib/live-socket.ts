@@ -87,6 +87,8 @@ export function noteListRead(position: number, view?: View): void {
 const RETRY_REFUSED_MS = 3000;
 /** A tab waits up to this long before reading its lists again after a read model's rebuild. */
 const RESYNC_SPREAD_MS = 2000;
+/** A reload of the lists told by a `resync` and not yet done (kept across sockets). */
+let resyncOwed: ReturnType<typeof setTimeout> | undefined;
 
 /**
  * Whether the page is live: `connecting` until a socket first connects, `reconnecting` while a
@@ -267,13 +269,14 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   });
   // A read model was rebuilt on the server (an upgrade, an operator's rebuild): the lists are read
   // again, each tab after a wait of its own, so that thousands of open pages do not all ask at once.
-  let resyncing: ReturnType<typeof setTimeout> | undefined;
-  socket.on('resync', ({ position }) => {
-    log.last = Math.max(log.last, position);
-    if (resyncing !== undefined) return;
-    resyncing = setTimeout(() => {
-      resyncing = undefined;
-      if (!closed) handlers.onResync();
+  // Where the tab stands in the log does not move: pushes and catch-ups go on as before, and the
+  // reload happens even if this socket is replaced meanwhile (a sign-in, a sign-out).
+  socket.on('resync', () => {
+    if (resyncOwed !== undefined) return;
+    const reload = handlers.onResync;
+    resyncOwed = setTimeout(() => {
+      resyncOwed = undefined;
+      reload();
     }, Math.random() * RESYNC_SPREAD_MS);
   });
   socket.on('synced', ({ position }) => {
@@ -319,7 +322,6 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   return () => {
     closed = true;
     clearTimeout(retry);
-    clearTimeout(resyncing);
     window.removeEventListener('offline', offline);
     window.removeEventListener('online', online);
     if (stream === current) stream = null;

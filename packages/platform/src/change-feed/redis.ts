@@ -109,7 +109,7 @@ function isNotice(x: unknown): x is ChangeNotice {
   if (typeof x !== 'object' || x === null) return false;
   const n = x as Record<string, unknown>;
   if (typeof n.projection !== 'string') return false;
-  if (n.kind === 'checkpoint' || n.kind === 'rebuilt') return typeof n.position === 'number';
+  if (n.kind === 'checkpoint' || n.kind === 'rebuilt') return Number.isSafeInteger(n.position) && (n.position as number) >= 0;
   return n.kind === 'change' && typeof n.push === 'object' && n.push !== null && Array.isArray(n.rooms);
 }
 

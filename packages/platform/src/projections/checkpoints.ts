@@ -153,6 +153,13 @@ export const projectionMigrations: Migration[] = [
         end if;
       end $fn$;`,
   },
+  {
+    // ADR 0065. The position a projection's tables were last rebuilt and swapped in at, committed
+    // with the swap: gateways read it (at start, and every few seconds) and tell open pages to
+    // read their lists again, whatever notice they missed.
+    id: '0008-rebuilt-at',
+    sql: `alter table public.projection_checkpoints add column rebuilt_at bigint;`,
+  },
 ];
 
 /** A pool, or a client inside a transaction: both can run a checkpoint's query. */
@@ -172,6 +179,17 @@ export function checkpointOwner(stored: string): { kind: 'projection' | 'policy'
 export async function readCheckpoint(db: Db, name: string): Promise<number> {
   const { rows } = await db.query<{ position: string }>(`select position from ${TABLE} where name = $1`, [name]);
   return Number(rows[0]?.position ?? 0);
+}
+
+/** Records, in the swap's transaction, that the projection's tables were rebuilt up to `position` (ADR 0065). */
+export async function markRebuilt(db: Db, name: string, position: number): Promise<void> {
+  await db.query(`update ${TABLE} set rebuilt_at = $2 where name = $1`, [name, position]);
+}
+
+/** The latest position any projection's tables were rebuilt and swapped in at; 0 when none was. */
+export async function lastRebuild(db: Db): Promise<number> {
+  const { rows } = await db.query<{ at: string | null }>(`select max(rebuilt_at) as at from ${TABLE}`);
+  return Number(rows[0]?.at ?? 0);
 }
 
 /** The stored checkpoint, locked until the caller's transaction ends: no batch can move it meanwhile. */

@@ -58,6 +58,8 @@ describe('projection runner', () => {
     await store.close();
     await db.drop();
   });
+  const rebuiltAt = async (name: string) =>
+    Number((await db.pool.query(`select rebuilt_at from projection_checkpoints where name = $1`, [name])).rows[0]?.rebuilt_at);
   const rows = async (schema: string) =>
     (await db.pool.query(`select stream_id, events, total::int, trail from ${schema}.tallies order by stream_id`)).rows;
 
@@ -95,8 +97,11 @@ describe('projection runner', () => {
     await upgraded.caughtUp();
     await upgraded.stop();
     offNotices();
-    // Its changes were not announced one by one: browsers are told to read their lists again.
-    expect(rebuiltNotices).toEqual([{ kind: 'rebuilt', projection: 'upgraded', position: await store.headPosition() }]);
+    // Its changes were not announced one by one: browsers are told to read their lists again, at
+    // once and through the swap recorded with the checkpoint (ADR 0065).
+    const head = await store.headPosition();
+    expect(rebuiltNotices).toEqual([{ kind: 'rebuilt', projection: 'upgraded', position: head }]);
+    expect(await rebuiltAt('upgraded')).toBe(head);
     expect(seenMeanwhile.length).toBe(60);
     expect(new Set(seenMeanwhile)).toEqual(new Set([before.length]));
     expect(await rows('rm_upgraded')).toEqual(before);
@@ -354,10 +359,6 @@ describe('projection runner', () => {
     });
     // The tool runs in a process of its own: what it announces does not reach the shop's feed.
     const tool = new ProjectionRunner(db.pool, toolStore, new InProcessChangeFeed(), tally('beside'), { standbyRetryMs: 50 });
-    const rebuiltNotices: ChangeNotice[] = [];
-    const offNotices = feed.subscribe((n) => {
-      if (n.kind === 'rebuilt' && n.projection === 'beside') rebuiltNotices.push(n);
-    });
     await tool.start();
     expect((await tool.status()).role).toBe('standby');
     const { position } = await tool.rebuild();
@@ -365,14 +366,11 @@ describe('projection runner', () => {
     expect(position).toBeGreaterThanOrEqual(late);
     expect(await readCheckpoint(db.pool, 'beside')).toBeGreaterThanOrEqual(late);
     expect((await rows('rm_beside')).find((r) => r.stream_id === 'tally-in-window')?.events).toBe(1);
-    // And the leader goes on from there on the swapped-in tables; its first batch on them tells
-    // the shop's browsers that the tables were rebuilt.
+    // The swap is recorded with it, for the shop's gateways to find (ADR 0065).
+    expect(await rebuiltAt('beside')).toBe(position);
+    // And the leader goes on from there on the swapped-in tables.
     const next = await store.append('tally-after-swap', [ev('Counted', { n: 3 })], 'no_stream');
     await expect.poll(async () => readCheckpoint(db.pool, 'beside'), { timeout: 10_000 }).toBeGreaterThanOrEqual(next.position);
-    await expect
-      .poll(() => rebuiltNotices, { timeout: 10_000 })
-      .toEqual([{ kind: 'rebuilt', projection: 'beside', position: next.position }]);
-    offNotices();
     const counted = await db.pool.query<{ stream_id: string; n: string }>(
       `select stream_id, count(*) as n from es.events where type = 'Counted' group by stream_id`,
     );

@@ -11,6 +11,7 @@ import {
   CHECKPOINT_MOVED,
   lastChanges,
   lockCheckpoint,
+  markRebuilt,
   openCheckpoint,
   reachedCheckpoint,
   readCheckpoint,
@@ -120,13 +121,6 @@ export class ProjectionRunner extends LeaderElected {
   private delivered = 0;
   /** Whether this attempt's first batch is still to come (see `applyLive`). */
   private firstBatch = true;
-  /**
-   * The oid of the schema this attempt last applied to (or found at its start). A batch that
-   * finds another one knows its tables were swapped in elsewhere (an operator's rebuild), and
-   * announces that (`unannouncedSwap`) once it has committed.
-   */
-  private appliedSchema: number | null = null;
-  private unannouncedSwap = false;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -180,9 +174,6 @@ export class ProjectionRunner extends LeaderElected {
     this.current = this.stored = this.delivered = position;
     this.firstBatch = true;
     this.forgetKept();
-    this.appliedSchema = await this.schemaOid();
-    this.unannouncedSwap = false;
-    if (!this.isCurrent(attempt)) return;
     this.leading = attempt;
     this.storeFailures = 0;
     this.lastError = null;
@@ -193,7 +184,8 @@ export class ProjectionRunner extends LeaderElected {
     // The last batch's changes again: a runner killed after its commit and before its
     // announcement would otherwise leave open browsers without them (they take a change twice
     // as once). The feed (Redis) may be down while the database is fine: that must not stop it.
-    // Tables it rebuilt were filled without announcing their changes: browsers read them again.
+    // Tables it rebuilt were filled without announcing their changes: browsers read them again
+    // (announced at once here; gateways also find the swap in the checkpoints table, ADR 0065).
     const unannounced = await lastChanges<ChangeNotice>(this.pool, name);
     const rebuilt: ChangeNotice[] = swapped ? [{ kind: 'rebuilt', projection: name, position: this.current }] : [];
     await this.feed
@@ -385,11 +377,7 @@ export class ProjectionRunner extends LeaderElected {
     }
     const notices: ChangeNotice[] = [];
     const { schema } = this.projection;
-    if (this.keptSchema === null) {
-      const oid = await this.schemaOid();
-      if (this.appliedSchema !== null && oid !== this.appliedSchema) this.unannouncedSwap = true;
-      this.keptSchema = this.appliedSchema = oid;
-    }
+    if (this.keptSchema === null) this.keptSchema = await this.schemaOid();
     const keptSchema = this.keptSchema;
     await withClient(this.pool, async (client) => {
       // The transaction is opened, pointed at the tables and its checkpoint moved (guarded by its
@@ -433,10 +421,6 @@ export class ProjectionRunner extends LeaderElected {
     });
     this.current = this.stored = to;
     this.lastError = null;
-    if (this.unannouncedSwap) {
-      this.unannouncedSwap = false;
-      notices.push({ kind: 'rebuilt', projection: this.name, position: to });
-    }
     notices.push({ kind: 'checkpoint', projection: this.name, position: to });
     await this.feed.publish(notices);
   }
@@ -589,7 +573,6 @@ export class ProjectionRunner extends LeaderElected {
       return this.exclusive(async () => {
         const pos = await this.swapIn(filled);
         this.current = this.stored = pos;
-        this.appliedSchema = await this.schemaOid();
         await this.feed.publish([
           { kind: 'rebuilt', projection: this.name, position: pos },
           { kind: 'checkpoint', projection: this.name, position: pos },
@@ -668,6 +651,7 @@ export class ProjectionRunner extends LeaderElected {
       await client.query(`alter schema ${ident(schema)} rename to ${ident(old)}`);
       await client.query(`alter schema ${ident(fresh)} rename to ${ident(schema)}`);
       await setCheckpoint(client, this.name, pos);
+      await markRebuilt(client, this.name, pos);
       await recordHandles(client, this.name, this.handles);
     });
     // Dropped after the swap, not in it: the drop waits for the old tables' last readers, and new

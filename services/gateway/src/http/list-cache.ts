@@ -13,6 +13,11 @@ export class ListCache {
     private readonly maxEntries = 200,
   ) {}
 
+  /** Forgets every answer: a read model was rebuilt and swapped in at the position they were read at (ADR 0065). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   get(key: string, version: number, load: () => Promise<unknown>): Promise<string> {
     const hit = this.entries.get(key);
     const now = Date.now();
