@@ -260,6 +260,8 @@ export async function lastChanges<T>(db: Db, name: string): Promise<T[]> {
 
 /** The error `public.advance_checkpoint` (and `move_checkpoint`) raises when the checkpoint is no longer where the batch began. */
 export const CHECKPOINT_MOVED = 'TV001';
+/** SQLSTATE of `assert_schema`: the projection's schema is another than the one its kept rows were read from (ADR 0052). */
+export const SCHEMA_SWAPPED = 'TV002';
 
 /** Every read-model projection's position (the policies' are left out). */
 export async function projectionPositions(db: Db): Promise<Record<string, number>> {

@@ -9,6 +9,7 @@ import { LeaderElected, type LeaderRole } from '../leadership';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import {
   CHECKPOINT_MOVED,
+  SCHEMA_SWAPPED,
   lastChanges,
   lockCheckpoint,
   markRebuilt,
@@ -414,6 +415,11 @@ export class ProjectionRunner extends LeaderElected {
         // not be what they hold.
         this.forgetKept();
         await client.query('rollback').catch(() => {});
+        // Said as what it is: the batch is applied again on the new tables, nothing is wrong.
+        if ((err as { code?: string }).code === SCHEMA_SWAPPED)
+          throw new Error(`projection ${this.name}: its tables were rebuilt and swapped in elsewhere; applying the batch again on them`, {
+            cause: err,
+          });
         if ((err as { code?: string }).code !== CHECKPOINT_MOVED) throw err;
         this.current = this.stored = await readCheckpoint(client, this.name);
         throw new Error(`projection ${this.name}: checkpoint moved to ${this.current} elsewhere; continuing from there`, { cause: err });
