@@ -31,7 +31,7 @@ test('when a buyer logs out in one tab, then the other tabs are signed out too, 
     fetch(`${baseUrl}/api/users?email=${encodeURIComponent(buyer)}`, { headers: { Authorization: `Bearer ${token}` } }).then(
       (r) => r.status,
     );
-  await expect.poll(profile).toBe(401);
+  await expect.poll(profile, { timeout: 15_000 }).toBe(401);
 
   // Someone else signs in in the first tab: the second follows, and shows who is signed in now.
   await page.goto('/login');

@@ -97,15 +97,21 @@ const newKey = (): string =>
 
 /**
  * Log Out on the server (ADR 0066): the session `token` comes from ends there too, so a copy of
- * the token is worth nothing afterwards. Sent and not waited for (`keepalive` lets it finish as
- * the page goes); should it fail (offline), the token works until it expires, as before.
+ * the token is worth nothing afterwards. `keepalive` lets it finish as the page goes; a 503 is
+ * tried once more with the same key. Answers whether the session has ended there (a 401: it had
+ * already); false when the server could not be told (offline), and the token then works until it
+ * expires, as before.
  */
-export function endSessionOnServer(token: string): void {
-  void fetch(`${env.apiBase}/account/sessions/current`, {
-    method: 'DELETE',
-    headers: { Accept: 'application/json', Authorization: `Bearer ${token}`, 'Idempotency-Key': newKey() },
-    keepalive: true,
-  }).catch(() => undefined);
+export async function endSessionOnServer(token: string): Promise<boolean> {
+  const headers = { Accept: 'application/json', Authorization: `Bearer ${token}`, 'Idempotency-Key': newKey() };
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${env.apiBase}/account/sessions/current`, { method: 'DELETE', headers, keepalive: true }).catch(
+      () => null,
+    );
+    if (response && (response.ok || response.status === 401)) return true;
+    if (response?.status !== 503 || attempt >= 1) return false;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 /** How many times a write is sent again after a lost answer or a 503, 1 s then 2 s apart. */

@@ -75,15 +75,24 @@ export function useEndSession() {
 /** Log Out: the token dropped here and in the browser's other tabs. `quiet`: the caller says it its own way. */
 export function useSignOut() {
   const setSession = useSetAtom(sessionAtom);
+  // This tab's own session (the stored token may already be another tab's newer sign-in).
+  const token = useAtomValue(sessionTokenAtom);
   return useCallback(
     /** `endOnServer: false` when the session has already ended there (Sign out everywhere). */
     (opts: { quiet?: boolean; endOnServer?: boolean } = {}) => {
-      const token = tokenStorage.get();
-      if (token && opts.endOnServer !== false) endSessionOnServer(token);
+      // Not waited for: the tab signs out at once, and is told only if the server could not be.
+      if (token && opts.endOnServer !== false)
+        void endSessionOnServer(token).then((ended) => {
+          if (!ended)
+            toast.error(
+              'Signed out here, but the server could not be told: this session works until it expires. To end it, sign in and use Sign out everywhere on your profile.',
+              { id: 'sign-out-not-told', duration: 10_000 },
+            );
+        });
       tokenStorage.clear();
       setSession({ status: 'signed-out', byUser: true });
       if (!opts.quiet) toast.success('Sign-out successful.');
     },
-    [setSession],
+    [setSession, token],
   );
 }

@@ -201,7 +201,9 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
       throw new AppError('conflict', 'This token is from before sessions could be signed out one by one; use Sign out everywhere', {
         field: 'authorization',
       });
-    const reply = await sender.send(req, { service: 'identity', type: 'SignOut', aggregateId: me._id, data: { sessionId } });
+    // The retry key is this session's: another session of the account with the same key is another Log Out.
+    const commandId = sender.commandId(req, sessionId);
+    const reply = await sender.send(req, { service: 'identity', type: 'SignOut', aggregateId: me._id, data: { sessionId }, commandId });
     res.json(CommandSender.answer(reply));
   });
   return r;

@@ -84,29 +84,6 @@ describe('identity projection (rm_identity, checkpoint "users")', () => {
       });
   });
 
-  it('SignedOut: the session kept once, those older than a token lives forgotten, and the account pushed (gateways close that session)', async () => {
-    const day = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 24 * 3600_000).toISOString();
-    const signedOut = (sessionId: string, n: number) => ({ type: 'SignedOut', data: { userId: 'u1', sessionId }, at: day(n) });
-    await given(registered('u1'), signedOut('old', 0), signedOut('kept', 3), signedOut('again', 4))
-      // Nine days after the first: 'old' is past eight days and goes; 'again' signed out twice is kept once, at its latest.
-      .when(signedOut('again', 9))
-      .then({
-        rows: {
-          'select signed_out from users': [
-            {
-              signed_out: [
-                { s: 'kept', at: Date.parse(day(3)) },
-                { s: 'again', at: Date.parse(day(9)) },
-              ],
-            },
-          ],
-        },
-        pushes: [
-          { push: { entity: 'user', op: 'upsert', id: 'u1', row: user('u1'), position: 5 }, rooms: [rooms.admins, rooms.user('u1')] },
-        ],
-      });
-  });
-
   it('SellerVerified: the verified mark, pushed', async () => {
     await given(registered('u1'))
       .when({ type: 'SellerVerified', data: { userId: 'u1' } })
@@ -139,5 +116,43 @@ describe('identity projection (rm_identity, checkpoint "users")', () => {
     await given(registered('g1', 'Buyer', null))
       .when({ type: 'ProductAdvertised', data: { productId: 'p1' } })
       .then({ rows: { 'select id, password_hash from users': [{ id: 'g1', password_hash: null }] }, pushes: [] });
+  });
+});
+
+// The batch form is what the runner applies; the handlers are what a projection without one would
+// (`bulk: false`): both are stated here where event times matter, which the bulk replay's log cannot.
+describe.each([
+  ['the batch form', identityProjection],
+  ['the handlers', { ...identityProjection, applyBatch: undefined }],
+])('identity projection, sessions signed out one by one, through %s', (_form, projection) => {
+  const given = projectionSpec(projection, () => db.pool);
+  const day = (n: number) => new Date(Date.UTC(2025, 0, 1) + n * 24 * 3600_000).toISOString();
+  const signedOut = (sessionId: string, n: number) => ({ type: 'SignedOut', data: { userId: 'u1', sessionId }, at: day(n) });
+
+  it('SignedOut: the session kept once, those older than a token lives forgotten, and the account pushed (gateways close that session)', async () => {
+    await given(registered('u1'), signedOut('old', 0), signedOut('kept', 3), signedOut('again', 4))
+      // Nine days after the first: 'old' is past eight days and goes; 'again' signed out twice is kept once, at its latest.
+      .when(signedOut('again', 9))
+      .then({
+        rows: {
+          'select signed_out from users': [
+            {
+              signed_out: [
+                { s: 'kept', at: Date.parse(day(3)) },
+                { s: 'again', at: Date.parse(day(9)) },
+              ],
+            },
+          ],
+        },
+        pushes: [
+          { push: { entity: 'user', op: 'upsert', id: 'u1', row: user('u1'), position: 5 }, rooms: [rooms.admins, rooms.user('u1')] },
+        ],
+      });
+  });
+
+  it('SessionsEnded: the sessions signed out one by one are forgotten (every earlier token is stale by its stamp)', async () => {
+    await given(registered('u1'), signedOut('a', 1), signedOut('b', 2))
+      .when({ type: 'SessionsEnded', data: { userId: 'u1' }, at: day(3) })
+      .then({ rows: { 'select signed_out, sessions_ended from users': [{ signed_out: [], sessions_ended: 1 }] } });
   });
 });

@@ -52,7 +52,8 @@ export const identityProjection: Projection = {
     },
     SessionsEnded: async (e, ctx) => {
       const d = e.data as EventOf<'SessionsEnded'>['data'];
-      await ctx.db.query('update users set sessions_ended = sessions_ended + 1 where id = $1', [d.userId]);
+      // Every earlier token is stale by its stamp now: the sessions signed out one by one need no list.
+      await ctx.db.query(`update users set sessions_ended = sessions_ended + 1, signed_out = '[]' where id = $1`, [d.userId]);
       // Announced like a new password: every gateway closes the account's sockets whose tokens are now stale.
       await emitUser(ctx, d.userId);
     },
@@ -120,7 +121,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       case 'SessionsEnded': {
         const d = e.data as EventOf<'SessionsEnded'>['data'];
         const row = users.get(d.userId);
-        if (row && users.update(d.userId, { sessions_ended: row.sessions_ended + 1 })) touched.touch(d.userId, e.position);
+        if (row && users.update(d.userId, { sessions_ended: row.sessions_ended + 1, signed_out: [] })) touched.touch(d.userId, e.position);
         break;
       }
       case 'SignedOut': {

@@ -9,6 +9,9 @@ import { evolve, initialState, type UserEvent, type UserState } from './user';
  */
 export type UserCommand = Exclude<IdentityCommand, { type: 'SignInWithGoogle' }>;
 
+/** Sessions an account signs out of one by one before a Log Out ends them all (ADR 0066). */
+export const MAX_SIGNED_OUT = 50;
+
 const active = (s: UserState) => {
   if (s.status !== 'active') throw notFound('User');
   return s;
@@ -48,9 +51,14 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'EndSessions':
       // Every time it is asked: each ending makes the tokens issued before it stale (ADR 0062).
       return [{ type: 'SessionsEnded', data: { userId: active(state).userId } }];
-    case 'SignOut':
+    case 'SignOut': {
+      const s = active(state);
+      // The list the gateways check stays short (ADR 0066): once it holds MAX_SIGNED_OUT sessions,
+      // a Log Out ends every session instead, which empties it. Either way this session ends.
+      if (s.signedOut >= MAX_SIGNED_OUT) return [{ type: 'SessionsEnded', data: { userId: s.userId } }];
       // Every time it is asked: a second sign-out of the same session changes nothing it lets in.
-      return [{ type: 'SignedOut', data: { userId: active(state).userId, sessionId: command.data.sessionId } }];
+      return [{ type: 'SignedOut', data: { userId: s.userId, sessionId: command.data.sessionId } }];
+    }
     case 'VerifySeller': {
       const s = active(state);
       if (s.role !== 'Seller') throw illegalState('Only sellers can be verified');

@@ -1,6 +1,6 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '@tv-shop/platform/testing';
-import { userDecider, type UserCommand } from './decide';
+import { MAX_SIGNED_OUT, userDecider, type UserCommand } from './decide';
 import type { UserEvent } from './user';
 
 const given = deciderSpec(userDecider);
@@ -115,6 +115,19 @@ describe('user decider', () => {
     given(registered(), { type: 'UserDeleted', data: { userId: 'u1', email: 'rahim@example.com', role: 'Seller' } })
       .when({ type: 'SignOut', data: { sessionId: 's1' } })
       .thenThrows({ kind: 'not_found' });
+  });
+  it('given an account that signed out of MAX_SIGNED_OUT sessions one by one, when it logs out again, then every session ends instead; after that one by one again', () => {
+    const signedOut = (n: number): UserEvent[] =>
+      Array.from({ length: n }, (_, i) => ({ type: 'SignedOut', data: { userId: 'u1', sessionId: `s${i}` } }) as UserEvent);
+    given(registered('Buyer'), ...signedOut(MAX_SIGNED_OUT - 1))
+      .when({ type: 'SignOut', data: { sessionId: 'last' } })
+      .then([{ type: 'SignedOut', data: { userId: 'u1', sessionId: 'last' } }]);
+    given(registered('Buyer'), ...signedOut(MAX_SIGNED_OUT))
+      .when({ type: 'SignOut', data: { sessionId: 'one-more' } })
+      .then([{ type: 'SessionsEnded', data: { userId: 'u1' } }]);
+    given(registered('Buyer'), ...signedOut(MAX_SIGNED_OUT), { type: 'SessionsEnded', data: { userId: 'u1' } })
+      .when({ type: 'SignOut', data: { sessionId: 'fresh' } })
+      .then([{ type: 'SignedOut', data: { userId: 'u1', sessionId: 'fresh' } }]);
   });
   it('given an account opened with Google, when a password is set on it, then a conflict: it proves itself with Google alone', () =>
     given({ type: 'UserRegistered', data: { ...registered('Buyer').data, passwordHash: null, via: 'google' } } as UserEvent)

@@ -18,6 +18,8 @@ export type UserState =
       passwordHash: string | null;
       /** How many times its holder ended every session (ADR 0062). */
       sessionsEnded: number;
+      /** Sessions signed out one by one since then (ADR 0066): past `MAX_SIGNED_OUT`, a Log Out ends them all. */
+      signedOut: number;
     }
   | { status: 'deleted'; userId: string; email: string };
 
@@ -27,7 +29,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
       const { userId, email, name, photoURL, role, via, passwordHash } = event.data;
-      return { status: 'active', userId, email, name, photoURL, role, verified: false, via, passwordHash, sessionsEnded: 0 };
+      return { status: 'active', userId, email, name, photoURL, role, verified: false, via, passwordHash, sessionsEnded: 0, signedOut: 0 };
     }
     case 'UserProfileUpdated':
       return state.status === 'active' ? { ...state, name: event.data.name, photoURL: event.data.photoURL } : state;
@@ -38,10 +40,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'PasswordChanged':
       return state.status === 'active' ? { ...state, passwordHash: event.data.passwordHash } : state;
     case 'SessionsEnded':
-      return state.status === 'active' ? { ...state, sessionsEnded: state.sessionsEnded + 1 } : state;
+      return state.status === 'active' ? { ...state, sessionsEnded: state.sessionsEnded + 1, signedOut: 0 } : state;
     case 'SignedOut':
-      // Nothing a decision needs: the read model keeps the sessions signed out, for the gateways.
-      return state;
+      return state.status === 'active' ? { ...state, signedOut: state.signedOut + 1 } : state;
   }
 }
 
