@@ -118,7 +118,7 @@ describe('user decider', () => {
   });
   it('given an account that signed out of MAX_SIGNED_OUT sessions one by one, when it logs out again, then every session ends instead; after that one by one again', () => {
     const signedOut = (n: number): UserEvent[] =>
-      Array.from({ length: n }, (_, i) => ({ type: 'SignedOut', data: { userId: 'u1', sessionId: `s${i}` } }) as UserEvent);
+      Array.from({ length: n }, (_, i) => ({ type: 'SignedOut', data: { userId: 'u1', sessionId: `s${i}` } }));
     given(registered('Buyer'), ...signedOut(MAX_SIGNED_OUT - 1))
       .when({ type: 'SignOut', data: { sessionId: 'last' } })
       .then([{ type: 'SignedOut', data: { userId: 'u1', sessionId: 'last' } }]);
