@@ -4,7 +4,7 @@ import { AuditQueries } from '@tv-shop/audit';
 import { CatalogQueries } from '@tv-shop/catalog';
 import { IdentityQueries } from '@tv-shop/identity';
 import { OrdersQueries } from '@tv-shop/orders';
-import { lastRebuild, projectionPositions } from '@tv-shop/platform';
+import { projectionPositions, rebuilds } from '@tv-shop/platform';
 
 /**
  * The read models the routes use. Each service's queries are its own (`reads.catalog.search`,
@@ -54,6 +54,6 @@ export class ReadModels {
 
   /** Each read-model projection's checkpoint (policies keep theirs in the same table). */
   projectionPositions = (): Promise<Record<string, number>> => projectionPositions(this.pool);
-  /** The latest position a read model was rebuilt and swapped in at (ADR 0065); 0 when none was. */
-  lastRebuild = (): Promise<number> => lastRebuild(this.pool);
+  /** Where each read model was last rebuilt and swapped in, by projection (ADR 0065). */
+  rebuilds = (): Promise<Map<string, number>> => rebuilds(this.pool);
 }

@@ -204,35 +204,42 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
    * by the runner's notice, or found in the checkpoints table (at start, and every few seconds:
    * a notice between processes may be lost, and an operator's tool has no feed to the shop's).
    */
-  let knownRebuild: number | null = null;
-  const rebuilt = (position: number, tellSockets = true) => {
-    if (knownRebuild !== null && position <= knownRebuild) return;
-    knownRebuild = position;
-    recent.rebuiltAt(position);
+  /** Each projection's last rebuild known here: two projections rebuilt at the same position are two rebuilds. */
+  const knownRebuilds = new Map<string, number>();
+  /** Whether the checkpoints were read once: until then a rebuild found there is older than every socket here. */
+  let rebuildsRead = false;
+  const rebuilt = (projection: string, position: number, tellSockets = true) => {
+    if (position <= (knownRebuilds.get(projection) ?? -1)) return;
+    knownRebuilds.set(projection, position);
+    // Pushes past the swap's position may have gone out before this gateway learnt of it (its
+    // next check): a catch-up from anything sent so far reads the lists again.
+    recent.rebuiltAt(tellSockets ? Math.max(position, recent.newest, deps.position()) : position);
     deps.onRebuilt?.();
     // Not in the publisher's turn (the projector's, in one process): a publish never waits for sockets.
     if (tellSockets) setImmediate(() => io.emit('resync', { position }));
   };
-  // At start no page here has read anything yet: what a tab missed across the restart, its catch-up says.
   let checking = false;
-  const checkRebuilds = async (first = false) => {
+  const checkRebuilds = async () => {
     if (checking) return;
     checking = true;
     try {
-      rebuilt(await deps.reads.lastRebuild(), !first);
+      const found = await deps.reads.rebuilds();
+      // At start no page here has read anything yet: what a tab missed across the restart, its catch-up says.
+      for (const [projection, position] of found) rebuilt(projection, position, rebuildsRead);
+      rebuildsRead = true;
     } catch (err) {
       log.warn('could not read when a read model was last rebuilt; trying again later', err);
     } finally {
       checking = false;
     }
   };
-  void checkRebuilds(true);
+  void checkRebuilds();
   const rebuildCheck = setInterval(() => void checkRebuilds(), deps.rebuildCheckMs ?? 5000);
   rebuildCheck.unref();
 
   const off = deps.feed.subscribe((n) => {
     if (n.kind === 'rebuilt') {
-      rebuilt(n.position);
+      rebuilt(n.projection, n.position);
       return;
     }
     if (n.kind !== 'change') return;

@@ -186,10 +186,10 @@ export async function markRebuilt(db: Db, name: string, position: number): Promi
   await db.query(`update ${TABLE} set rebuilt_at = $2 where name = $1`, [name, position]);
 }
 
-/** The latest position any projection's tables were rebuilt and swapped in at; 0 when none was. */
-export async function lastRebuild(db: Db): Promise<number> {
-  const { rows } = await db.query<{ at: string | null }>(`select max(rebuilt_at) as at from ${TABLE}`);
-  return Number(rows[0]?.at ?? 0);
+/** Where each projection's tables were last rebuilt and swapped in, by name (those never rebuilt are absent). */
+export async function rebuilds(db: Db): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ name: string; at: string }>(`select name, rebuilt_at as at from ${TABLE} where rebuilt_at is not null`);
+  return new Map(rows.map((r) => [r.name, Number(r.at)]));
 }
 
 /** The stored checkpoint, locked until the caller's transaction ends: no batch can move it meanwhile. */
