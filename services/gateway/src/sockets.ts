@@ -6,7 +6,7 @@ import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
 import { mayView, RecentChanges, route, viewCatchUpPage } from './views';
-import { accountOfToken, sessionAccounts, signedOutOf, type AccountLookup } from './auth/middleware';
+import { accountOfToken, sessionAccounts, sessionCheck, signedOutOf, type AccountLookup } from './auth/middleware';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';
@@ -165,12 +165,10 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     const signedIn = sockets.filter((s) => s.data.user);
     if (signedIn.length === 0) return;
     const credentials = await deps.reads.identity.credentialsOf([...new Set(signedIn.map((s) => s.data.user!._id))]);
-    const stamps = new Map([...credentials].map(([id, c]) => [id, deps.tokens.stampOf(c.passwordHash, c.sessionsEnded)]));
+    const checks = new Map([...credentials].map(([id, c]) => [id, sessionCheck(deps.tokens, c)]));
     for (const socket of signedIn) {
-      const id = socket.data.user!._id;
-      const signedOut = credentials.get(id)?.signedOut ?? [];
-      if (socket.data.stamp !== stamps.get(id) || (socket.data.sessionId != null && signedOut.includes(socket.data.sessionId)))
-        socket.disconnect(true);
+      const check = checks.get(socket.data.user!._id);
+      if (!check || socket.data.stamp !== check.stamp || signedOutOf(check, socket.data.sessionId)) socket.disconnect(true);
     }
   };
   const closeStaleOf = async (id: string) => {
@@ -197,6 +195,10 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     }
   };
 
+  /** Each projection's last rebuild known here: two projections rebuilt at the same position are two rebuilds. */
+  const knownRebuilds = new Map<string, number>();
+  /** Whether the checkpoints were read once: until then a rebuild found there is older than every socket here. */
+  let rebuildsRead = false;
   /**
    * A read model's tables were rebuilt and swapped in up to `position` (an upgrade, an operator's
    * rebuild; ADR 0065): the changes they took in were never pushed. Every socket here reads its
@@ -204,10 +206,6 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
    * by the runner's notice, or found in the checkpoints table (at start, and every few seconds:
    * a notice between processes may be lost, and an operator's tool has no feed to the shop's).
    */
-  /** Each projection's last rebuild known here: two projections rebuilt at the same position are two rebuilds. */
-  const knownRebuilds = new Map<string, number>();
-  /** Whether the checkpoints were read once: until then a rebuild found there is older than every socket here. */
-  let rebuildsRead = false;
   const rebuilt = (projection: string, position: number, tellSockets = true) => {
     if (position <= (knownRebuilds.get(projection) ?? -1)) return;
     knownRebuilds.set(projection, position);

@@ -347,11 +347,8 @@ export class ProjectionRunner extends LeaderElected {
     // The checkpoint was moved back beneath what was delivered (a swap elsewhere, its tables as
     // of an earlier position): the events between are read from the log again and applied first,
     // or the next batch would be applied on top of them and they would be passed over.
-    while (this.current < this.delivered) {
-      const upTo = this.delivered;
-      const gap = (await this.store.readAll(this.current, this.opts.bulkSize ?? 5000)).filter((e) => e.position <= upTo);
-      if (gap.length === 0) break;
-      await this.applyEvents(gap);
+    if (this.current < this.delivered) {
+      for await (const gap of this.chunks(this.current, this.delivered)) await this.applyEvents(gap);
     }
     await this.applyEvents(all);
     const last = all.at(-1)?.position ?? 0;

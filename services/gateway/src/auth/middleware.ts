@@ -1,6 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Role, User } from '@tv-shop/contracts';
 import { forbidden, unauthorized, type AppError } from '@tv-shop/platform';
+import type { Credentials } from '@tv-shop/identity';
 import type { ReadModels } from '../read-models';
 import type { TokenClaims, Tokens } from './tokens';
 
@@ -23,18 +24,18 @@ export interface SessionAccount {
   signedOut: ReadonlySet<string>;
 }
 
-/** Reads a session's account from identity's read model; its credentials become its stamp here and go no further. */
+/** What an account's credentials let in: the stamp its tokens must carry and its sessions signed out; the credentials go no further. */
+export const sessionCheck = (tokens: Tokens, credentials: Credentials): Omit<SessionAccount, 'user'> => ({
+  stamp: tokens.stampOf(credentials.passwordHash, credentials.sessionsEnded),
+  signedOut: new Set(credentials.signedOut),
+});
+
+/** Reads a session's account from identity's read model. */
 export const sessionAccounts =
   (reads: Pick<ReadModels, 'identity'>, tokens: Tokens) =>
   async (id: string): Promise<SessionAccount | null> => {
     const account = await reads.identity.sessionAccount(id);
-    return (
-      account && {
-        user: account.user,
-        stamp: tokens.stampOf(account.passwordHash, account.sessionsEnded),
-        signedOut: new Set(account.signedOut),
-      }
-    );
+    return account && { user: account.user, ...sessionCheck(tokens, account) };
   };
 
 /** Why a token is refused when its session was signed out (Log Out, ADR 0066). */
