@@ -50,15 +50,18 @@ export function api(baseUrl: string) {
   };
 }
 
-/** A seller with one listing, made through the API; answers the product's name. */
-export async function sellerWithProduct(baseUrl: string, sellerName: string, productName: string) {
+/** Lists a TV named `productName` for the seller of `token` through the API (a Samsung unless `over` says otherwise), with a photo of one colour. */
+export async function listTv(
+  baseUrl: string,
+  token: string,
+  productName: string,
+  over: Partial<AddProductBody> = {},
+  color: [number, number, number] = [30, 64, 175],
+) {
   const client = api(baseUrl);
-  const email = uniqueEmail('seller');
-  const { token } = await client.signup(sellerName, email, 'Seller');
-  const productImage = await client.uploadImage(token, [30, 64, 175]);
-  const answer = await client.addProduct(token, {
+  return client.addProduct(token, {
     porduct_name: productName,
-    productImage,
+    productImage: await client.uploadImage(token, color),
     details: 'Bright panel, no dead pixels, remote included.',
     location: 'Dhanmondi, Dhaka',
     resale_price: 18500,
@@ -67,7 +70,15 @@ export async function sellerWithProduct(baseUrl: string, sellerName: string, pro
     phone_number: '01700000000',
     product_condition: 'Good',
     category_id: 'samsung',
+    ...over,
   });
+}
+
+/** A seller with one listing, made through the API; answers the product's name. */
+export async function sellerWithProduct(baseUrl: string, sellerName: string, productName: string) {
+  const email = uniqueEmail('seller');
+  const { token } = await api(baseUrl).signup(sellerName, email, 'Seller');
+  const answer = await listTv(baseUrl, token, productName);
   return { email, token, productId: answer.insertedId ?? '' };
 }
 

@@ -28,8 +28,11 @@ export type View =
   | { kind: 'products'; filter: ProductViewFilter }
   /** One product's page. */
   | { kind: 'product'; id: string }
-  /** A seller's listings (their public page, their own My Products), by the seller's email. */
-  | { kind: 'seller'; email: string }
+  /**
+   * A seller's listings (their public page, their own My Products), by the seller's account id:
+   * a page of a seller with no listing yet knows it too, so their first one arrives live.
+   */
+  | { kind: 'seller'; id: string }
   /** The home page's advertised listings. */
   | { kind: 'advertised' }
   /** What belongs to one account: its user row and its bookings as buyer and as seller. Its own, or any for the admin. */
@@ -86,7 +89,7 @@ export function parseView(input: unknown): View | null {
     case 'product':
       return str(v.id) ? { kind: 'product', id: v.id } : null;
     case 'seller':
-      return str(v.email, 320) ? { kind: 'seller', email: v.email.toLowerCase() } : null;
+      return str(v.id) ? { kind: 'seller', id: v.id } : null;
     case 'advertised':
       return { kind: 'advertised' };
     case 'account':
@@ -108,7 +111,7 @@ export function viewKey(view: View): string {
     case 'product':
       return `product:${view.id}`;
     case 'seller':
-      return `seller:${view.email.toLowerCase()}`;
+      return `seller:${view.id}`;
     case 'advertised':
       return 'advertised';
     case 'account':
@@ -135,7 +138,7 @@ export function productInView(view: View, p: Product): boolean {
     case 'product':
       return p._id === view.id;
     case 'seller':
-      return p.sellerEmail.toLowerCase() === view.email.toLowerCase();
+      return p.sellerId === view.id;
     case 'advertised':
       return p.advertised && !p.sold;
     default:

@@ -27,6 +27,7 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
   orginal_price: 200,
   use_duration: '1 year',
   seller: 'S',
+  sellerId: 's',
   sellerEmail: 's@x.co',
   sellerVerified: false,
   post_date: '',
@@ -155,6 +156,24 @@ describe('subscriptions by view, through real sockets', () => {
     expect(lg.pushes.map((p) => p.id)).not.toContain(b._id);
   });
 
+  it("when a seller with no listing yet is watched by their id, then their first listing reaches that view and another seller's does not; the old form by email is refused", async () => {
+    const newcomer = await shop.signup('Seller');
+    const other = await shop.signup('Seller');
+    const page = await viewer([{ kind: 'seller', id: newcomer.user._id }]);
+    expect(page.answer.refused).toEqual([]);
+    const byEmail = await viewer([{ kind: 'seller', email: newcomer.user.email } as unknown as View]);
+    expect(byEmail.answer.refused).toEqual(['#0']);
+    const theirs = await shop.addProduct(other.token, { category_id: 'lg' });
+    const first = await shop.addProduct(newcomer.token, { category_id: 'lg' });
+    await poll(() => page.pushes.map((p) => p.id)).toEqual([first._id]);
+    expect(page.pushes[0]).toMatchObject({ op: 'upsert', row: { sellerId: newcomer.user._id } });
+    expect(page.pushes.map((p) => p.id)).not.toContain(theirs._id);
+    // Sold: still theirs, so the seller's view hears the sold row, not a removal.
+    await put(`/product/sold_status/${first._id}`, newcomer.token);
+    await poll(() => ops(page.pushes)).toEqual(['upsert', 'upsert']);
+    expect(byEmail.pushes).toEqual([]);
+  });
+
   it('when a view socket is on long polling, then it gets the same changes as one on WebSocket (whose frame is built once for all)', async () => {
     const seller = await shop.signup('Seller');
     const view: View = { kind: 'products', filter: { category: 'xiaomi' } };
@@ -175,7 +194,7 @@ describe('subscriptions by view, through real sockets', () => {
     const walton = await viewer([{ kind: 'products', filter: { category: 'walton', sold: 'false' } }]);
     const page = await viewer([{ kind: 'product', id: p._id }]);
     const xiaomi = await viewer([{ kind: 'products', filter: { category: 'xiaomi' } }]);
-    const mine = await viewer([{ kind: 'seller', email: seller.user.email }]);
+    const mine = await viewer([{ kind: 'seller', id: seller.user._id }]);
     await put(`/product/sold_status/${p._id}`, seller.token);
     await poll(() => walton.pushes).toEqual([expect.objectContaining({ entity: 'product', op: 'remove', id: p._id })]);
     await expect

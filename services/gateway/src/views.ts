@@ -25,7 +25,7 @@ export const ANY_PRODUCT_KEY = '*product';
 const productKeys = (p: Product, into: Set<string>) => {
   into.add('products');
   into.add(`category:${p.category_id}`);
-  into.add(`seller:${p.sellerEmail.toLowerCase()}`);
+  into.add(`seller:${p.sellerId}`);
   if (p.advertised && !p.sold) into.add('advertised');
 };
 
@@ -66,7 +66,7 @@ export function viewKeys(view: View): string[] {
     case 'product':
       return [`product:${view.id}`, ANY_PRODUCT_KEY];
     case 'seller':
-      return [`seller:${view.email.toLowerCase()}`, ANY_PRODUCT_KEY];
+      return [`seller:${view.id}`, ANY_PRODUCT_KEY];
     case 'advertised':
       return ['advertised', ANY_PRODUCT_KEY];
     case 'account':

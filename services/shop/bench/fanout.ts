@@ -57,7 +57,7 @@ interface Sent {
   id: string;
   at: number;
   category: string;
-  sellerEmail: string;
+  sellerId: string;
 }
 interface LoadReport {
   sockets: number;
@@ -80,6 +80,7 @@ async function loadProcess() {
   const useViews = process.env.VIEWS !== '0';
   const accounts = JSON.parse(process.env.BENCH_ACCOUNTS!) as Account[];
   const productPage = process.env.BENCH_PRODUCT!;
+  const productSeller = process.env.BENCH_PRODUCT_SELLER!;
   const leanClient = process.env.CLIENT !== 'socket.io';
   const split = process.env.BENCH_SPLIT === '1';
   const send = (m: FromLoad) => process.send!(m);
@@ -108,7 +109,7 @@ async function loadProcess() {
             account: a,
             views: [
               { kind: 'account', userId: a.id },
-              { kind: 'seller', email: a.email },
+              { kind: 'seller', id: a.id },
             ],
           }
         : {
@@ -119,7 +120,15 @@ async function loadProcess() {
             ],
           };
     }
-    if (i % 50 === 7) return { account: null, views: [{ kind: 'product', id: productPage }] };
+    // A product page hears its product and its seller's listings (the count of their TVs for sale).
+    if (i % 50 === 7)
+      return {
+        account: null,
+        views: [
+          { kind: 'product', id: productPage },
+          { kind: 'seller', id: productSeller },
+        ],
+      };
     return i % 2 === 0
       ? { account: null, views: [{ kind: 'products', filter: { sold: 'false' } }] }
       : { account: null, views: [{ kind: 'products', filter: { category: WATCHED, sold: 'false' } }] };
@@ -229,7 +238,7 @@ async function loadProcess() {
         const shape = {
           _id: s.id,
           category_id: s.category,
-          sellerEmail: s.sellerEmail,
+          sellerId: s.sellerId,
           sold: false,
           advertised: false,
           resale_price: 1000,
@@ -367,7 +376,7 @@ async function main() {
         const answer = (await res.json().catch(() => ({}))) as { insertedId?: string };
         w.answered = now();
         w.ok = res.status === 201 && !!answer.insertedId;
-        if (w.ok) w.sent = { id: answer.insertedId!, at: w.sentAt, category: body.category_id!, sellerEmail: seller.email.toLowerCase() };
+        if (w.ok) w.sent = { id: answer.insertedId!, at: w.sentAt, category: body.category_id!, sellerId: seller.id };
         // Now and then a buyer books it: the buyer's and the seller's accounts hear of it, nobody else.
         if (w.ok && i % 25 === 3) {
           const buyer = buyers[i % buyers.length]!;
@@ -430,6 +439,7 @@ async function main() {
             BENCH_SOCKETS: String(n),
             BENCH_ACCOUNTS: JSON.stringify(accounts),
             BENCH_PRODUCT: first[0]!._id,
+            BENCH_PRODUCT_SELLER: first[0]!.sellerId,
             BENCH_SPLIT: SPLIT ? '1' : '0',
           },
         });

@@ -6,6 +6,7 @@ import { addPushedDayAtom, addPushedEventAtom, clearPushedAtom } from '@/feature
 import { getProfile } from '@/features/auth/api/get-profile';
 import { bookingsStore } from '@/features/bookings/atoms';
 import { productsStore, reportedProductsStore } from '@/features/products/atoms';
+import { announceProductPush } from '@/features/products/use-seller-pushes';
 import { usersStore } from '@/features/users/atoms';
 import { ApiError } from '@/lib/api-client';
 import { connectLive } from '@/lib/live-socket';
@@ -49,6 +50,7 @@ export function LiveSync() {
     const onChange = (push: ChangePush) => {
       switch (push.entity) {
         case 'product':
+          announceProductPush(push, jotai.get(productsStore.stateAtom).rows.get(push.id));
           return applyProduct(push);
         case 'reported_product':
           return applyReported(push);

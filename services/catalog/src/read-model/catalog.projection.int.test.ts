@@ -49,6 +49,7 @@ const product = (id: string, over: Partial<Product> = {}): Product => ({
   orginal_price: 40000,
   use_duration: '2 years',
   seller: 'Karim',
+  sellerId: 's1',
   sellerEmail: 'karim@x.test',
   sellerVerified: false,
   post_date: '1-1-2025',

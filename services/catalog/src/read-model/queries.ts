@@ -77,9 +77,9 @@ export class CatalogQueries {
     const { rows } = await this.pool.query<{ n: string }>(`select count(*) as n from rm_catalog.products where reported`);
     return Number(rows[0]!.n);
   }
-  async product(id: string): Promise<(Product & { sellerId: string }) | null> {
+  async product(id: string): Promise<Product | null> {
     const { rows } = await this.pool.query<ProductRow>(`select ${PRODUCT_COLUMNS} from rm_catalog.products where id = $1`, [id]);
-    return rows[0] ? { ...toProduct(rows[0]), sellerId: rows[0].seller_id } : null;
+    return rows[0] ? toProduct(rows[0]) : null;
   }
   /** Which of these products are still listed and unsold. */
   async unsold(ids: readonly string[]): Promise<Set<string>> {

@@ -49,6 +49,7 @@ export const toProduct = (r: ProductRow): Product => ({
   orginal_price: toTk(r.original_poisha),
   use_duration: r.use_duration,
   seller: r.seller_name,
+  sellerId: r.seller_id,
   sellerEmail: r.seller_email,
   sellerVerified: r.seller_verified,
   post_date: r.post_date,

@@ -72,8 +72,7 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   r.get('/product/:id', async (req, res) => {
     const product = await reads.catalog.product(idParam(req.params.id, 'Product'));
     if (!product) throw notFound('Product', 'id');
-    const { sellerId, ...shown } = product;
-    const answer: ProductPageAnswer = { product: shown, seller: await reads.sellerProfile(sellerId) };
+    const answer: ProductPageAnswer = { product, seller: await reads.sellerProfile(product.sellerId) };
     res.json(answer);
   });
   r.get('/sellers/:id', async (req, res) => {

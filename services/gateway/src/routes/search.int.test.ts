@@ -112,7 +112,7 @@ describe('search, product and seller pages', () => {
     expect(page.status).toBe(200);
     const body = page.body as ProductPageAnswer;
     expect(body.product).toMatchObject({ _id: ids.samsung, porduct_name: 'Samsung 43" Crystal UHD', resale_price: 25000 });
-    expect(body.product).not.toHaveProperty('sellerId');
+    expect(body.product.sellerId).toBe(seller.user._id);
     expect(body.seller).toMatchObject({ _id: seller.user._id, name: 'Rahim Electronics', verified: false, availableCount: 4 });
     expect(Date.parse(body.seller!.memberSince)).toBeGreaterThan(Date.now() - 3600_000);
 

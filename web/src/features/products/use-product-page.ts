@@ -1,6 +1,6 @@
 import type { Product, SellerProfile } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 import { usePageRead } from '@/lib/use-page-read';
@@ -9,16 +9,19 @@ import { getSellerPage } from './api/get-seller-page';
 import { productsStore } from './atoms';
 import { useIdList } from './use-id-list';
 import { useNewlyListed } from './use-newly-listed';
+import { useReadAgainSoon, useSellerPushes } from './use-seller-pushes';
 
 /**
  * One page's read (a 404 is its `notFound`); a resync (the server cannot replay what the tab
  * missed) reads it again in the background.
  */
-const usePageReadLive = (load: () => Promise<void>) => usePageRead(load, useAtomValue(listsReloadAtom));
+const usePageReadLive = (load: () => Promise<void>, again = 0) => usePageRead(load, useAtomValue(listsReloadAtom) + again);
 
 /**
  * The product (live: a push changes it in place, a removal empties it) and its seller's profile
- * (its name and tick live too). `refresh` reads it again in the background, the page staying up.
+ * (its name and tick live too; the count of their TVs for sale is read again, in the background,
+ * when one of their listings changes). `refresh` reads it again in the background, the page
+ * staying up.
  */
 export function useProductPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
@@ -31,8 +34,23 @@ export function useProductPage(id: string) {
     noteListRead(position, view);
     setSeller({ id, profile: data.seller });
   }, [id, loadIntoStore]);
-  const state = usePageReadLive(load);
   const product: Product | undefined = useAtomValue(productsStore.stateAtom).rows.get(id);
+  // The seller's other listings: one listed, sold or removed changes the count the page shows
+  // (heard after this listing's own removal too: the seller's is the page's as read).
+  const sellerId = product?.sellerId ?? (seller?.id === id ? (seller.profile?._id ?? null) : null);
+  useWatchView(useMemo(() => (sellerId ? { kind: 'seller' as const, id: sellerId } : null), [sellerId]));
+  const [again, readAgainSoon] = useReadAgainSoon();
+  useSellerPushes(sellerId, (removed, pushed) => {
+    // This listing's own removal is said on the page as it is; there is nothing to read.
+    if (!(removed && pushed === id)) readAgainSoon();
+  });
+  const read = usePageReadLive(load, again);
+  // Read again after the page showed it, a 404 is this listing removed (with its seller, say),
+  // which the page says as such, not as a page that never was.
+  const shown = useRef<string | null>(null);
+  if (product && !read.notFound) shown.current = id;
+  const gone = read.notFound && shown.current === id;
+  const state = gone ? { ...read, notFound: false } : read;
   // The profile is read with the page; its name and tick follow the product, which a seller's
   // new name or verification changes by push.
   const profile = seller?.id === id ? seller.profile : null;
@@ -44,36 +62,47 @@ export function useProductPage(id: string) {
     const nowName = name || profile.name;
     return nowVerified === profile.verified && nowName === profile.name ? profile : { ...profile, verified: nowVerified, name: nowName };
   }, [profile, verified, name]);
-  return { ...state, product, seller: live, refresh: load };
+  return { ...state, product: gone ? undefined : product, seller: live, refresh: load };
 }
 
 const available = (p: Product) => !p.sold;
 
 /**
  * A seller's profile and their listings still for sale, live: one sold drops out by push, and one
- * they list after the page was read (the seller's view hears it) joins at the top.
+ * they list after the page was read (the seller's view, by their id, hears it even when they had
+ * none) joins at the top. Their name and tick follow their newest listing's. A listing removed
+ * (by the admin, or with the seller's account) reads the page again in the background: a deleted
+ * seller's page then says the seller is not found.
  */
 export function useSellerPage(id: string) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
-  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[]; email: string | null; readAt: number } | null>(null);
+  const [page, setPage] = useState<{ id: string; seller: SellerProfile; ids: string[]; readAt: number } | null>(null);
+  const view = useMemo(() => ({ kind: 'seller' as const, id }), [id]);
+  useWatchView(view);
   const load = useCallback(async () => {
     const { data, position } = await getSellerPage(id);
     loadIntoStore({ rows: data.listings, position, inScope: () => false });
-    // The seller's listings, by the email they carry: with none, there is nothing to keep live.
-    const email = data.listings[0]?.sellerEmail ?? null;
-    noteListRead(position, email ? { kind: 'seller', email } : undefined);
-    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), email, readAt: position });
-  }, [id, loadIntoStore]);
-  const state = usePageReadLive(load);
+    noteListRead(position, view);
+    setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), readAt: position });
+  }, [id, view, loadIntoStore]);
+  const [again, readAgainSoon] = useReadAgainSoon();
+  useSellerPushes(id, (removed) => {
+    if (removed) readAgainSoon();
+  });
+  const state = usePageReadLive(load, again);
   const current = page?.id === id ? page : null;
-  const viewEmail = current?.email ?? null;
-  useWatchView(useMemo(() => (viewEmail ? { kind: 'seller' as const, email: viewEmail } : null), [viewEmail]));
-  const email = viewEmail?.toLowerCase() ?? null;
   const ids = useMemo(() => current?.ids ?? [], [current]);
   const read = useIdList(ids, available);
   // Listed after the read, by this seller: new since, newest first, above the ones read.
-  const matches = useCallback((p: Product) => email !== null && p.sellerEmail.toLowerCase() === email && available(p), [email]);
+  const matches = useCallback((p: Product) => p.sellerId === id && available(p), [id]);
   const added = useNewlyListed(current, matches);
   const listings = useMemo(() => (added.length === 0 ? read : [...added, ...read]), [added, read]);
-  return { ...state, seller: current?.seller ?? null, listings };
+  const profile = current?.seller ?? null;
+  const newest = listings[0];
+  const seller = useMemo(() => {
+    if (!profile || !newest) return profile;
+    const same = newest.sellerVerified === profile.verified && (!newest.seller || newest.seller === profile.name);
+    return same ? profile : { ...profile, verified: newest.sellerVerified, name: newest.seller || profile.name };
+  }, [profile, newest]);
+  return { ...state, seller, listings };
 }

@@ -8,8 +8,9 @@ import { useSessionUser } from '@/lib/session';
 import { withAntd } from '@/lib/antd-theme';
 
 function MyProductsPageContent() {
-  const email = useSessionUser()?.email ?? '';
-  const { products, ...list } = useSellerProducts(email);
+  const user = useSessionUser();
+  const email = user?.email ?? '';
+  const { products, ...list } = useSellerProducts(email, user?._id ?? '');
   // Who bought each TV sold here, from the seller's bookings (a paid booking names its buyer).
   const { bookings } = useSellerBookings(email);
   const buyers = useMemo(() => new Map(bookings.filter((b) => b.status === 'paid').map((b) => [b.product_id, b.username])), [bookings]);

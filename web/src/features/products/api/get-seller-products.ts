@@ -6,9 +6,10 @@ import { useProductList } from '../use-product-list';
 
 export const getSellerProducts = (email: string) => apiRead<Product[]>('/seller_products', { query: { email } });
 
-export function useSellerProducts(email: string) {
+/** The signed-in seller's listings (the spec's read by email), kept live through their view (by id). */
+export function useSellerProducts(email: string, sellerId: string) {
   const fetchList = useCallback(() => getSellerProducts(email), [email]);
   const scope = useMemo(() => productScopes.ofSeller(email), [email]);
-  const view = useMemo(() => ({ kind: 'seller' as const, email }), [email]);
+  const view = useMemo(() => ({ kind: 'seller' as const, id: sellerId }), [sellerId]);
   return useProductList(fetchList, scope, view);
 }

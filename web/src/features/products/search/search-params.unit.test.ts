@@ -14,6 +14,7 @@ const tv = (patch: Partial<Product> = {}): Product => ({
   orginal_price: 50000,
   use_duration: '2 years',
   seller: 'Rahim',
+  sellerId: 'u-rahim',
   sellerEmail: 'rahim@example.com',
   sellerVerified: false,
   post_date: '22-11-2026',
