@@ -61,7 +61,7 @@ export interface Product {
   orginal_price: number;
   use_duration: string;
   seller: string;
-  /** The seller's account id: their public page is `/seller/{sellerId}`, and a page follows their listings by it. */
+  /** The seller's account id: their public page is `/sellers/{sellerId}`, and a page follows their listings by it. */
   sellerId: string;
   sellerEmail: string;
   sellerVerified: boolean;

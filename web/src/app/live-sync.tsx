@@ -50,7 +50,7 @@ export function LiveSync() {
     const onChange = (push: ChangePush) => {
       switch (push.entity) {
         case 'product':
-          announceProductPush(push, jotai.get(productsStore.stateAtom).rows.get(push.id));
+          announceProductPush(push, jotai.get(productsStore.stateAtom));
           return applyProduct(push);
         case 'reported_product':
           return applyReported(push);

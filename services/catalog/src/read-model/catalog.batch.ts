@@ -252,10 +252,12 @@ function announce(
     const stored = products.get(id);
     const was = before.get(id);
     if (!stored) {
-      // Removed (or listed and removed within the batch: then nobody had it to remove).
+      // Listed and removed within the batch: nobody had it, so there is nothing to announce (a
+      // removal without its row would reach every view of products: ADR 0067).
+      if (!was) continue;
       const change = { entity: 'product' as const, op: 'remove' as const, id };
-      ctx.emit(was ? Object.assign(change, { route: { was } }) : change, [rooms.everyone], position);
-      if (was?.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id }, [rooms.admins], position);
+      ctx.emit(Object.assign(change, { route: { was } }), [rooms.everyone], position);
+      if (was.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id }, [rooms.admins], position);
       continue;
     }
     const row = productOf(stored);

@@ -9,7 +9,7 @@ import { productsStore } from './atoms';
  * stable: module functions, or memoised on what they close over. `view` is what the list shows:
  * the server sends the tab that view's changes (ADR 0045).
  */
-export function useProductList(fetchList: () => Promise<Positioned<Product[]>>, scope: (p: Product) => boolean, view: View) {
+export function useProductList(fetchList: () => Promise<Positioned<Product[]>>, scope: (p: Product) => boolean, view: View | null) {
   const { items, ...state } = useLiveList(productsStore, fetchList, scope, view);
   return { products: items, ...state };
 }

@@ -1,6 +1,6 @@
 import type { Product, SellerProfile } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 import { usePageRead } from '@/lib/use-page-read';
@@ -9,7 +9,7 @@ import { getSellerPage } from './api/get-seller-page';
 import { productsStore } from './atoms';
 import { useIdList } from './use-id-list';
 import { useNewlyListed } from './use-newly-listed';
-import { useReadAgainSoon, useSellerPushes } from './use-seller-pushes';
+import { mayChangeCount, useReadAgainSoon, useSellerPushes } from './use-seller-pushes';
 
 /**
  * One page's read (a 404 is its `notFound`); a resync (the server cannot replay what the tab
@@ -19,11 +19,12 @@ const usePageReadLive = (load: () => Promise<void>, again = 0) => usePageRead(lo
 
 /**
  * The product (live: a push changes it in place, a removal empties it) and its seller's profile
- * (its name and tick live too; the count of their TVs for sale is read again, in the background,
- * when one of their listings changes). `refresh` reads it again in the background, the page
- * staying up.
+ * (its name and tick live too). With `followSeller` (the product page; not the edit form), the
+ * page also hears the seller's listings and reads itself again, in the background, when one of
+ * them may change the count of their TVs for sale (ADR 0067). `refresh` reads it again in the
+ * background, the page staying up.
  */
-export function useProductPage(id: string) {
+export function useProductPage(id: string, { followSeller = true }: { followSeller?: boolean } = {}) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
   const [seller, setSeller] = useState<{ id: string; profile: SellerProfile | null } | null>(null);
   const view = useMemo(() => ({ kind: 'product' as const, id }), [id]);
@@ -32,24 +33,29 @@ export function useProductPage(id: string) {
     const { data, position } = await getProductPage(id);
     loadIntoStore({ rows: [data.product], position, inScope: (p) => p._id === id });
     noteListRead(position, view);
+    // What the seller's view may have missed between this read and its subscription is caught up from here.
+    if (followSeller) noteListRead(position, { kind: 'seller', id: data.product.sellerId });
     setSeller({ id, profile: data.seller });
-  }, [id, loadIntoStore]);
+  }, [id, followSeller, loadIntoStore]);
   const product: Product | undefined = useAtomValue(productsStore.stateAtom).rows.get(id);
-  // The seller's other listings: one listed, sold or removed changes the count the page shows
-  // (heard after this listing's own removal too: the seller's is the page's as read).
-  const sellerId = product?.sellerId ?? (seller?.id === id ? (seller.profile?._id ?? null) : null);
+  // The seller's listings (heard after this listing's own removal too: the seller is the page's as read).
+  const sellerId = followSeller ? (product?.sellerId ?? (seller?.id === id ? (seller.profile?._id ?? null) : null)) : null;
   useWatchView(useMemo(() => (sellerId ? { kind: 'seller' as const, id: sellerId } : null), [sellerId]));
-  const [again, readAgainSoon] = useReadAgainSoon();
-  useSellerPushes(sellerId, (removed, pushed) => {
+  const [again, readAgainSoon] = useReadAgainSoon(id);
+  useSellerPushes(sellerId, (pushed) => {
     // This listing's own removal is said on the page as it is; there is nothing to read.
-    if (!(removed && pushed === id)) readAgainSoon();
+    if (pushed.push.op === 'remove' && pushed.push.id === id) return;
+    if (mayChangeCount(pushed)) readAgainSoon();
   });
   const read = usePageReadLive(load, again);
   // Read again after the page showed it, a 404 is this listing removed (with its seller, say),
   // which the page says as such, not as a page that never was.
-  const shown = useRef<string | null>(null);
-  if (product && !read.notFound) shown.current = id;
-  const gone = read.notFound && shown.current === id;
+  const [shownId, setShownId] = useState<string | null>(null);
+  const showing = product !== undefined && !read.notFound;
+  useEffect(() => {
+    if (showing) setShownId(id);
+  }, [showing, id]);
+  const gone = read.notFound && shownId === id;
   const state = gone ? { ...read, notFound: false } : read;
   // The profile is read with the page; its name and tick follow the product, which a seller's
   // new name or verification changes by push.
@@ -85,9 +91,9 @@ export function useSellerPage(id: string) {
     noteListRead(position, view);
     setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), readAt: position });
   }, [id, view, loadIntoStore]);
-  const [again, readAgainSoon] = useReadAgainSoon();
-  useSellerPushes(id, (removed) => {
-    if (removed) readAgainSoon();
+  const [again, readAgainSoon] = useReadAgainSoon(id);
+  useSellerPushes(id, ({ push }) => {
+    if (push.op === 'remove') readAgainSoon();
   });
   const state = usePageReadLive(load, again);
   const current = page?.id === id ? page : null;

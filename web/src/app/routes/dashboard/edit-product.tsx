@@ -31,7 +31,7 @@ function EditProductPageContent() {
   const email = useSessionUser()?.email;
   const categories = useCategories();
   // Live: if the TV is sold or reported meanwhile, the page says so instead of the form.
-  const page = useProductPage(id);
+  const page = useProductPage(id, { followSeller: false });
   // Buyers who booked it and have not paid: a change cancels their bookings (ADR 0057), so the seller is told first.
   const { bookings } = useSellerBookings(email ?? '');
   const waiting = bookings.filter((b) => b.product_id === id && b.status === 'open').length;

@@ -10,6 +10,6 @@ export const getSellerProducts = (email: string) => apiRead<Product[]>('/seller_
 export function useSellerProducts(email: string, sellerId: string) {
   const fetchList = useCallback(() => getSellerProducts(email), [email]);
   const scope = useMemo(() => productScopes.ofSeller(email), [email]);
-  const view = useMemo(() => ({ kind: 'seller' as const, id: sellerId }), [sellerId]);
+  const view = useMemo(() => (sellerId ? { kind: 'seller' as const, id: sellerId } : null), [sellerId]);
   return useProductList(fetchList, scope, view);
 }
