@@ -41,6 +41,12 @@ export interface RunnerOptions {
   /** How far behind the log (in positions) a starting projection catches up in bulk batches first (default 1,000). */
   catchUpInBulk?: number;
   /**
+   * Whether a first start (no tables yet) at least `catchUpInBulk` behind the log fills its
+   * tables as a rebuild does, beside the live ones and with the secondary indexes built after,
+   * then swaps them in (default true; ADR 0068). False: it catches up in the live tables.
+   */
+  firstStartAsRebuild?: boolean;
+  /**
    * A live batch starts at least this long after the one before it started, gathering what the
    * log brings meanwhile (ADR 0052): default 100 ms for a read model no write waits for
    * (`awaited: false`), 0 for the others. A quiet log's lone event waits for nothing.
@@ -153,16 +159,28 @@ export class ProjectionRunner extends LeaderElected {
     const { name, schema } = this.projection;
     const live = await this.liveDefinition();
     let swapped = false;
+    // Stops a fill between chunks once this attempt lost the lead; another process (or a rebuild
+    // from the tool) waits for the rebuild lock, and then finds the tables current.
+    const ours = () => this.isCurrent(attempt);
     // Tables made from another definition (an upgrade added a column) are rebuilt from the log,
     // beside the old ones, which are read meanwhile (as they were) and then replaced in one swap.
     if (live === undefined) {
       await this.createTables(schema);
       await setCheckpoint(this.pool, name, 0);
+      // A first start a long way behind the log is a rebuild: its tables filled beside the new
+      // empty ones with their secondary indexes built after, then swapped in (ADR 0068).
+      if ((this.opts.firstStartAsRebuild ?? true) && (await this.farBehind(0))) {
+        this.opts.log?.(`projection ${name}: first start; filling its tables from the log as a rebuild`);
+        await this.rebuilding(async () => {
+          // The rebuild tool got there first: the tables are filled already.
+          if ((await openCheckpoint(this.pool, name)) > 0) return;
+          await this.swapIn(await this.fillBeside({ ours }), ours);
+          swapped = true;
+        });
+        if (!this.isCurrent(attempt)) return;
+      }
     } else if (live !== this.definition) {
       this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log beside the old tables`);
-      // Stops between chunks once this attempt lost the lead; another process (or a rebuild
-      // from the tool) waits for the rebuild lock, and then finds the tables current.
-      const ours = () => this.isCurrent(attempt);
       await this.rebuilding(async () => {
         if ((await this.liveDefinition()) === this.definition) return;
         await this.swapIn(await this.fillBeside({ ours }), ours);
@@ -288,9 +306,8 @@ export class ProjectionRunner extends LeaderElected {
    * over. Only over the store: a Kafka source delivers from its own consumer group's offsets.
    */
   private async catchUp(attempt: number): Promise<void> {
-    if (this.opts.source || !this.bulkForm) return;
-    const head = await this.store.headPosition();
-    if (head - this.current < (this.opts.catchUpInBulk ?? CATCH_UP_IN_BULK)) return;
+    const head = await this.farBehind(this.current);
+    if (head === null) return;
     const from = this.current;
     let shown = Date.now();
     for await (const events of this.chunks(this.current, head)) {
@@ -301,6 +318,16 @@ export class ProjectionRunner extends LeaderElected {
         this.opts.log?.(`projection ${this.name} catching up: ${this.current - from} of ${head - from} positions applied`);
       }
     }
+  }
+
+  /**
+   * The log's head when it is at least `catchUpInBulk` positions after `from` and the runner can
+   * apply it in bulk (it has a batch form, and reads the store, not Kafka); else null.
+   */
+  private async farBehind(from: number): Promise<number | null> {
+    if (this.opts.source || !this.bulkForm) return null;
+    const head = await this.store.headPosition();
+    return head - from >= (this.opts.catchUpInBulk ?? CATCH_UP_IN_BULK) ? head : null;
   }
 
   /** The projection's batch form, unless switched off. */
