@@ -267,7 +267,8 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
       reconnectListeners.forEach((listener) => listener());
     }
   });
-  // A read model was rebuilt on the server (an upgrade, an operator's rebuild): the lists are read
+  // A read model was rebuilt on the server (an upgrade, an operator's rebuild, a first start far
+  // behind the log: ADRs 0065, 0068): the lists are read
   // again, each tab after a wait of its own, so that thousands of open pages do not all ask at once.
   // Where the tab stands in the log does not move: pushes and catch-ups go on as before, and the
   // reload happens even if this socket is replaced meanwhile (a sign-in, a sign-out).

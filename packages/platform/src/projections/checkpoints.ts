@@ -221,6 +221,11 @@ export async function openCheckpoint(db: Db, name: string): Promise<number> {
   return readCheckpoint(db, name);
 }
 
+/** Marks the checkpoint as alive without moving it: a fill beside the live tables, chunk by chunk (health counts it as working, not stalled). */
+export async function touchCheckpoint(db: Db, name: string): Promise<void> {
+  await db.query(`update ${TABLE} set updated_at = now() where name = $1`, [name]);
+}
+
 /** Sets the checkpoint whatever it was (a rebuild's swap, a reset to 0 with fresh tables); its handles are forgotten. */
 export async function setCheckpoint(db: Db, name: string, position: number): Promise<void> {
   await db.query(

@@ -14,6 +14,7 @@ import {
   lockCheckpoint,
   markRebuilt,
   openCheckpoint,
+  touchCheckpoint,
   reachedCheckpoint,
   readCheckpoint,
   recordHandles,
@@ -159,31 +160,34 @@ export class ProjectionRunner extends LeaderElected {
     const { name, schema } = this.projection;
     const live = await this.liveDefinition();
     let swapped = false;
-    // Stops a fill between chunks once this attempt lost the lead; another process (or a rebuild
-    // from the tool) waits for the rebuild lock, and then finds the tables current.
-    const ours = () => this.isCurrent(attempt);
+    // A fill stops between chunks once this attempt lost the lead; another process (or a rebuild
+    // from the tool) waits for the rebuild lock, and then finds the tables filled. Each chunk
+    // also tells the checkpoints table it is alive, so health does not call it stalled.
+    const fill = () =>
+      this.fillBeside({ ours: () => this.isCurrent(attempt), onProgress: () => void touchCheckpoint(this.pool, name).catch(() => {}) });
     // Tables made from another definition (an upgrade added a column) are rebuilt from the log,
     // beside the old ones, which are read meanwhile (as they were) and then replaced in one swap.
     if (live === undefined) {
       await this.createTables(schema);
       await setCheckpoint(this.pool, name, 0);
-      // A first start a long way behind the log is a rebuild: its tables filled beside the new
-      // empty ones with their secondary indexes built after, then swapped in (ADR 0068).
-      if ((this.opts.firstStartAsRebuild ?? true) && (await this.farBehind(0))) {
-        this.opts.log?.(`projection ${name}: first start; filling its tables from the log as a rebuild`);
-        await this.rebuilding(async () => {
-          // The rebuild tool got there first: the tables are filled already.
-          if ((await openCheckpoint(this.pool, name)) > 0) return;
-          await this.swapIn(await this.fillBeside({ ours }), ours);
-          swapped = true;
-        });
-        if (!this.isCurrent(attempt)) return;
-      }
     } else if (live !== this.definition) {
       this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log beside the old tables`);
       await this.rebuilding(async () => {
         if ((await this.liveDefinition()) === this.definition) return;
-        await this.swapIn(await this.fillBeside({ ours }), ours);
+        await this.swapIn(await fill(), () => this.isCurrent(attempt));
+        swapped = true;
+      });
+      if (!this.isCurrent(attempt)) return;
+    }
+    // Tables at position 0 a long way behind the log (a first start, or one whose fill was cut
+    // short) are filled as a rebuild: beside them, their secondary indexes built after, then
+    // swapped in (ADR 0068). At 0 they hold nothing (a batch's rows commit with its checkpoint).
+    if (!swapped && (this.opts.firstStartAsRebuild ?? true) && (await openCheckpoint(this.pool, name)) === 0 && (await this.farBehind(0))) {
+      this.opts.log?.(`projection ${name}: at position 0, the log a long way ahead; filling its tables as a rebuild`);
+      await this.rebuilding(async () => {
+        // The rebuild tool got there first: the tables are filled already.
+        if ((await openCheckpoint(this.pool, name)) > 0) return;
+        await this.swapIn(await fill(), () => this.isCurrent(attempt));
         swapped = true;
       });
       if (!this.isCurrent(attempt)) return;
