@@ -10,7 +10,8 @@ export class ListCache {
   /** `maxAgeMs` bounds staleness if a checkpoint notice is lost (Redis pub/sub between processes). */
   constructor(
     private readonly maxAgeMs = 2000,
-    private readonly maxEntries = 200,
+    /** Lists and single pages (a product's, a seller's): the least recently loaded go first. */
+    private readonly maxEntries = 1000,
   ) {}
 
   /** Forgets every answer: a read model was rebuilt and swapped in at the position they were read at (ADR 0065). */
@@ -24,9 +25,14 @@ export class ListCache {
     if (hit && hit.version === version && now - hit.at < this.maxAgeMs) return hit.json;
     // One query per key and version, however many readers arrive at once.
     const json = load().then((v) => JSON.stringify(v));
-    json.catch(() => this.entries.delete(key));
-    if (this.entries.size >= this.maxEntries && !hit) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { version, at: now, json });
+    const entry = { version, at: now, json };
+    json.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    // Loaded again, it goes to the back: a busy list is not the first out when many pages come in.
+    if (hit) this.entries.delete(key);
+    else if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, entry);
     return json;
   }
 }

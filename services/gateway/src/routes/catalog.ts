@@ -69,18 +69,26 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     const answer: ProductSearchAnswer = { ...(await reads.catalog.search(query)), position: at };
     res.json(answer);
   });
+  // A product's page and a seller's page, kept like the lists: open pages read them again
+  // together when the seller's listings change (ADR 0067), and then one query answers them all.
+  // Their seller's name, tick and removal reach the catalog too, which moves the version.
   r.get('/product/:id', async (req, res) => {
-    const product = await reads.catalog.product(idParam(req.params.id, 'Product'));
-    if (!product) throw notFound('Product', 'id');
-    const answer: ProductPageAnswer = { product, seller: await reads.sellerProfile(product.sellerId) };
-    res.json(answer);
+    const id = idParam(req.params.id, 'Product');
+    const page = await cached(`product:${id}`, async (): Promise<ProductPageAnswer | null> => {
+      const product = await reads.catalog.product(id);
+      return product ? { product, seller: await reads.sellerProfile(product.sellerId) } : null;
+    });
+    if (page === 'null') throw notFound('Product', 'id');
+    res.type('json').send(page);
   });
   r.get('/sellers/:id', async (req, res) => {
     const id = idParam(req.params.id, 'Seller');
-    const seller = await reads.sellerProfile(id);
-    if (!seller) throw notFound('Seller', 'id');
-    const answer: SellerPageAnswer = { seller, listings: await reads.catalog.availableOf(id) };
-    res.json(answer);
+    const page = await cached(`seller:${id}`, async (): Promise<SellerPageAnswer | null> => {
+      const seller = await reads.sellerProfile(id);
+      return seller ? { seller, listings: await reads.catalog.availableOf(id) } : null;
+    });
+    if (page === 'null') throw notFound('Seller', 'id');
+    res.type('json').send(page);
   });
   r.get('/products/:categoryId', async (req, res) => {
     const id = idParam(req.params.categoryId, 'Category');
