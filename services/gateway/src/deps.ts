@@ -25,8 +25,12 @@ export interface GatewayDeps {
   images: ImageStore;
   /** The log position every read model has reached (read-your-writes, X-Position). */
   position: () => number;
-  /** Serialized public lists, keyed by the catalog projection's position. */
-  lists: { cache: ListCache; version: () => number };
+  /**
+   * Serialized public lists, keyed by the catalog projection's position; and product and seller
+   * pages apart (`pages`), keyed by the positions of the catalog and the users (identity) read
+   * models, whose rows they join (ADR 0067).
+   */
+  lists: { cache: ListCache; version: () => number; pages: ListCache; pagesVersion: () => string };
   /**
    * Rebuilds a projection into scratch tables and compares it with the live one (the admin's
    * Verify button); a conflict while one is already running. Absent where the host does not know

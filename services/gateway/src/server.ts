@@ -58,6 +58,9 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
   // The caller's account, kept between requests until the identity read model announces a change.
   const accounts = new UserCache(sessionAccounts(reads, tokens), feed);
   const lists = new ListCache();
+  // Product and seller pages: many keys (a crawler may ask for any id), so a cache of their own,
+  // bounded in entries and bytes, that never pushes the busy lists out.
+  const pages = new ListCache(2000, 500, 16 * 1024 * 1024);
   const app = createApp({
     config,
     pool,
@@ -69,7 +72,12 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     verifyGoogle: googleVerifier(config.google),
     payments: parts.payments,
     images: parts.images,
-    lists: { cache: lists, version: () => positions.reachedBy('catalog') },
+    lists: {
+      cache: lists,
+      version: () => positions.reachedBy('catalog'),
+      pages,
+      pagesVersion: () => `${positions.reachedBy('catalog')}/${positions.reachedBy('users')}`,
+    },
     position: () => positions.position,
     lifecycle: parts.lifecycle,
     verifier: parts.verifier,
@@ -87,7 +95,10 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     limits: config.sockets,
     sessionCheckMs: config.socketSessionCheckMs,
     rebuildCheckMs: config.rebuildCheckMs,
-    onRebuilt: () => lists.clear(),
+    onRebuilt: () => {
+      lists.clear();
+      pages.clear();
+    },
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
   });

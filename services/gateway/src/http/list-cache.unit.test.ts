@@ -12,11 +12,38 @@ describe('ListCache', () => {
     expect(loads).toBe(2);
   });
 
-  it('given a load that fails, then it is forgotten and the next reader loads again; a page that is not there is kept as null', async () => {
+  it('given a load that fails, or an answer it is told not to keep (a page not found), then the next reader loads again', async () => {
     const cache = new ListCache();
     await expect(cache.get('k', 1, () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
-    expect(await cache.get('k', 1, async () => null)).toBe('null');
-    expect(await cache.get('k', 1, async () => 'never asked')).toBe('null');
+    const found = (v: unknown) => v !== null;
+    expect(await cache.get('k', 1, async () => null, found)).toBe('null');
+    expect(await cache.get('k', 1, async () => ({ now: 'there' }), found)).toBe('{"now":"there"}');
+    expect(await cache.get('k', 1, async () => 'never asked', found)).toBe('{"now":"there"}');
+  });
+
+  it('given versions made of several positions, then a move of any of them loads again', async () => {
+    const cache = new ListCache();
+    let loads = 0;
+    const load = async () => ++loads;
+    await cache.get('product:a', '7/3', load);
+    await cache.get('product:a', '7/3', load);
+    await cache.get('product:a', '7/4', load);
+    expect(loads).toBe(2);
+  });
+
+  it('given answers larger together than its byte budget, then the least recently loaded go until they fit', async () => {
+    const cache = new ListCache(60_000, 100, 25);
+    const seen: string[] = [];
+    const load = (key: string) => async () => (seen.push(key), key.padEnd(10, '.')); // 12 bytes as JSON
+    await cache.get('a', 1, load('a'));
+    await cache.get('b', 1, load('b'));
+    await cache.get('c', 1, load('c')); // 36 bytes: a goes
+    seen.length = 0;
+    await cache.get('b', 1, load('b'));
+    await cache.get('c', 1, load('c'));
+    expect(seen).toEqual([]);
+    await cache.get('a', 1, load('a'));
+    expect(seen).toEqual(['a']);
   });
 
   it('given more keys than it keeps, then the least recently loaded goes first, and a list loaded again is not it', async () => {

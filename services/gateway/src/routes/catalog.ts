@@ -69,12 +69,14 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     const answer: ProductSearchAnswer = { ...(await reads.catalog.search(query)), position: at };
     res.json(answer);
   });
-  // A product's page and a seller's page, kept like the lists: open pages read them again
+  // A product's page and a seller's page, kept apart from the lists: open pages read them again
   // together when the seller's listings change (ADR 0067), and then one query answers them all.
-  // Their seller's name, tick and removal reach the catalog too, which moves the version.
+  // They join the catalog's rows and the users', so either moving reads them again; one not
+  // found is not kept.
+  const cachedPage = (key: string, load: () => Promise<unknown>) => lists.pages.get(key, lists.pagesVersion(), load, (v) => v !== null);
   r.get('/product/:id', async (req, res) => {
     const id = idParam(req.params.id, 'Product');
-    const page = await cached(`product:${id}`, async (): Promise<ProductPageAnswer | null> => {
+    const page = await cachedPage(`product:${id}`, async (): Promise<ProductPageAnswer | null> => {
       const product = await reads.catalog.product(id);
       return product ? { product, seller: await reads.sellerProfile(product.sellerId) } : null;
     });
@@ -83,7 +85,7 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   });
   r.get('/sellers/:id', async (req, res) => {
     const id = idParam(req.params.id, 'Seller');
-    const page = await cached(`seller:${id}`, async (): Promise<SellerPageAnswer | null> => {
+    const page = await cachedPage(`seller:${id}`, async (): Promise<SellerPageAnswer | null> => {
       const seller = await reads.sellerProfile(id);
       return seller ? { seller, listings: await reads.catalog.availableOf(id) } : null;
     });
