@@ -42,9 +42,10 @@ export interface RunnerOptions {
   /** How far behind the log (in positions) a starting projection catches up in bulk batches first (default 1,000). */
   catchUpInBulk?: number;
   /**
-   * Whether a first start (no tables yet) at least `catchUpInBulk` behind the log fills its
-   * tables as a rebuild does, beside the live ones and with the secondary indexes built after,
-   * then swaps them in (default true; ADR 0068). False: it catches up in the live tables.
+   * Whether a start that finds its tables at position 0 (a first start, a fill cut short) at
+   * least `catchUpInBulk` behind the log fills them as a rebuild does, beside the live ones and
+   * with the secondary indexes built after, then swaps them in (default true; ADR 0068). False:
+   * it catches up in the live tables.
    */
   firstStartAsRebuild?: boolean;
   /**
@@ -163,8 +164,8 @@ export class ProjectionRunner extends LeaderElected {
     // A fill stops between chunks once this attempt lost the lead; another process (or a rebuild
     // from the tool) waits for the rebuild lock, and then finds the tables filled. Each chunk
     // also tells the checkpoints table it is alive, so health does not call it stalled.
-    const fill = () =>
-      this.fillBeside({ ours: () => this.isCurrent(attempt), onProgress: () => void touchCheckpoint(this.pool, name).catch(() => {}) });
+    const ours = () => this.isCurrent(attempt);
+    const fill = () => this.fillBeside({ ours, onProgress: () => void touchCheckpoint(this.pool, name).catch(() => {}) });
     // Tables made from another definition (an upgrade added a column) are rebuilt from the log,
     // beside the old ones, which are read meanwhile (as they were) and then replaced in one swap.
     if (live === undefined) {
@@ -174,7 +175,7 @@ export class ProjectionRunner extends LeaderElected {
       this.opts.log?.(`projection ${name}: its table definition changed; rebuilding it from the log beside the old tables`);
       await this.rebuilding(async () => {
         if ((await this.liveDefinition()) === this.definition) return;
-        await this.swapIn(await fill(), () => this.isCurrent(attempt));
+        await this.swapIn(await fill(), ours);
         swapped = true;
       });
       if (!this.isCurrent(attempt)) return;
@@ -187,7 +188,7 @@ export class ProjectionRunner extends LeaderElected {
       await this.rebuilding(async () => {
         // The rebuild tool got there first: the tables are filled already.
         if ((await openCheckpoint(this.pool, name)) > 0) return;
-        await this.swapIn(await fill(), () => this.isCurrent(attempt));
+        await this.swapIn(await fill(), ours);
         swapped = true;
       });
       if (!this.isCurrent(attempt)) return;

@@ -57,18 +57,23 @@ export function useProductPage(id: string, { followSeller = true }: { followSell
   }, [showing, id]);
   const gone = read.notFound && shownId === id;
   const state = gone ? { ...read, notFound: false } : read;
-  // The profile is read with the page; its name and tick follow the product, which a seller's
-  // new name or verification changes by push.
-  const profile = seller?.id === id ? seller.profile : null;
-  const verified = product?.sellerVerified;
-  const name = product?.seller;
-  const live = useMemo(() => {
+  const live = useProfileAsListed(seller?.id === id ? seller.profile : null, product);
+  return { ...state, product: gone ? undefined : product, seller: live, refresh: load };
+}
+
+/**
+ * A seller's profile as read with a page, its name and tick as `listing` (one of theirs) now
+ * carries them: a seller's new name or verification reaches their listings by push.
+ */
+function useProfileAsListed(profile: SellerProfile | null, listing: Product | undefined): SellerProfile | null {
+  const verified = listing?.sellerVerified;
+  const name = listing?.seller;
+  return useMemo(() => {
     if (!profile) return null;
     const nowVerified = verified ?? profile.verified;
     const nowName = name || profile.name;
     return nowVerified === profile.verified && nowName === profile.name ? profile : { ...profile, verified: nowVerified, name: nowName };
   }, [profile, verified, name]);
-  return { ...state, product: gone ? undefined : product, seller: live, refresh: load };
 }
 
 const available = (p: Product) => !p.sold;
@@ -103,12 +108,6 @@ export function useSellerPage(id: string) {
   const matches = useCallback((p: Product) => p.sellerId === id && available(p), [id]);
   const added = useNewlyListed(current, matches);
   const listings = useMemo(() => (added.length === 0 ? read : [...added, ...read]), [added, read]);
-  const profile = current?.seller ?? null;
-  const newest = listings[0];
-  const seller = useMemo(() => {
-    if (!profile || !newest) return profile;
-    const same = newest.sellerVerified === profile.verified && (!newest.seller || newest.seller === profile.name);
-    return same ? profile : { ...profile, verified: newest.sellerVerified, name: newest.seller || profile.name };
-  }, [profile, newest]);
+  const seller = useProfileAsListed(current?.seller ?? null, listings[0]);
   return { ...state, seller, listings };
 }
