@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { answerResyncOnce, markNoReload, recordCatchUps, stillSamePage, waitLive } from './support/live';
-import { api, card, sellerWithProduct } from './support/shop';
+import { ADMIN, api, card, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -69,4 +69,30 @@ test('when the server can no longer replay what a page missed, then the page rea
   // The list stayed on screen while it was read again: no spinner in its place.
   expect(await page.getByRole('heading', { name: 'All Our Resale Products' }).count()).toBe(1);
   await snap(page, '7-resync-reloaded');
+});
+
+test("when the server can no longer replay what a seller's dashboard missed, then their own profile is read again: the verification made meanwhile shows, with no reload", async () => {
+  const sellerName = `Rangpur Displays ${Date.now()}`;
+  const email = uniqueEmail('seller');
+  const { user: sellerUser } = await api(baseUrl).signup(sellerName, email, 'Seller');
+  const page = await newPage();
+  const resync = await answerResyncOnce(page);
+  await logInFromHome(page, email, PASSWORD);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  const verification = page.locator('.profile-card__verification');
+  await verification.getByText('Pending', { exact: true }).waitFor();
+  await waitLive(page);
+  await markNoReload(page);
+
+  await page.context().setOffline(true);
+  await waitLive(page, 'disconnected');
+  resync.arm();
+  const { token: adminToken } = await api(baseUrl).login(ADMIN.email, ADMIN.password);
+  await api(baseUrl).verifySeller(adminToken, sellerUser._id);
+  await page.context().setOffline(false);
+
+  // Nothing was pushed or replayed to it: the answer said resync, with no changes.
+  await verification.getByText('Verified', { exact: true }).waitFor({ timeout: 10_000 });
+  expect(await stillSamePage(page)).toBe(true);
+  await snap(page, '7-resync-profile-verified');
 });

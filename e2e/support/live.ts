@@ -56,9 +56,9 @@ export function recordCatchUps(page: Page): CatchUpTraffic {
 }
 
 /**
- * Makes the next `catch_up` answer say `resync: true`, as the server does once the gap is older
- * than the changes it keeps (which takes thousands of writes to reach for real). Install before
- * the page opens; `arm()` when the next answer should say it.
+ * Makes the next `catch_up` answer say `resync: true` with no changes, as the server does once the
+ * gap is older than the changes it keeps (which takes thousands of writes to reach for real).
+ * Install before the page opens; `arm()` when the next answer should say it.
  */
 export async function answerResyncOnce(page: Page): Promise<{ arm(): void }> {
   let armed = false;
@@ -66,10 +66,11 @@ export async function answerResyncOnce(page: Page): Promise<{ arm(): void }> {
     payload
       .split('\x1e')
       .map((packet) => {
-        const ack = /^43(\d+)\[\{/.exec(packet);
+        const ack = /^43(\d+)(\[\{.*)$/s.exec(packet);
         if (!armed || !ack) return packet;
         armed = false;
-        return `43${ack[1]}[{"resync":true,${packet.slice(ack[0].length)}`;
+        const [answer] = JSON.parse(ack[2]!) as [{ position: number }];
+        return `43${ack[1]}${JSON.stringify([{ position: answer.position, changes: [], resync: true }])}`;
       })
       .join('\x1e');
   await page.route('**/socket.io/**', async (route) => {

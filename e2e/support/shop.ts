@@ -46,6 +46,8 @@ export function api(baseUrl: string) {
         body: JSON.stringify({ product_id: productId, phone_number: '01933333333', meeting_location: 'Mirpur 10' }),
         token,
       }),
+    verifySeller: (token: string, userId: string) =>
+      call<WriteAnswer>(`/user/seller_verified/${userId}`, { method: 'PUT', body: '{}', token }),
     deleteUser: (token: string, userId: string) => call<WriteAnswer>(`/users/${userId}`, { method: 'DELETE', token }),
   };
 }

@@ -95,7 +95,14 @@ export function LiveSync() {
         return !(error instanceof ApiError && error.status === 401);
       }
     };
-    return connectLive(token, { onChange, onResync: () => reloadLists((n) => n + 1), sessionStillValid });
+    // The server could not replay what this tab missed (or rebuilt a read model): the lists are
+    // read again, and so is the signed-in account's own row, which its account view would have
+    // brought (the admin verified the seller meanwhile, say). A 401 ends the session as above.
+    const onResync = () => {
+      reloadLists((n) => n + 1);
+      if (email) void getProfile(email).then(refreshSessionUser, () => {});
+    };
+    return connectLive(token, { onChange, onResync, sessionStillValid });
   }, [
     ready,
     token,
