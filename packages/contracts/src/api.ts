@@ -15,8 +15,11 @@ const trimmed = (max: number) =>
     .max(max)
     .refine((s) => VISIBLE.test(s), 'is required');
 const email = z.string().trim().toLowerCase().max(254).pipe(z.email('must be an email address'));
-/** A price's text: plain or grouped whole TK (`GROUPED_DIGITS`), with at most two decimals. */
-const PRICE_TEXT = new RegExp(String.raw`^-?(?:\d{1,8}|${GROUPED_DIGITS})(?:\.\d{1,2})?$`);
+/**
+ * A price's text: plain or grouped whole TK (`GROUPED_DIGITS`), with at most two decimals. Any
+ * number of digits: one too large is a number all the same, refused by the range with its maximum.
+ */
+const PRICE_TEXT = new RegExp(String.raw`^-?(?:\d+|${GROUPED_DIGITS})(?:\.\d{1,2})?$`);
 /**
  * TK with at most two decimals: a JSON number, or a decimal string as the spec's forms may send
  * it ("25000", "1999.50", "38,000"). Positive and finite; null, "", [], booleans, "0x10", "1e3"
@@ -27,11 +30,12 @@ export const tk = z
     error: 'must be a number',
   })
   .transform((v) => (typeof v === 'string' ? priceText(v) : v))
-  .refine(Number.isFinite, 'must be a number')
+  // Digits past a double's range read as Infinity: above the maximum, which says so.
+  .refine((n) => !Number.isNaN(n), 'must be a number')
   .refine((n) => n >= 0.01, 'must be at least 0.01 TK')
   .refine((n) => n <= 10_000_000, 'must be at most 10,000,000 TK')
   // A whole number of poisha (1 TK = 100 poisha): anything finer would be rounded to another price.
-  .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'has more than two decimals');
+  .refine((n) => !Number.isFinite(n) || Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'has more than two decimals');
 /**
  * A phone number as people write it: digits with an optional leading +, spaces, dashes, dots or
  * brackets between them ("01712-345678", "+880 1712 345678"), 6 to 15 digits in all. Letters are

@@ -58,6 +58,12 @@ describe('hostile input: money fields and deeply nested bodies', () => {
       // A number too large for JSON's doubles is Infinity once parsed.
       const raw = JSON.stringify(shop.productBody()).replace(/"resale_price":\d+/, '"resale_price":1e400');
       expect((await shop.call('POST', '/products', { token: seller.token, raw })).body.field).toBe('resale_price');
+      // Typed too long, it is a number all the same: the answer gives the maximum, not "must be a number".
+      for (const huge of ['99999999999999999999', '10,000,001', '9'.repeat(400), 99_999_999_999]) {
+        const res = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ [field]: huge }) });
+        expect(res.status, `${field}=${huge}`).toBe(400);
+        expect(res.body, `${field}=${huge}`).toMatchObject({ field, detail: `${field} must be at most 10,000,000 TK` });
+      }
     }
     expect(((await shop.call('GET', '/all_products')).body as Product[]).length).toBe(before);
   });
