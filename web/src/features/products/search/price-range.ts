@@ -5,6 +5,8 @@ export const HIGHEST_PRICE = 100_000_000;
 
 export const PRICE_SENTENCES = {
   notAPrice: 'Enter a price in TK, like 25000 or 38,000',
+  /** Both boxes wrong: the one line under them says so, not only what reads as the first box's. */
+  neitherAPrice: 'Enter both prices in TK, like 25000 or 38,000',
   tooHigh: `Enter a price of at most ${HIGHEST_PRICE.toLocaleString('en-US')} TK`,
   minAboveMax: 'Min price must not be above max price',
 } as const;
@@ -32,7 +34,8 @@ export function priceProblem(minPrice: string, maxPrice: string): PriceProblem |
   const min = priceOf(minPrice);
   const max = priceOf(maxPrice);
   const notAPrice = (['minPrice', 'maxPrice'] as const).filter((_, i) => Number.isNaN([min, max][i]));
-  if (notAPrice.length) return { message: PRICE_SENTENCES.notAPrice, fields: notAPrice };
+  if (notAPrice.length)
+    return { message: notAPrice.length === 2 ? PRICE_SENTENCES.neitherAPrice : PRICE_SENTENCES.notAPrice, fields: notAPrice };
   const tooHigh = (['minPrice', 'maxPrice'] as const).filter((_, i) => ([min, max][i] ?? 0) > HIGHEST_PRICE);
   if (tooHigh.length) return { message: PRICE_SENTENCES.tooHigh, fields: tooHigh };
   if (min !== null && max !== null && min > max) return { message: PRICE_SENTENCES.minAboveMax, fields: ['minPrice', 'maxPrice'] };

@@ -43,7 +43,8 @@ describe('a price range typed in the filters', () => {
       expect(priceProblem(text, ''), text).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['minPrice'] });
     }
     expect(priceProblem('30000', 'lots')).toEqual({ message: PRICE_SENTENCES.notAPrice, fields: ['maxPrice'] });
-    expect(priceProblem('x', 'y')?.fields).toEqual(['minPrice', 'maxPrice']);
+    expect(priceProblem('x', 'y')).toEqual({ message: 'Enter both prices in TK, like 25000 or 38,000', fields: ['minPrice', 'maxPrice'] });
+    expect(priceProblem('-5', 'abc')?.message).toBe(PRICE_SENTENCES.neitherAPrice);
     expect(PRICE_SENTENCES.notAPrice).toMatch(/^Enter a price in TK/);
   });
 
