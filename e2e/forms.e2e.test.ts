@@ -13,6 +13,12 @@ const fieldError = (page: Page, label: string) =>
     .locator('.ant-form-item')
     .filter({ has: page.getByLabel(label, { exact: true }) })
     .locator('.ant-form-item-explain-error');
+/** The warning antd shows under one field (it does not block the form). */
+const fieldWarning = (page: Page, label: string) =>
+  page
+    .locator('.ant-form-item')
+    .filter({ has: page.getByLabel(label, { exact: true }) })
+    .locator('.ant-form-item-explain-warning');
 
 /** Every write the page sends to the API, by method and path. */
 function recordWrites(page: Page): string[] {
@@ -123,8 +129,19 @@ test('when a seller types a negative price and letters as the phone, then Add Pr
   await page.getByLabel('Phone Number').fill('01712-345678');
   await expect.poll(() => fieldError(page, 'Phone Number').count()).toBe(0);
   expect(await fieldError(page, 'Resale Price (TK)').count()).toBe(1);
-  await page.getByLabel('Resale Price (TK)').fill('18000');
+  // A price typed too long is a number all the same: the field says the highest it takes.
+  await page.getByLabel('Original Price (TK)').fill('99999999999999999999');
+  await page.getByLabel('Resale Price (TK)').fill('60000');
+  await fieldError(page, 'Original Price (TK)').filter({ hasText: 'Original price must be at most 10,000,000 TK.' }).waitFor();
+  // A resale price above the original is told as a warning by its field, not refused.
   await page.getByLabel('Original Price (TK)').fill('42000');
+  await page.getByLabel('Details').click();
+  await fieldWarning(page, 'Resale Price (TK)').filter({ hasText: 'This is more than the original price' }).waitFor();
+  await expect.poll(() => fieldError(page, 'Original Price (TK)').count()).toBe(0);
+  await snap(page, '15-add-product-resale-above-original');
+  await page.getByLabel('Resale Price (TK)').fill('18000');
+  await page.getByLabel('Details').click();
+  await expect.poll(() => fieldWarning(page, 'Resale Price (TK)').count()).toBe(0);
   await page.getByRole('button', { name: 'Add Product' }).click();
   await expectToast(page, 'Product Add successfully');
   await page.getByRole('heading', { name: productName }).or(page.getByText(productName)).first().waitFor();

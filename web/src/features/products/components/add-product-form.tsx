@@ -8,6 +8,7 @@ import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
 import { editProduct } from '../api/edit-product';
 import { PhotosInput, photosRule } from './photos-input';
+import { resaleWarningRule } from './resale-warning';
 import { Notice } from '@/components/ui/notice';
 
 type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 'productThumbnails' | 'resale_price' | 'orginal_price'> & {
@@ -174,7 +175,12 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
         <Form.Item label="Location" name="location" rules={[required('location'), listingFields.rule('location')]}>
           <Input />
         </Form.Item>
-        <Form.Item label="Resale Price (TK)" name="resale_price" rules={[required('resale price'), listingFields.rule('resale_price')]}>
+        <Form.Item
+          label="Resale Price (TK)"
+          name="resale_price"
+          dependencies={['orginal_price']}
+          rules={[required('resale price'), listingFields.rule('resale_price'), resaleWarningRule]}
+        >
           <Input inputMode="decimal" autoComplete="off" placeholder="25000" />
         </Form.Item>
         <Form.Item
