@@ -9,8 +9,8 @@ export function DiscountPromo() {
       <div>
         <h2 id="promo-heading">Get a discount on your next TV</h2>
         <p>
-          Used sets sell for a fraction of their original price. Compare the resale price with the original on every card, and book the one
-          you like before someone else does.
+          Used sets sell for a fraction of their original price. Compare the resale price with the original on every card and book the one
+          you like: several buyers may book a set, and the first to pay for it takes it home.
         </p>
       </div>
     </section>
