@@ -47,6 +47,8 @@ export function LiveSync() {
 
   useEffect(() => {
     if (!ready) return;
+    /** Pushes of the signed-in account's own row so far (a resync's read of it must not undo a newer one). */
+    let ownRowsPushed = 0;
     const onChange = (push: ChangePush) => {
       switch (push.entity) {
         case 'product':
@@ -59,7 +61,10 @@ export function LiveSync() {
           return applyBooking(push);
         case 'user':
           // The signed-in account's own row too (its account view): the admin verified it, say.
-          if (push.op === 'upsert') refreshSessionUser(push.row);
+          if (push.op === 'upsert') {
+            if (push.id === jotai.get(sessionUserAtom)?._id) ownRowsPushed += 1;
+            refreshSessionUser(push.row);
+          }
           return applyUser(push);
         // The admin's event log and overview (only the admin's sockets receive these).
         case 'log_event':
@@ -98,9 +103,19 @@ export function LiveSync() {
     // The server could not replay what this tab missed (or rebuilt a read model): the lists are
     // read again, and so is the signed-in account's own row, which its account view would have
     // brought (the admin verified the seller meanwhile, say). A 401 ends the session as above.
+    // It is run up to 2 s later, maybe after a sign-in or sign-out: the account is the one signed in
+    // then. A push of the row that comes while the read is under way is newer than its answer.
     const onResync = () => {
       reloadLists((n) => n + 1);
-      if (email) void getProfile(email).then(refreshSessionUser, () => {});
+      const signedIn = jotai.get(sessionUserAtom);
+      if (!signedIn) return;
+      const pushedBefore = ownRowsPushed;
+      void getProfile(signedIn.email).then(
+        (row) => {
+          if (ownRowsPushed === pushedBefore) refreshSessionUser(row);
+        },
+        () => {},
+      );
     };
     return connectLive(token, { onChange, onResync, sessionStillValid });
   }, [

@@ -178,7 +178,6 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
         <Form.Item
           label="Resale Price (TK)"
           name="resale_price"
-          dependencies={['orginal_price']}
           rules={[required('resale price'), listingFields.rule('resale_price'), resaleWarningRule]}
         >
           <Input inputMode="decimal" autoComplete="off" placeholder="25000" />
@@ -188,7 +187,16 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
           name="orginal_price"
           rules={[required('original price'), listingFields.rule('orginal_price')]}
         >
-          <Input inputMode="decimal" autoComplete="off" placeholder="52000" />
+          <Input
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="52000"
+            // The resale price's warning compares the two: checked again when this one is left, not
+            // at each key (a resale not typed yet is left alone).
+            onBlur={() => {
+              if (listing || form.isFieldTouched('resale_price')) void form.validateFields(['resale_price']).catch(() => {});
+            }}
+          />
         </Form.Item>
         <Form.Item label="Phone Number" name="phone_number" rules={[required('phone number'), listingFields.rule('phone_number')]}>
           <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="01712-345678" />
