@@ -7,18 +7,14 @@ import { api, choose, expectToast, logInFromHome, PASSWORD, sellerWithProduct, u
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-/** The words antd shows under one field. */
-const fieldError = (page: Page, label: string) =>
+/** The words antd shows under one field: an error, or a warning (which does not block the form). */
+const fieldExplained = (kind: 'error' | 'warning') => (page: Page, label: string) =>
   page
     .locator('.ant-form-item')
     .filter({ has: page.getByLabel(label, { exact: true }) })
-    .locator('.ant-form-item-explain-error');
-/** The warning antd shows under one field (it does not block the form). */
-const fieldWarning = (page: Page, label: string) =>
-  page
-    .locator('.ant-form-item')
-    .filter({ has: page.getByLabel(label, { exact: true }) })
-    .locator('.ant-form-item-explain-warning');
+    .locator(`.ant-form-item-explain-${kind}`);
+const fieldError = fieldExplained('error');
+const fieldWarning = fieldExplained('warning');
 
 /** Every write the page sends to the API, by method and path. */
 function recordWrites(page: Page): string[] {

@@ -1,19 +1,16 @@
-import { PLAIN_DECIMAL, priceText } from '@tv-shop/contracts';
 import type { FormRule } from 'antd';
+import { priceOf } from '../search/price-range';
 
 export const RESALE_ABOVE_ORIGINAL =
   'This is more than the original price: buyers expect a used TV to cost less. Check it before you save.';
 
-/** A price box's text as a number, or null when it is empty or not a price (its own rule says so). */
-const priceOf = (text: unknown): number | null => {
-  const trimmed = typeof text === 'string' ? text.trim() : '';
-  return trimmed && PLAIN_DECIMAL.test(trimmed) ? priceText(trimmed) : null;
-};
-
-/** Whether the resale price typed is above the original price typed (both read as prices). */
+/**
+ * Whether the resale price typed is above the original price typed, both read as the search's
+ * price boxes read them: an empty box or one that is not a price (NaN) compares as nothing.
+ */
 export function resaleAboveOriginal(resale: unknown, original: unknown): boolean {
-  const r = priceOf(resale);
-  const o = priceOf(original);
+  const r = typeof resale === 'string' ? priceOf(resale) : null;
+  const o = typeof original === 'string' ? priceOf(original) : null;
   return r !== null && o !== null && r > o;
 }
 

@@ -20,7 +20,7 @@ export interface PriceProblem {
 }
 
 /** A price box's text as a number: null when empty, NaN when it is not a price. */
-function priceOf(text: string): number | null {
+export function priceOf(text: string): number | null {
   const trimmed = text.trim();
   if (!trimmed) return null;
   return PLAIN_DECIMAL.test(trimmed) ? priceText(trimmed) : NaN;
