@@ -18,6 +18,9 @@ test('when the admin deletes a signed-in buyer, then the buyer is signed out and
   await expectToast(page, 'Your session has ended. Please log in again.');
   await page.waitForURL('**/login');
   await page.getByRole('heading', { name: 'Login' }).waitFor();
+  // The login page says why, in the server's words: not "log in to open that page".
+  await page.getByRole('status').getByText('You were signed out: this account no longer exists.').waitFor();
+  expect(await page.getByText('Log in to open that page').count()).toBe(0);
   expect(await page.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();
   expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).count()).toBe(1);
   // Login would bring them back where they were.

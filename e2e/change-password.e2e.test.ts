@@ -46,6 +46,10 @@ test('when a buyer changes their password on their profile, then they stay signe
   // screenshots below, which take long enough on a busy machine for a toast to come and go).
   await expectToast(phone, 'Your session has ended. Please log in again.');
   await phone.waitForURL('**/login');
+  await phone
+    .getByRole('status')
+    .getByText(/^You were signed out: this session has ended \(the password of this account was changed/)
+    .waitFor();
   await snap(page, '12-password-changed');
   expect(await phone.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();
 

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
-import { isOutage, logFailure } from '@/lib/api-client';
+import { ApiError, errorMessage, isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
 import { SESSION_ENDED_TEXT, sessionAtom, useEndSession } from '@/lib/session';
 import { emailFromToken, isTokenOf, tokenStorage } from '@/lib/token-storage';
@@ -91,7 +91,7 @@ export function SessionBootstrap() {
               void ask(now);
               return;
             }
-            endSession(current);
+            endSession(current, error instanceof ApiError && error.status === 401 ? errorMessage(error) : undefined);
             return;
           }
           const kept = cachedUser(email);

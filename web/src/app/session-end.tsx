@@ -4,10 +4,12 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { onSessionEnded } from '@/lib/api-client';
 import { sessionAtom, useEndSession } from '@/lib/session';
+import type { SentToSignIn } from './routes/use-return-after-sign-in';
 
 /**
  * When a call made with this tab's token answers 401 (the account was deleted, the token no
- * longer works), the user is signed out, told so, and sent to /login, which brings them back here.
+ * longer works), the user is signed out, told so, and sent to /login, which says the server's
+ * reason and brings them back here.
  * A late 401 to a token this tab no longer holds (an older session of it) ends nothing.
  */
 export function SessionEnd() {
@@ -22,13 +24,15 @@ export function SessionEnd() {
 
   useEffect(
     () =>
-      onSessionEnded((refused) => {
+      onSessionEnded((refused, why) => {
         const session = store.get(sessionAtom);
         if (session.status === 'signed-out' || (session.status === 'signed-in' && session.token !== refused)) return;
-        endSession(refused);
+        endSession(refused, why);
         const from = here.current;
-        if (from.pathname !== paths.login.href())
-          void navigate(paths.login.href(), { replace: true, state: { from, reason: 'session-ended' } });
+        if (from.pathname !== paths.login.href()) {
+          const sent: SentToSignIn = { from, reason: 'session-ended', why };
+          void navigate(paths.login.href(), { replace: true, state: sent });
+        }
       }),
     [endSession, navigate, store],
   );

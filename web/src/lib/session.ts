@@ -7,8 +7,11 @@ import { tokenStorage } from './token-storage';
 
 export type Session =
   | { status: 'loading' }
-  /** `byUser`: they pressed Log Out (a guarded page then sends them to a plain login page). */
-  | { status: 'signed-out'; byUser?: boolean }
+  /**
+   * `byUser`: they pressed Log Out (a guarded page then sends them to a plain login page).
+   * `ended`: the server refused the session's token, with its reason when it gave one.
+   */
+  | { status: 'signed-out'; byUser?: boolean; ended?: { why?: string } }
   | { status: 'signed-in'; token: string; user: User };
 
 /** With a stored token the profile is still being fetched, so guards wait instead of redirecting. */
@@ -59,12 +62,15 @@ export const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.'
 /** The server no longer accepts the token (account deleted, token revoked): drop it and say so. */
 export function useEndSession() {
   const setSession = useSetAtom(sessionAtom);
-  /** `refused`: the token that ended; another account's token stored since (another tab) is left alone. */
+  /**
+   * `refused`: the token that ended; another account's token stored since (another tab) is left
+   * alone. `why`: the server's reason ("This account no longer exists"), shown on the login page.
+   */
   return useCallback(
-    (refused?: string) => {
+    (refused?: string, why?: string) => {
       const stored = tokenStorage.get();
       if (refused === undefined || stored === refused) tokenStorage.clear('ended');
-      setSession({ status: 'signed-out' });
+      setSession({ status: 'signed-out', ended: why ? { why } : {} });
       // Several calls may fail at once; one toast is enough.
       toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
     },

@@ -1,7 +1,18 @@
-import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { Navigate, Outlet, useLocation, type Location } from 'react-router-dom';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { useSession } from '@/lib/session';
+import { useSession, type Session } from '@/lib/session';
+import type { SentToSignIn } from '../routes/use-return-after-sign-in';
+
+/**
+ * Why a guarded page sends someone to log in: they were never signed in here, or the server ended
+ * their session (then with its reason, whichever of this guard and SessionEnd's redirect lands last).
+ */
+export function signInState(session: Session, from: Location): SentToSignIn {
+  return session.status === 'signed-out' && session.ended
+    ? { from, reason: 'session-ended', why: session.ended.why }
+    : { from, reason: 'guard' };
+}
 
 /** Signed-in users pass; others go to /login, which brings them back here afterwards. */
 export function RequireAuth() {
@@ -11,6 +22,6 @@ export function RequireAuth() {
   // Logged out here by the user: a plain login page, not "log in to come back to this page",
   // which would send whoever logs in next to this account's page.
   if (session.status === 'signed-out' && session.byUser) return <Navigate to={paths.login.href()} replace />;
-  if (session.status === 'signed-out') return <Navigate to={paths.login.href()} replace state={{ from: location, reason: 'guard' }} />;
+  if (session.status === 'signed-out') return <Navigate to={paths.login.href()} replace state={signInState(session, location)} />;
   return <Outlet />;
 }

@@ -10,7 +10,8 @@ import { checkBuyer } from '@/features/auth/api/check-buyer';
 import { checkSeller } from '@/features/auth/api/check-seller';
 import { errorMessage, isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
-import { hasRole, useSessionUser } from '@/lib/session';
+import { hasRole, useSession, useSessionUser } from '@/lib/session';
+import { signInState } from './require-auth';
 
 const checks: Record<Role, (email: string) => Promise<boolean>> = {
   Admin: checkAdmin,
@@ -37,6 +38,7 @@ type Check =
  */
 export function RequireRole({ role }: { role: Role }) {
   const user = useSessionUser();
+  const session = useSession();
   const location = useLocation();
   const [check, setCheck] = useState<Check>({ status: 'pending' });
   const [attempt, setAttempt] = useState(0);
@@ -77,7 +79,7 @@ export function RequireRole({ role }: { role: Role }) {
   }, [check.status]);
 
   // RequireAuth sits above, so this only happens while a session is ending.
-  if (!email) return <Navigate to={paths.login.href()} replace state={{ from: location, reason: 'guard' }} />;
+  if (!email) return <Navigate to={paths.login.href()} replace state={signInState(session, location)} />;
   switch (check.status) {
     case 'pending':
       return <Spinner label="Checking your access" />;

@@ -8,11 +8,13 @@ import { useSignIn } from '@/lib/session';
 /**
  * What a page that sends someone to log in puts in the navigation's state: where they were, to
  * come back to, and why: Book Now says 'book', a guard 'guard', a session the server ended
- * 'session-ended' (its toast has said so already).
+ * 'session-ended' (its toast has said that it ended; the page says why, when the server did).
  */
 export interface SentToSignIn {
   from?: Location;
   reason?: 'book' | 'guard' | 'session-ended';
+  /** The server's reason for ending the session ("This account no longer exists"). */
+  why?: string;
   /** Book Now's TV: once a buyer is signed in, its booking form opens on the page they come back to. */
   book?: string;
 }
@@ -23,7 +25,14 @@ export function useSignInReason(page: 'login' | 'signup'): string | null {
   const act = page === 'login' ? 'Log in' : 'Sign up';
   if (state?.reason === 'book') return `${act} as a buyer to book this TV. You will come back to it afterwards.`;
   if (state?.reason === 'guard') return `${act} to open that page. You will come back to it afterwards.`;
+  if (state?.reason === 'session-ended' && state.why) return `You were signed out: ${sentence(state.why)}`;
   return null;
+}
+
+/** The server's reason as the end of a sentence: "This account no longer exists" → "this account no longer exists." */
+function sentence(why: string): string {
+  const text = why.trim();
+  return `${text.charAt(0).toLowerCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
 }
 
 /** Where a guard (or Book Now) sent the user from; login and signup return there, else home. */

@@ -52,7 +52,9 @@ describe('changing the password in the page', () => {
     afterEach(() => vi.useRealTimers());
     /** A call refused with 401, and what ends the session. */
     const refusedCall = () => {
-      answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
+      answers.set(apiPath('/users'), () =>
+        Promise.resolve(json(401, { title: 'Unauthorized', status: 401, detail: 'This account no longer exists' })),
+      );
       const ended = vi.fn();
       const off = onSessionEnded(ended);
       return { ended, off, check: apiRequest('/users').catch((e: unknown) => e) };
@@ -78,7 +80,8 @@ describe('changing the password in the page', () => {
         else stored.set(env.tokenStorageKey, after);
         await vi.advanceTimersByTimeAsync(200);
         await check;
-        expect(ended).toHaveBeenCalledWith(OLD);
+        // With the server's reason, for the login page to say.
+        expect(ended).toHaveBeenCalledWith(OLD, 'This account no longer exists');
         off();
       }
     });
@@ -90,7 +93,8 @@ describe('changing the password in the page', () => {
       await vi.advanceTimersByTimeAsync(1000);
       await check;
       expect(ended).toHaveBeenCalledTimes(1);
-      expect(ended).toHaveBeenCalledWith(OLD);
+      // With the server's reason, for the login page to say.
+      expect(ended).toHaveBeenCalledWith(OLD, 'This account no longer exists');
       off();
     });
   });
