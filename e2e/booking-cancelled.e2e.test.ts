@@ -83,3 +83,41 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   expect(await lostRow.getByText(/refunded/).count()).toBe(0);
   await snap(page, '9-my-orders-refunded');
 });
+
+test('when the seller changes a booked listing, then the buyer is told the TV is still for sale and can be booked again', async () => {
+  const name = `Walton 50" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Comilla Screens', name);
+  const email = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const { token } = await client.signup('Nadia Buyer', email, 'Buyer');
+  await client.book(token, seller.productId);
+
+  const page = await newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto(`${baseUrl}/dashboard/my_order`);
+  const row = page.locator('tr').filter({ hasText: name });
+  await row.waitFor();
+  await waitLive(page);
+  await markNoReload(page);
+
+  // A new price: the booking was for the listing as it was, so the shop cancels it (ADR 0057).
+  const [listed] = (await client.allProducts()).filter((p) => p._id === seller.productId);
+  await client.editProduct(seller.token, seller.productId, {
+    porduct_name: name,
+    productImage: listed!.productImage,
+    details: listed!.details,
+    location: listed!.location,
+    resale_price: 16000,
+    orginal_price: 42000,
+    use_duration: '2 years',
+    phone_number: listed!.phone_number,
+    product_condition: 'Good',
+    category_id: 'samsung',
+  });
+  await expectToast(page, 'A booking was cancelled: the seller changed the listing. Book it again if you still want it.');
+  expect(await page.getByText('A booking was cancelled: the TV is no longer available.').count()).toBe(0);
+  await row.getByText('the seller changed the listing; book it again if you still want it').waitFor();
+  expect(await stillSamePage(page)).toBe(true);
+  await snap(page, '9-my-orders-listing-changed');
+});

@@ -38,6 +38,9 @@ export function api(baseUrl: string) {
     addProduct: (token: string, body: AddProductBody) =>
       call<WriteAnswer>('/products', { method: 'POST', body: JSON.stringify(body), token }),
     allProducts: () => call<Product[]>('/all_products'),
+    /** The seller's edit of their listing: the whole listing, as Add Product sends it. */
+    editProduct: (token: string, productId: string, body: AddProductBody) =>
+      call<WriteAnswer>(`/product/${productId}`, { method: 'PUT', body: JSON.stringify(body), token }),
     markSold: (token: string, productId: string) =>
       call<WriteAnswer>(`/product/sold_status/${productId}`, { method: 'PUT', body: '{}', token }),
     book: (token: string, productId: string) =>

@@ -5,6 +5,13 @@ import toast from 'react-hot-toast';
 import { bookingsStore } from './atoms';
 
 export const BOOKING_CANCELLED_TEXT = 'A booking was cancelled: the TV is no longer available.';
+/** Said when the seller changed a booked listing: the TV is still for sale, as it is now. */
+export const BOOKING_CANCELLED_EDITED_TEXT = 'A booking was cancelled: the seller changed the listing. Book it again if you still want it.';
+
+/** The toast for one of the buyer's bookings that the shop cancelled, by its reason. */
+export function cancelledToast(booking: Booking): string {
+  return booking.cancel_reason === CANCEL_REASON_TEXT['listing-edited'] ? BOOKING_CANCELLED_EDITED_TEXT : BOOKING_CANCELLED_TEXT;
+}
 /** Said on the payment page of a booking cancelled while it was open. */
 export const BOOKING_CANCELLED_NOTICE = 'This TV is no longer available; your booking was cancelled.';
 
@@ -18,8 +25,8 @@ export function cancelledNotice(booking: Booking): string {
 }
 
 /**
- * The server cancels an unpaid booking whose TV was sold or removed; its push turns the row
- * Cancelled (it stays in My Orders with the reason). This tells the buyer when it happens, for
+ * The server cancels an unpaid booking whose TV was sold, removed or changed by its seller; its
+ * push turns the row Cancelled (it stays in My Orders with the reason). This tells the buyer when it happens, for
  * their own bookings only, and only for a change seen while the page is open; not for a booking
  * they cancelled themselves (here or in another tab).
  */
@@ -33,7 +40,7 @@ export function useCancelledBookingToast(email: string) {
     for (const [id, row] of rows) {
       if (row.status !== 'cancelled' || before.get(id)?.status !== 'open') continue;
       if (row.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled']) continue;
-      if (row.email.toLowerCase() === email.toLowerCase()) toast.error(BOOKING_CANCELLED_TEXT, { id: `cancelled-${id}` });
+      if (row.email.toLowerCase() === email.toLowerCase()) toast.error(cancelledToast(row), { id: `cancelled-${id}` });
     }
   }, [rows, email]);
 }
