@@ -28,6 +28,15 @@ test('when a visitor presses Book Now, then the login page says why they are the
   await page.getByRole('heading', { name: 'Login' }).waitFor();
   expect(await page.locator('.auth-card__reason').count()).toBe(0);
 
+  // Forgot Password says what can be done instead of looking like a link that does nothing.
+  const forgot = page.getByRole('button', { name: 'Forgot Password' });
+  expect(await forgot.getAttribute('aria-expanded')).toBe('false');
+  await forgot.click();
+  expect(await forgot.getAttribute('aria-expanded')).toBe('true');
+  await page.getByText('a forgotten password cannot be reset here').waitFor();
+  await forgot.click();
+  expect(await page.getByText('a forgotten password cannot be reset here').count()).toBe(0);
+
   await page.goto('/dashboard');
   await page.getByRole('heading', { name: 'Login' }).waitFor();
   await reason(page, 'Log in to open that page. You will come back to it afterwards.').waitFor();
