@@ -19,11 +19,16 @@ test('when the admin deletes a signed-in buyer, then the buyer is signed out and
   await page.waitForURL('**/login');
   await page.getByRole('heading', { name: 'Login' }).waitFor();
   // The login page says why, in the server's words: not "log in to open that page".
-  await page.getByRole('status').getByText('You were signed out: this account no longer exists.').waitFor();
+  await page.getByRole('status').getByText('Your session ended: this account no longer exists.').waitFor();
   expect(await page.getByText('Log in to open that page').count()).toBe(0);
   expect(await page.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();
   expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).count()).toBe(1);
   // Login would bring them back where they were.
   expect(await page.evaluate('history.state?.usr?.from?.pathname')).toBe('/dashboard/my_order');
   await snap(page, '8-account-deleted-login');
+  // The reason is said once: whoever uses this browser next and opens a guarded page is told the guard's own.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('status').getByText('Log in to open that page. You will come back to it afterwards.').waitFor();
+  expect(await page.getByText('this account no longer exists').count()).toBe(0);
 });

@@ -120,4 +120,8 @@ test('when the seller changes a booked listing, then the buyer is told the TV is
   await row.getByText('the seller changed the listing; book it again if you still want it').waitFor();
   expect(await stillSamePage(page)).toBe(true);
   await snap(page, '9-my-orders-listing-changed');
+  // As the toast says: the TV is still for sale, at its new price, and this buyer can book it again.
+  await page.goto(`/products/${seller.productId}`);
+  await page.getByText('16,000 TK').first().waitFor();
+  expect(await page.getByRole('button', { name: 'Book Now' }).isEnabled()).toBe(true);
 });

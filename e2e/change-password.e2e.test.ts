@@ -48,7 +48,7 @@ test('when a buyer changes their password on their profile, then they stay signe
   await phone.waitForURL('**/login');
   await phone
     .getByRole('status')
-    .getByText(/^You were signed out: this session has ended \(the password of this account was changed/)
+    .getByText(/^Your session ended: the password of this account was changed/)
     .waitFor();
   await snap(page, '12-password-changed');
   expect(await phone.evaluate("localStorage.getItem('TV_Shop_Token')")).toBeNull();

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
-import { ApiError, errorMessage, isOutage, logFailure } from '@/lib/api-client';
+import { ApiError, isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
 import { SESSION_ENDED_TEXT, sessionAtom, useEndSession } from '@/lib/session';
 import { emailFromToken, isTokenOf, tokenStorage } from '@/lib/token-storage';
@@ -91,7 +91,7 @@ export function SessionBootstrap() {
               void ask(now);
               return;
             }
-            endSession(current, error instanceof ApiError && error.status === 401 ? errorMessage(error) : undefined);
+            endSession(current, error instanceof ApiError && error.status === 401 ? error.problem.detail : undefined);
             return;
           }
           const kept = cachedUser(email);
@@ -137,7 +137,7 @@ export function SessionBootstrap() {
         if (now.status === 'signed-out') return;
         if (tokenStorage.endedWhy() === 'ended') {
           // The server refused it there (a new password, signed out everywhere): said as here.
-          setSession({ status: 'signed-out' });
+          setSession({ status: 'signed-out', ended: {} });
           toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
         } else {
           setSession({ status: 'signed-out', byUser: true });

@@ -32,7 +32,7 @@ export interface Positioned<T> {
   position: number;
 }
 
-let onSessionEnd: (refused: string, why: string) => void = () => undefined;
+let onSessionEnd: (refused: string, why: string | undefined) => void = () => undefined;
 
 /**
  * A change of this session's token under way (a new password, ADR 0060): the server may refuse
@@ -79,10 +79,10 @@ function storedTokenChange(token: string, ms: number): Promise<void> {
 
 /**
  * The app decides what an ended session means (sign out, say so, go to login); the client only
- * reports the token a 401 refused, unless the browser holds a newer token of the same account
+ * reports the token a 401 refused, with the server's reason (its detail) when it gave one, unless the browser holds a newer token of the same account
  * by then. Answers a function that unregisters.
  */
-export function onSessionEnded(handler: (refused: string, why: string) => void): () => void {
+export function onSessionEnded(handler: (refused: string, why: string | undefined) => void): () => void {
   onSessionEnd = handler;
   return () => {
     if (onSessionEnd === handler) onSessionEnd = () => undefined;
@@ -158,7 +158,7 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
       // A newer token of the same account is stored (a new password here or in another tab): the
       // session goes on with it. Anything else (the same token, none, another account's) ends it.
       const stored = tokenStorage.get();
-      if (!(stored !== null && stored !== token && sameAccount(stored, token))) onSessionEnd(token, problemText(toProblem(data, response)));
+      if (!(stored !== null && stored !== token && sameAccount(stored, token))) onSessionEnd(token, toProblem(data, response).detail);
     }
     throw new ApiError(toProblem(data, response));
   }

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { Role, User } from '@tv-shop/contracts';
+import { SESSION_REFUSED, type Role, type User } from '@tv-shop/contracts';
 import { forbidden, unauthorized, type AppError } from '@tv-shop/platform';
 import type { Credentials } from '@tv-shop/identity';
 import type { ReadModels } from '../read-models';
@@ -37,13 +37,6 @@ export const sessionAccounts =
     const account = await reads.identity.sessionAccount(id);
     return account && { user: account.user, ...sessionCheck(tokens, account) };
   };
-
-/** Why a token is refused when its session was signed out (Log Out, ADR 0066). */
-export const SIGNED_OUT = 'This session was signed out; sign in again';
-
-/** Why a token is refused when its account's password changed, or its sessions were ended, after it was issued. */
-export const SESSION_ENDED =
-  'This session has ended (the password of this account was changed, or it was signed out everywhere); sign in again';
 
 export function bearer(header: string | undefined): string | null {
   const m = /^Bearer\s+(\S+)$/i.exec(header ?? '');
@@ -91,13 +84,13 @@ export function authenticate(tokens: Tokens, account: AccountLookup): RequestHan
     if (!token) return next();
     const claims = tokens.verify(token);
     if (!claims) {
-      req.authFailure = unauthorized('The session token is invalid or expired');
+      req.authFailure = unauthorized(SESSION_REFUSED.invalid);
       return next();
     }
     const found = await accountOfToken(account, claims);
-    if (found === 'gone') req.authFailure = unauthorized('This account no longer exists');
-    else if (found === 'stale') req.authFailure = unauthorized(SESSION_ENDED);
-    else if (found === 'signed-out') req.authFailure = unauthorized(SIGNED_OUT);
+    if (found === 'gone') req.authFailure = unauthorized(SESSION_REFUSED.accountGone);
+    else if (found === 'stale') req.authFailure = unauthorized(SESSION_REFUSED.ended);
+    else if (found === 'signed-out') req.authFailure = unauthorized(SESSION_REFUSED.signedOut);
     else {
       req.user = found.user;
       req.tokenStamp = found.stamp;

@@ -3,6 +3,7 @@ import {
   ChangePasswordBody,
   GoogleLoginBody,
   LoginBody,
+  SESSION_REFUSED,
   SignupBody,
   type AuthAnswer,
   type PasswordChangedAnswer,
@@ -149,7 +150,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     if (!proven) {
       // No password matched: an account opened with Google has none to match (409), else it was wrong (403).
       const account = await reads.identity.sessionAccount(me._id);
-      if (!account) throw unauthorized('This account no longer exists');
+      if (!account) throw unauthorized(SESSION_REFUSED.accountGone);
       if (account.passwordHash === null)
         throw new AppError('conflict', 'This account signs in with Google; it has no password to change', { field: 'current_password' });
       throw new AppError('forbidden', 'The current password is not right', { field: 'current_password' });

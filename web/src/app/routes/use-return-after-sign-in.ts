@@ -1,4 +1,4 @@
-import type { AuthAnswer } from '@tv-shop/contracts';
+import { SESSION_REFUSED, type AuthAnswer } from '@tv-shop/contracts';
 import { useCallback } from 'react';
 import toast from 'react-hot-toast';
 import { useLocation, useNavigate, type Location } from 'react-router-dom';
@@ -25,15 +25,23 @@ export function useSignInReason(page: 'login' | 'signup'): string | null {
   const act = page === 'login' ? 'Log in' : 'Sign up';
   if (state?.reason === 'book') return `${act} as a buyer to book this TV. You will come back to it afterwards.`;
   if (state?.reason === 'guard') return `${act} to open that page. You will come back to it afterwards.`;
-  if (state?.reason === 'session-ended' && state.why) return `You were signed out: ${sentence(state.why)}`;
+  if (state?.reason === 'session-ended') {
+    const because = state.why === undefined ? undefined : ENDED_BECAUSE.get(state.why);
+    return because ? `Your session ended: ${because}` : 'Your session has ended. Log in again to go back to that page.';
+  }
   return null;
 }
 
-/** The server's reason as the end of a sentence: "This account no longer exists" → "this account no longer exists." */
-function sentence(why: string): string {
-  const text = why.trim();
-  return `${text.charAt(0).toLowerCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
-}
+/** The server's reasons for refusing a session (a 401's detail), in the login page's words. */
+const ENDED_BECAUSE = new Map<string, string>([
+  [SESSION_REFUSED.accountGone, 'this account no longer exists.'],
+  [
+    SESSION_REFUSED.ended,
+    'the password of this account was changed, or it was signed out everywhere. Log in again to go back to that page.',
+  ],
+  [SESSION_REFUSED.signedOut, 'it was logged out. Log in again to go back to that page.'],
+  [SESSION_REFUSED.invalid, 'it expired. Log in again to go back to that page.'],
+]);
 
 /** Where a guard (or Book Now) sent the user from; login and signup return there, else home. */
 export function useReturnAfterSignIn(successText: string) {

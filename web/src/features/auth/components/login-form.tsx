@@ -7,29 +7,31 @@ import { EMAIL_RULES } from './field-rules';
 import { Notice } from '@/components/ui/notice';
 
 export const NO_PASSWORD_RESET =
-  'TV Shop does not send email yet, so a forgotten password cannot be reset here. If your email is a Google account and this shop offers Google sign-in, Continue with Google below opens the same account.';
+  'TV Shop cannot send email yet, so a forgotten password cannot be reset here. Your browser may have saved it; otherwise, sign up again with another email.';
 
-/** The spec's 'Forgot Password' text: it says what can be done, rather than look like a link that does nothing. */
+/**
+ * The spec's 'Forgot Password' text: pressed, it says what can be done rather than look like a
+ * link that does nothing. Beside the password field, not its description (antd's `extra` is read
+ * out with the field).
+ */
 function ForgotPassword() {
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
-    <>
+    <div className="forgot-password">
       <button
         type="button"
-        className="link-button forgot-password"
+        className="link-button forgot-password__toggle"
         aria-expanded={open}
         aria-controls={id}
         onClick={() => setOpen((o) => !o)}
       >
         Forgot Password
       </button>
-      {open ? (
-        <span id={id} className="forgot-password__help">
-          {NO_PASSWORD_RESET}
-        </span>
-      ) : null}
-    </>
+      <p id={id} className="forgot-password__help" hidden={!open}>
+        {NO_PASSWORD_RESET}
+      </p>
+    </div>
   );
 }
 
@@ -44,14 +46,10 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => 
       <Form.Item label="Email" name="email" rules={EMAIL_RULES}>
         <Input type="email" autoComplete="email" autoFocus />
       </Form.Item>
-      <Form.Item
-        label="Password"
-        name="password"
-        rules={[{ required: true, message: 'Please enter your password' }]}
-        extra={<ForgotPassword />}
-      >
+      <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter your password' }]}>
         <Input.Password autoComplete="current-password" />
       </Form.Item>
+      <ForgotPassword />
       {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
       <Button type="primary" htmlType="submit" block loading={busy}>
         Login
