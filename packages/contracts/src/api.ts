@@ -70,19 +70,6 @@ export const SignupBody = z.object({
 });
 export type SignupBody = z.infer<typeof SignupBody>;
 
-/**
- * Why the API refuses a session's token: a 401's `detail`. The web app says each in its own words
- * on the login page it sends the user to.
- */
-export const SESSION_REFUSED = {
-  invalid: 'The session token is invalid or expired',
-  accountGone: 'This account no longer exists',
-  /** The account's password changed, or its sessions were ended, after the token was issued. */
-  ended: 'This session has ended (the password of this account was changed, or it was signed out everywhere); sign in again',
-  /** Log Out of this one session (ADR 0066). */
-  signedOut: 'This session was signed out; sign in again',
-} as const;
-
 export const LoginBody = z.object({ email, password: z.string().min(1, 'is required').max(200) });
 export type LoginBody = z.infer<typeof LoginBody>;
 
