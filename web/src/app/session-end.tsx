@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { onSessionEnded } from '@/lib/api-client';
 import { sessionAtom, useEndSession } from '@/lib/session';
-import type { SentToSignIn } from './routes/use-return-after-sign-in';
+import { signInState } from './guards/require-auth';
 
 /**
  * When a call made with this tab's token answers 401 (the account was deleted, the token no
@@ -29,10 +29,8 @@ export function SessionEnd() {
         if (session.status === 'signed-out' || (session.status === 'signed-in' && session.token !== refused)) return;
         endSession(refused, why);
         const from = here.current;
-        if (from.pathname !== paths.login.href()) {
-          const sent: SentToSignIn = { from, reason: 'session-ended', why };
-          void navigate(paths.login.href(), { replace: true, state: sent });
-        }
+        if (from.pathname !== paths.login.href())
+          void navigate(paths.login.href(), { replace: true, state: signInState(store.get(sessionAtom), from) });
       }),
     [endSession, navigate, store],
   );

@@ -79,8 +79,8 @@ function storedTokenChange(token: string, ms: number): Promise<void> {
 
 /**
  * The app decides what an ended session means (sign out, say so, go to login); the client only
- * reports the token a 401 refused, with the server's reason (its detail) when it gave one, unless the browser holds a newer token of the same account
- * by then. Answers a function that unregisters.
+ * reports the token a 401 refused, with the server's reason (its detail) when it gave one, unless
+ * the browser holds a newer token of the same account by then. Answers a function that unregisters.
  */
 export function onSessionEnded(handler: (refused: string, why: string | undefined) => void): () => void {
   onSessionEnd = handler;
@@ -148,6 +148,7 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
   const text = await response.text();
   const data: unknown = text ? safeJson(text) : undefined;
   if (!response.ok) {
+    const problem = toProblem(data, response);
     // Only the token still stored counts: a late answer to a call from an older session does not.
     if (response.status === 401 && token) {
       if (!changesToken) {
@@ -158,9 +159,9 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
       // A newer token of the same account is stored (a new password here or in another tab): the
       // session goes on with it. Anything else (the same token, none, another account's) ends it.
       const stored = tokenStorage.get();
-      if (!(stored !== null && stored !== token && sameAccount(stored, token))) onSessionEnd(token, toProblem(data, response).detail);
+      if (!(stored !== null && stored !== token && sameAccount(stored, token))) onSessionEnd(token, problem.detail);
     }
-    throw new ApiError(toProblem(data, response));
+    throw new ApiError(problem);
   }
   return { data, response };
 }

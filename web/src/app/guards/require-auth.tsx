@@ -5,8 +5,9 @@ import { useSession, type Session } from '@/lib/session';
 import type { SentToSignIn } from '../routes/use-return-after-sign-in';
 
 /**
- * Why a guarded page sends someone to log in: they were never signed in here, or the server ended
- * their session (then with its reason, whichever of this guard and SessionEnd's redirect lands last).
+ * Why a page sends someone to log in when nobody is signed in: they never were here (a guard), or
+ * the server ended their session, then with its reason. The guards and SessionEnd's own redirect
+ * both say it so, whichever lands last.
  */
 export function signInState(session: Session, from: Location): SentToSignIn {
   return session.status === 'signed-out' && session.ended

@@ -27,20 +27,18 @@ export function useSignInReason(page: 'login' | 'signup'): string | null {
   if (state?.reason === 'guard') return `${act} to open that page. You will come back to it afterwards.`;
   if (state?.reason === 'session-ended') {
     const because = state.why === undefined ? undefined : ENDED_BECAUSE.get(state.why);
-    return because ? `Your session ended: ${because}` : 'Your session has ended. Log in again to go back to that page.';
+    return because ? `Your session ended: ${because}` : `Your session has ended. ${LOG_IN_AGAIN}`;
   }
   return null;
 }
 
 /** The server's reasons for refusing a session (a 401's detail), in the login page's words. */
+const LOG_IN_AGAIN = 'Log in again to go back to that page.';
 const ENDED_BECAUSE = new Map<string, string>([
   [SESSION_REFUSED.accountGone, 'this account no longer exists.'],
-  [
-    SESSION_REFUSED.ended,
-    'the password of this account was changed, or it was signed out everywhere. Log in again to go back to that page.',
-  ],
-  [SESSION_REFUSED.signedOut, 'it was logged out. Log in again to go back to that page.'],
-  [SESSION_REFUSED.invalid, 'it expired. Log in again to go back to that page.'],
+  [SESSION_REFUSED.ended, `the password of this account was changed, or it was signed out everywhere. ${LOG_IN_AGAIN}`],
+  [SESSION_REFUSED.signedOut, `it was logged out. ${LOG_IN_AGAIN}`],
+  [SESSION_REFUSED.invalid, `it expired. ${LOG_IN_AGAIN}`],
 ]);
 
 /** Where a guard (or Book Now) sent the user from; login and signup return there, else home. */

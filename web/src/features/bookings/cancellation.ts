@@ -26,9 +26,9 @@ export function cancelledNotice(booking: Booking): string {
 
 /**
  * The server cancels an unpaid booking whose TV was sold, removed or changed by its seller; its
- * push turns the row Cancelled (it stays in My Orders with the reason). This tells the buyer when it happens, for
- * their own bookings only, and only for a change seen while the page is open; not for a booking
- * they cancelled themselves (here or in another tab).
+ * push turns the row Cancelled (it stays in My Orders with the reason). This tells the buyer when
+ * it happens, for their own bookings only, and only for a change seen while the page is open; not
+ * for a booking they cancelled themselves (here or in another tab).
  */
 export function useCancelledBookingToast(email: string) {
   const { rows } = useAtomValue(bookingsStore.stateAtom);
