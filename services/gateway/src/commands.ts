@@ -63,7 +63,7 @@ export class CommandSender {
     req: Request,
     cmd: C & { aggregateId: string; commandId?: string },
     opts: { settle?: string[]; as?: Actor } = {},
-  ): Promise<{ position: number; result: ResultOf<C['type']> }> {
+  ): Promise<{ position: number; result: ResultOf<C['type']>; behind: boolean }> {
     const commandId = cmd.commandId ?? this.commandId(req);
     const reply = await this.bus.send({
       ...cmd,
@@ -76,13 +76,14 @@ export class CommandSender {
       await Promise.all(opts.settle.map((p) => waitForCheckpoint(this.db.pool, policyCheckpoint(p), reply.position)));
       position = await this.db.store.headPosition();
     }
-    if (!(await this.positions.waitFor(position))) {
+    const behind = !(await this.positions.waitFor(position));
+    if (behind) {
       // The write is stored; only the read models lag. Say so rather than pretend or fail it.
       log.warn('read models did not reach the write in time', { position });
       req.res?.setHeader('X-Read-Models', 'behind');
     }
     // The service answers with its command's result type (contracts' CommandResults).
-    return { position, result: reply.result as ResultOf<C['type']> };
+    return { position, result: reply.result as ResultOf<C['type']>, behind };
   }
 
   /** The spec's write answer. */

@@ -17,6 +17,13 @@ import type { GatewayDeps } from '../deps';
 import { clientKey, emailKey, rateLimit } from '../http/rate-limit';
 import { parse, queryParam } from '../http/validate';
 
+/** A write that is stored while the read models lag behind it: what the account's owner is told (503). */
+export const READ_MODELS_BEHIND = {
+  accountOpened: 'Your account is open, but this server has not caught up with it yet; log in in a moment',
+  passwordChanged: 'Your new password is stored, but this server has not caught up with it yet; log in with it in a moment',
+  retryAfterS: 5,
+} as const;
+
 /**
  * Sign-up and sign-in. Which account a credential opens, and what a new account is, are
  * identity's to say; here the requests are parsed, rate-limited, sent and answered with a token.
@@ -70,10 +77,14 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash, sessionsEnded }),
     user,
   });
-  /** An account just opened (a signup, Google's first sign-in), stamped as the read model has it. */
+  /**
+   * An account just opened (a signup, Google's first sign-in), stamped as the read model has it.
+   * Missing there, the read models are behind the write (it is stored): a 503 that says so, not a
+   * 409, since a second signup would only find the account taken.
+   */
   const answer = async (id: string): Promise<AuthAnswer> => {
     const account = await reads.identity.sessionAccount(id);
-    if (!account) throw new AppError('conflict', 'The account is not available yet; try again');
+    if (!account) throw new AppError('unavailable', READ_MODELS_BEHIND.accountOpened, { retryAfter: READ_MODELS_BEHIND.retryAfterS });
     return tokenFor(account.user, account);
   };
   // A wrong current password (403) counts like a failed sign-in: per sign-in session of the
@@ -162,7 +173,13 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     // Stamped with the hash that stands: a repeated request (the same Idempotency-Key) hashed the
     // password again with another salt, and only the first hash was stored.
     const stored = await reads.identity.verifyPassword(me.email, body.new_password);
-    if (!stored) throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
+    if (!stored) {
+      // The change is stored. Either the read models have not reached it yet (503: it will take
+      // effect, and this session ends with it), or another change came right after it (409).
+      if (reply.behind)
+        throw new AppError('unavailable', READ_MODELS_BEHIND.passwordChanged, { retryAfter: READ_MODELS_BEHIND.retryAfterS });
+      throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
+    }
     const changed: PasswordChangedAnswer = {
       ...CommandSender.answer(reply),
       token: tokens.sign({
