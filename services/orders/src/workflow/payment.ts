@@ -78,6 +78,9 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
     decided = bookingDecider.decide(pay(facts, intent, saleRecorded), booking);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
+    // Another buyer's booking (the decider said "not found"): nothing of it is this caller's to
+    // set in motion, not even a refund the provider's webhook would make anyway.
+    if (!ownedByCaller(facts)) return refuse(err);
     // The provider gave this money back but the stream has not said so (the refund's append
     // failed after the provider's refund): record it (the provider's refund is idempotent),
     // cancelling nothing, and refuse.
@@ -179,6 +182,10 @@ function strandedPayment(facts: PaymentFacts, intent: ConfirmedIntent): boolean 
   if (s.intents[intent.id] !== intent.amount || s.refunded[intent.id] || s.paidWith === intent.id) return false;
   return s.status === 'paid' || intent.amount !== s.booking.pricePoisha;
 }
+
+/** The booking is the calling buyer's (or the provider is calling: buyerId null). */
+const ownedByCaller = ({ booking, buyerId }: PaymentFacts) =>
+  buyerId === null || (booking.status !== 'none' && booking.booking.buyerId === buyerId);
 
 /** An intent of this stream the provider refunded, of which the stream holds no PaymentRefunded. */
 const refundedUnrecorded = (s: BookingState, intent: ConfirmedIntent) =>

@@ -125,6 +125,23 @@ describe('the payment workflow', () => {
     expect(then.refused).toMatchObject({ status: 404, field: 'bookingId' });
   });
 
+  it("given someone else's booking cancelled with its money taken, or refunded unrecorded, when another buyer pays with its payment, then 404 and no refund is set in motion", async () => {
+    for (const [events, intent] of [
+      [[placed, intentCreated, cancelled], {}],
+      [[placed, intentCreated, cancelled, placed], { refunded: true }],
+    ] as const) {
+      const g = given([...events], { intent });
+      g.facts.buyerId = 'u2';
+      const then = await g.whenPaid();
+      expect(then.steps).toEqual([]);
+      expect(then.refused).toMatchObject({ status: 404, field: 'bookingId' });
+    }
+    // The provider (buyerId null) still gets the money back.
+    const webhook = given([placed, intentCreated, cancelled]);
+    webhook.facts.buyerId = null;
+    expect((await webhook.whenPaid()).steps).toEqual(['Refund pi_1 (product-sold)']);
+  });
+
   it('given a booking cancelled before its sale, when its succeeded intent is paid, then the money is refunded and 409 says so', async () => {
     const then = await given([placed, intentCreated, cancelled]).whenPaid();
     expect(then.steps).toEqual(['Refund pi_1 (product-sold)']);
