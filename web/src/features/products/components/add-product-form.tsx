@@ -64,6 +64,9 @@ interface ListingFormProps {
  * Every field is required; the photos are shrunk and uploaded first, in order, then sent with the
  * product. Editing a listing, its photos stay unless the seller chooses new ones to replace them.
  */
+/** What a listing tells everyone about its seller (ADR 0069): said where the seller types it in. */
+const LISTING_IS_PUBLIC = 'Shown on the listing with your name and email, for buyers to reach you.';
+
 export function AddProductForm({ categories, listing, onSaved, onStale }: ListingFormProps) {
   const [replacingPhotos, setReplacingPhotos] = useState(!listing);
   // Switching between the kept photos and new ones moves the focus along (the button pressed is gone).
@@ -198,7 +201,12 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
             }}
           />
         </Form.Item>
-        <Form.Item label="Phone Number" name="phone_number" rules={[required('phone number'), listingFields.rule('phone_number')]}>
+        <Form.Item
+          label="Phone Number"
+          name="phone_number"
+          rules={[required('phone number'), listingFields.rule('phone_number')]}
+          extra={LISTING_IS_PUBLIC}
+        >
           <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="01712-345678" />
         </Form.Item>
         <Form.Item label="Condition" name="product_condition" rules={[{ required: true, message: 'Please choose the condition' }]}>
