@@ -233,7 +233,12 @@ export interface AuthAnswer {
 }
 /** A password changed: every other session ended, and this one goes on with a new token. */
 export interface PasswordChangedAnswer extends WriteAnswer {
-  token: string;
+  /**
+   * This session's new token; null (with status 202) when the change is stored but the server's
+   * read models had not reached it in time: no token would work yet, and this session ends with
+   * the others; sign in with the new password.
+   */
+  token: string | null;
 }
 export interface PaymentIntentAnswer {
   clientSecret: string;

@@ -58,6 +58,8 @@ export function useSignIn() {
 }
 
 export const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
+/** The id of the toast that says so: a toast with this id said after it takes its place. */
+export const SESSION_ENDED_TOAST = 'session-ended';
 
 /** The server no longer accepts the token (account deleted, token revoked): drop it and say so. */
 export function useEndSession() {
@@ -72,7 +74,7 @@ export function useEndSession() {
       if (refused === undefined || stored === refused) tokenStorage.clear('ended');
       setSession({ status: 'signed-out', ended: why ? { why } : {} });
       // Several calls may fail at once; one toast is enough.
-      toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
+      toast.error(SESSION_ENDED_TEXT, { id: SESSION_ENDED_TOAST });
     },
     [setSession],
   );

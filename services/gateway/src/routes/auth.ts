@@ -17,10 +17,9 @@ import type { GatewayDeps } from '../deps';
 import { clientKey, emailKey, rateLimit } from '../http/rate-limit';
 import { parse, queryParam } from '../http/validate';
 
-/** A write that is stored while the read models lag behind it: what the account's owner is told (503). */
+/** A signup stored while the read models lag behind it (503: sent again with its key, it answers once they caught up). */
 export const READ_MODELS_BEHIND = {
   accountOpened: 'Your account is open, but this server has not caught up with it yet; log in in a moment',
-  passwordChanged: 'Your new password is stored, but this server has not caught up with it yet; log in with it in a moment',
   retryAfterS: 5,
 } as const;
 
@@ -42,6 +41,9 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     failuresOnly = false,
     failedWhen?: (status: number) => boolean,
   ) => rateLimit({ name, windowMs: auth.windowMs, limit: n, key, detail, field, failuresOnly, ...(failedWhen ? { failedWhen } : {}) });
+  // A sign-in the server could not answer (503: an outage, or an account it has not caught up
+  // with yet) is not a guess, and a client's retries of it spend nobody's budget.
+  const guessed = (status: number) => status >= 400 && status < 500;
   const loginPerAccount = limit(
     'login-account',
     auth.loginFailuresPerAccount,
@@ -49,6 +51,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'Too many failed sign-ins for this account; try again later',
     'password',
     true,
+    guessed,
   );
   const loginPerClient = limit(
     'login-client',
@@ -57,6 +60,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'Too many failed sign-ins from this address; try again later',
     'password',
     true,
+    guessed,
   );
   const signupPerAccount = limit(
     'signup-account',
@@ -174,11 +178,15 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     // password again with another salt, and only the first hash was stored.
     const stored = await reads.identity.verifyPassword(me.email, body.new_password);
     if (!stored) {
-      // The change is stored. Either the read models have not reached it yet (503: it will take
-      // effect, and this session ends with it), or another change came right after it (409).
-      if (reply.behind)
-        throw new AppError('unavailable', READ_MODELS_BEHIND.passwordChanged, { retryAfter: READ_MODELS_BEHIND.retryAfterS });
-      throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
+      // The change is stored. Either the read models have not reached it yet, or another change
+      // came right after it (409). Behind, no token can be issued that would work now: the
+      // answer says the change stands (202) with none, and this session ends with the others
+      // (the web app says so and opens the login page). Not a 503: a client would send it again
+      // with the old token, which stops working as the read models catch up.
+      if (!reply.behind)
+        throw new AppError('conflict', 'The password was changed meanwhile; sign in with the new one', { field: 'new_password' });
+      const accepted: PasswordChangedAnswer = { ...CommandSender.answer(reply), token: null };
+      return void res.status(202).json(accepted);
     }
     const changed: PasswordChangedAnswer = {
       ...CommandSender.answer(reply),

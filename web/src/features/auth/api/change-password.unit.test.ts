@@ -32,6 +32,19 @@ describe('changing the password in the page', () => {
     off();
   });
 
+  it('when the change is stored but the server had not caught up (202, no token), then no token is stored and the old one stays for the caller to end', async () => {
+    stored.set(env.tokenStorageKey, OLD);
+    answers.set(apiPath('/account/password'), () =>
+      Promise.resolve(json(202, { acknowledged: true, position: 7, modifiedCount: 1, token: null })),
+    );
+    const ended = vi.fn();
+    const off = onSessionEnded(ended);
+    expect(await changePassword(body)).toMatchObject({ acknowledged: true, token: null });
+    expect(stored.get(env.tokenStorageKey)).toBe(OLD);
+    expect(ended).not.toHaveBeenCalled();
+    off();
+  });
+
   it('when the change itself is refused with 401 (the session had ended), then it ends at once, and a waiting call ends it too', async () => {
     answers.set(apiPath('/account/password'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));
     answers.set(apiPath('/users'), () => Promise.resolve(json(401, { title: 'x', status: 401 })));

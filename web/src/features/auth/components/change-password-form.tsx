@@ -1,7 +1,9 @@
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import { useSessionUser, useSignIn } from '@/lib/session';
+import { useAtomValue } from 'jotai';
+import { SESSION_REFUSED } from '@tv-shop/contracts';
+import { SESSION_ENDED_TOAST, sessionTokenAtom, useEndSession, useSessionUser, useSignIn } from '@/lib/session';
 import { useSubmit } from '@/lib/use-submit';
 import { changePassword } from '../api/change-password';
 import { newPasswordRules } from './field-rules';
@@ -21,10 +23,19 @@ interface Values {
 export function ChangePasswordForm() {
   const user = useSessionUser();
   const signIn = useSignIn();
+  const endSession = useEndSession();
+  const token = useAtomValue(sessionTokenAtom);
   const [form] = Form.useForm<Values>();
   const [done, setDone] = useState(false);
   const { submit, busy, error, setError } = useSubmit(async ({ current_password, new_password }: Values) => {
     const answer = await changePassword({ current_password, new_password });
+    if (answer.token === null) {
+      // Changed, but no token could be issued yet: this session ends like the others, and the
+      // login page says why. One toast: this one takes the place of the session's "has ended".
+      endSession(token ?? undefined, SESSION_REFUSED.ended);
+      toast.success('Password changed. Log in with the new one.', { id: SESSION_ENDED_TOAST });
+      return;
+    }
     if (user) signIn(answer.token, user);
     form.resetFields();
     setDone(true);

@@ -60,13 +60,13 @@ interface ListingFormProps {
   onStale?: () => void;
 }
 
+/** What a listing tells everyone about its seller (ADR 0069): said where the seller types it in. */
+const LISTING_IS_PUBLIC = 'Shown on the listing with your name and email, for buyers to reach you.';
+
 /**
  * Every field is required; the photos are shrunk and uploaded first, in order, then sent with the
  * product. Editing a listing, its photos stay unless the seller chooses new ones to replace them.
  */
-/** What a listing tells everyone about its seller (ADR 0069): said where the seller types it in. */
-const LISTING_IS_PUBLIC = 'Shown on the listing with your name and email, for buyers to reach you.';
-
 export function AddProductForm({ categories, listing, onSaved, onStale }: ListingFormProps) {
   const [replacingPhotos, setReplacingPhotos] = useState(!listing);
   // Switching between the kept photos and new ones moves the focus along (the button pressed is gone).
