@@ -62,6 +62,8 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   const row = await openPayment(page, first);
   expect(await page.getByText('Hello, Nadia Buyer').count()).toBe(1);
   expect(await page.getByText('18,500 TK').count()).toBeGreaterThan(0);
+  // The sandbox says it is one, and which cards to use.
+  await page.getByText('Test mode: no card is charged.').waitFor();
   await snap(page, '3-payment-form');
   await payWith(page, '4242 4242 4242 4242');
   await page.getByText('Payment success').waitFor();
@@ -69,7 +71,8 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   expect(transactionId).toBeTruthy();
   await snap(page, '3-payment-success');
 
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  // The success says where to go next.
+  await page.locator('.payment-success').getByRole('link', { name: 'Back to My Orders' }).click();
   await row.getByText('Paid', { exact: true }).waitFor();
   await snap(page, '3-my-orders-paid');
 

@@ -1,5 +1,7 @@
 import type { Booking, PaymentIntentAnswer, WriteAnswer } from '@tv-shop/contracts';
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { createPaymentIntent } from '../api/create-payment-intent';
@@ -87,6 +89,9 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
           <h3 className="payment-success__title">Payment success</h3>
           <p>
             Your transaction id: <code className="transaction-id">{transactionId}</code>
+          </p>
+          <p>
+            <Link to={paths.dashboard.myOrders.href()}>Back to My Orders</Link>
           </p>
         </div>
       ) : intent?.provider === 'stripe' && intent.publishableKey ? (

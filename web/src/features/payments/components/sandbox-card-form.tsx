@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import type { CardFormProps } from '../types';
+import { Notice } from '@/components/ui/notice';
 import { cardNumberProblem, cvcProblem, expiryProblem, formatCardNumber, formatExpiry, parseExpiry } from './card-fields';
 
 interface CardValues {
@@ -21,7 +22,8 @@ const ruleOf = (problem: (value: string) => string | null) => ({
 
 /**
  * Our own card form for the server's payment sandbox (no card provider configured). The number
- * is grouped in fours and the expiry gets its slash as they are typed; phones show a keypad.
+ * is grouped in fours and the expiry gets its slash as they are typed; phones show a keypad. It
+ * says it is a test and which cards to use, so nobody types in a real card.
  */
 export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: CardFormProps) {
   const [busy, setBusy] = useState(false);
@@ -55,35 +57,48 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: Ca
   };
 
   return (
-    <Form<CardValues>
-      form={form}
-      name="card"
-      layout="vertical"
-      onFinish={pay}
-      onValuesChange={clearEdited}
-      requiredMark={false}
-      className="card-form"
-    >
-      <Form.Item
-        label="Card number"
-        name="number"
-        normalize={formatCardNumber}
-        validateTrigger="onBlur"
-        rules={[ruleOf(cardNumberProblem)]}
+    <>
+      <Notice
+        type="info"
+        className="card-form__test-mode"
+        title="Test mode: no card is charged."
+        description={
+          <>
+            Pay with <code>4242 4242 4242 4242</code> (or any valid card number), a future expiry and any CVC;{' '}
+            <code>4000 0000 0000 0002</code> is declined.
+          </>
+        }
+      />
+      <Form<CardValues>
+        form={form}
+        name="card"
+        layout="vertical"
+        onFinish={pay}
+        onValuesChange={clearEdited}
+        requiredMark={false}
+        className="card-form"
       >
-        <Input inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" maxLength={23} />
-      </Form.Item>
-      <div className="card-form__row">
-        <Form.Item label="Expiry (MM/YY)" name="expiry" normalize={formatExpiry} validateTrigger="onBlur" rules={[ruleOf(expiryProblem)]}>
-          <Input inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} />
+        <Form.Item
+          label="Card number"
+          name="number"
+          normalize={formatCardNumber}
+          validateTrigger="onBlur"
+          rules={[ruleOf(cardNumberProblem)]}
+        >
+          <Input inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" maxLength={23} />
         </Form.Item>
-        <Form.Item label="CVC" name="cvc" validateTrigger="onBlur" rules={[ruleOf(cvcProblem)]}>
-          <Input inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} />
-        </Form.Item>
-      </div>
-      <Button type="primary" htmlType="submit" disabled={!clientSecret || busy} loading={busy}>
-        Pay
-      </Button>
-    </Form>
+        <div className="card-form__row">
+          <Form.Item label="Expiry (MM/YY)" name="expiry" normalize={formatExpiry} validateTrigger="onBlur" rules={[ruleOf(expiryProblem)]}>
+            <Input inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} />
+          </Form.Item>
+          <Form.Item label="CVC" name="cvc" validateTrigger="onBlur" rules={[ruleOf(cvcProblem)]}>
+            <Input inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} />
+          </Form.Item>
+        </div>
+        <Button type="primary" htmlType="submit" disabled={!clientSecret || busy} loading={busy}>
+          Pay
+        </Button>
+      </Form>
+    </>
   );
 }
