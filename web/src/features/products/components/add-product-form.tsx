@@ -18,7 +18,8 @@ type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 
   photos: File[];
 };
 
-const required = (what: string) => ({ required: true, message: `Please enter the ${what}` });
+/** Required, and spaces alone are not a value (the server trims them away and says so after the trip). */
+const required = (what: string) => ({ required: true, whitespace: true, message: `Please enter the ${what}` });
 // The server's own checks of a listing's fields (AddProductBody), fetched on first use.
 const listingFields = serverFields(() => import('../add-product-schema').then((m) => m.AddProductBody.shape));
 const FORM_FIELDS = new Set<string>([
