@@ -62,6 +62,7 @@ test('when a seller has added as many TVs as the limit allows, then Add Product 
   await choose(page, 'Category', 'Sony');
   await page.getByLabel('Details').fill('Would be one listing too many.');
   await page.getByLabel('Photos', { exact: true }).setInputFiles(await pngFile('limit', [180, 83, 9], 160));
+  await page.getByText('1 of 8 photos').waitFor();
   await page.getByRole('button', { name: 'Add Product' }).click();
 
   const alert = page.getByRole('alert').filter({ hasText: /TVs? (in the last hour|for sale)/ });

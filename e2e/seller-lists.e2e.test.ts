@@ -36,6 +36,7 @@ test('when a seller lists an advertised TV, then it is on the home page until it
   await choose(page, 'Category', 'Sony');
   await page.getByLabel('Details').fill('4K HDR, wall mount included, original box.');
   await page.getByLabel('Photos', { exact: true }).setInputFiles(await pngFile('product', [15, 118, 110], 160));
+  await page.getByText('1 of 8 photos').waitFor();
   await snap(page, '2-add-product');
   await page.getByRole('button', { name: 'Add Product' }).click();
 

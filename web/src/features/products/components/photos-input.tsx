@@ -21,8 +21,6 @@ const keyOf = (file: File) => {
 
 const isImage = (file: File) => file.type.startsWith('image/');
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** Form rule: at least one photo, and only images (the server stores images only). */
 export const photosRule = {
   validator: (_: unknown, files: File[] | undefined) => {
@@ -70,29 +68,21 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
     setFocusAfter(null);
   }, [focusAfter]);
 
-  const add = (event: ChangeEvent<HTMLInputElement>) => {
+  // The photos as they are when a choice's files have been looked at (a moment after the choice).
+  const latest = useRef(value);
+  latest.current = value;
+  const add = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = Array.from(event.target.files ?? []);
     // Cleared, so that choosing the same file again after removing it is noticed.
     event.target.value = '';
-    // A file that is not an image is left out when chosen, and named, not refused at submit.
-    const picked = chosen.filter(isImage);
-    const notImages = chosen.filter((file) => !isImage(file)).map((file) => file.name);
+    const { sortChoice } = await import('./photo-choice');
+    const value = latest.current;
+    const choice = await sortChoice(chosen, value.length);
     // Keyed by the choice, so choosing the same file again is said again.
-    setRefused(
-      notImages.length > 0
-        ? { text: `Not a photo this browser can read, so not added: ${notImages.join(', ')}.`, choice: (refused?.choice ?? 0) + 1 }
-        : null,
-    );
-    const taken = picked.slice(0, MAX_LISTING_PHOTOS - value.length);
-    if (taken.length > 0) onChange?.([...value, ...taken]);
-    const left = picked.length - taken.length;
+    setRefused(choice.refused ? { text: choice.refused, choice: (refused?.choice ?? 0) + 1 } : null);
+    if (choice.taken.length > 0) onChange?.([...value, ...choice.taken]);
     // The alert says what was left out; nothing more to say when nothing was added.
-    if (picked.length > 0)
-      say(
-        left > 0
-          ? `A listing holds ${MAX_LISTING_PHOTOS} photos; ${plural(left, 'photo')} not added.`
-          : `${plural(taken.length, 'photo')} added.`,
-      );
+    if (choice.said) say(choice.said);
   };
   const move = (from: number, to: number, action?: 'left' | 'right') => {
     if (to < 0 || to >= value.length || from === to) return;
@@ -128,7 +118,7 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
         type="file"
         accept="image/*"
         multiple
-        onChange={add}
+        onChange={(event) => void add(event)}
         disabled={full}
         aria-invalid={rest['aria-invalid']}
         aria-describedby={describedBy}
