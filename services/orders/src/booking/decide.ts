@@ -79,9 +79,11 @@ const productBookable = (p: ProductFacts) => {
   if (!p.exists || p.removed) throw notFound('Product', 'product_id');
   if (p.sold) throw illegalState('This product has already been sold', 'product_id');
 };
+/** A booking that exists and is this buyer's (any buyer's when `buyerId` is null: the provider's own calls). */
+export const isBuyersBooking = (s: BookingState, buyerId: string | null): s is Exclude<BookingState, { status: 'none' }> =>
+  s.status !== 'none' && (buyerId === null || s.booking.buyerId === buyerId);
 const ownBooking = (s: BookingState, buyerId: string | null): Exclude<BookingState, { status: 'none' }> => {
-  if (s.status === 'none') throw notFound('Booking', 'bookingId');
-  if (buyerId !== null && s.booking.buyerId !== buyerId) throw notFound('Booking', 'bookingId');
+  if (!isBuyersBooking(s, buyerId)) throw notFound('Booking', 'bookingId');
   return s;
 };
 

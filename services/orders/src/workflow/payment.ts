@@ -1,7 +1,7 @@
 import { AppError, illegalState, notFound, type ErrorKind } from '@tv-shop/platform';
 import type { CancelReason } from '@tv-shop/contracts';
 import type { BookingState } from '../booking/booking';
-import { bookingDecider, type BookingCommand, type ConfirmedIntent } from '../booking/decide';
+import { bookingDecider, isBuyersBooking, type BookingCommand, type ConfirmedIntent } from '../booking/decide';
 
 /**
  * Paying for a booking (ADR 0006, 0010) as a pure workflow: given what was read before the first
@@ -78,9 +78,9 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
     decided = bookingDecider.decide(pay(facts, intent, saleRecorded), booking);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    // Another buyer's booking (the decider said "not found"): nothing of it is this caller's to
-    // set in motion, not even a refund the provider's webhook would make anyway.
-    if (!ownedByCaller(facts)) return refuse(err);
+    // No booking, or another buyer's (the decider said "not found"): nothing of it is this
+    // caller's to set in motion, not even a refund the provider's webhook would make anyway.
+    if (!isBuyersBooking(booking, facts.buyerId)) return refuse(err);
     // The provider gave this money back but the stream has not said so (the refund's append
     // failed after the provider's refund): record it (the provider's refund is idempotent),
     // cancelling nothing, and refuse.
@@ -171,21 +171,17 @@ const paidForCancelledBooking = (s: BookingState, intent: ConfirmedIntent) =>
 /**
  * Money taken for this booking, by its own buyer's payment (or the provider's word for whoever
  * booked), that cannot buy the booking as it stands: paid for another price, or the booking is
- * paid with another payment already. Nobody else's call can make it refund a payment.
+ * paid with another payment already. Only asked of the booking's own buyer or the provider
+ * (`isBuyersBooking` before it): nobody else's call can make it refund a payment.
  */
 function strandedPayment(facts: PaymentFacts, intent: ConfirmedIntent): boolean {
   const s = facts.booking;
   if (s.status !== 'placed' && s.status !== 'paid') return false;
-  if (facts.buyerId !== null && s.booking.buyerId !== facts.buyerId) return false;
   if (intent.status !== 'succeeded' || intent.refunded || intent.bookingId !== facts.bookingId) return false;
   // Recorded here for the amount the provider took: ours, as created.
   if (s.intents[intent.id] !== intent.amount || s.refunded[intent.id] || s.paidWith === intent.id) return false;
   return s.status === 'paid' || intent.amount !== s.booking.pricePoisha;
 }
-
-/** The booking is the calling buyer's (or the provider is calling: buyerId null). */
-const ownedByCaller = ({ booking, buyerId }: PaymentFacts) =>
-  buyerId === null || (booking.status !== 'none' && booking.booking.buyerId === buyerId);
 
 /** An intent of this stream the provider refunded, of which the stream holds no PaymentRefunded. */
 const refundedUnrecorded = (s: BookingState, intent: ConfirmedIntent) =>
