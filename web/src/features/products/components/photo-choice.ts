@@ -38,10 +38,13 @@ export interface PhotoChoice {
   said: string | null;
 }
 
-/** A choice of files sorted beside the `kept` photos: a file that is not a picture is left out when chosen, and named, not refused at submit. */
-export async function sortChoice(chosen: File[], kept: number): Promise<PhotoChoice> {
-  // The type the browser gives by the name (as the form's rule checks it), then the first bytes.
-  const ok = await Promise.all(chosen.map(async (file) => file.type.startsWith('image/') && (await startsLikeAPicture(file))));
+/**
+ * A choice of files sorted beside the `kept` photos: a file that is not a picture is left out
+ * when chosen, and named, not refused at submit. `isImage` is the form's own check of the type
+ * the browser gives by the name; the first bytes are checked after it.
+ */
+export async function sortChoice(chosen: File[], kept: number, isImage: (file: File) => boolean): Promise<PhotoChoice> {
+  const ok = await Promise.all(chosen.map(async (file) => isImage(file) && (await startsLikeAPicture(file))));
   const picked = chosen.filter((_, i) => ok[i]);
   const notPictures = chosen.filter((_, i) => !ok[i]).map((file) => file.name);
   const taken = picked.slice(0, MAX_LISTING_PHOTOS - kept);

@@ -68,16 +68,12 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
     setFocusAfter(null);
   }, [focusAfter]);
 
-  // The photos as they are when a choice's files have been looked at (a moment after the choice).
-  const latest = useRef(value);
-  latest.current = value;
   const add = async (event: ChangeEvent<HTMLInputElement>) => {
     const chosen = Array.from(event.target.files ?? []);
     // Cleared, so that choosing the same file again after removing it is noticed.
     event.target.value = '';
     const { sortChoice } = await import('./photo-choice');
-    const value = latest.current;
-    const choice = await sortChoice(chosen, value.length);
+    const choice = await sortChoice(chosen, value.length, isImage);
     // Keyed by the choice, so choosing the same file again is said again.
     setRefused(choice.refused ? { text: choice.refused, choice: (refused?.choice ?? 0) + 1 } : null);
     if (choice.taken.length > 0) onChange?.([...value, ...choice.taken]);
