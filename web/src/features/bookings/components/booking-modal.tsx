@@ -59,9 +59,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
       okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
       confirmLoading={busy}
       onCancel={onClose}
-      // The first field to fill has the focus as the dialog appears (autoFocus), not once its
-      // opening animation is over: keys typed at once go there, not to the page behind. The
-      // modal then leaves the focus where it is; if anything took it meanwhile, it goes back.
+      // The modal moves focus to itself as it opens; once it has, the first field to fill gets it.
       afterOpenChange={(open) => open && phone.current?.focus()}
       destroyOnHidden
     >
@@ -84,7 +82,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
             name="phone_number"
             rules={[{ required: true, whitespace: true, message: 'Please enter your phone number' }, phoneRule]}
           >
-            <Input ref={phone} type="tel" autoComplete="tel" autoFocus />
+            <Input ref={phone} type="tel" autoComplete="tel" />
           </Form.Item>
           <Form.Item
             label="Meeting Location"
