@@ -23,13 +23,21 @@ interface BookingValues {
 /**
  * Opens on Book Now with the chosen TV. Item, price, name and email are read-only; the buyer
  * gives a phone number and where to meet. Lists need no refresh afterwards: pushes keep them.
+ * It is mounted afresh for each opening (lazy-booking-modal.tsx unmounts it as it closes), so its
+ * form starts empty without a reset: a reset after the first render would wipe what a buyer
+ * typed at once into the phone field, which has the focus from the dialog's first frame.
  */
 export function BookingModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const user = useSessionUser();
   const [form] = Form.useForm<BookingValues>();
   const phone = useRef<InputRef>(null);
+  // The phone field has the focus as the dialog appears, not once its opening animation is over:
+  // keys typed at once land there, not on the page behind. An effect, not autoFocus (which runs
+  // before the dialog's portal is in the page, and is lost) nor a layout effect (which would run
+  // before lazy-booking-modal.tsx has noted the Book Now button to give the focus back to).
+  useEffect(() => phone.current?.focus(), []);
 
-  const { submit, busy, error, setError } = useSubmit(async (values: BookingValues) => {
+  const { submit, busy, error } = useSubmit(async (values: BookingValues) => {
     if (!product || !user) return;
     await placeBooking({
       product_id: product._id,
@@ -44,13 +52,6 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
     onClose();
   });
 
-  useEffect(() => {
-    if (product) {
-      form.resetFields();
-      setError(null);
-    }
-  }, [product, form, setError]);
-
   return (
     <Modal
       open={!!product}
@@ -59,8 +60,10 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
       okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
       confirmLoading={busy}
       onCancel={onClose}
-      // The modal moves focus to itself as it opens; once it has, the first field to fill gets it.
-      afterOpenChange={(open) => open && phone.current?.focus()}
+      // Had the field not taken it, the dialog takes the focus at the end of its animation: pass it on.
+      afterOpenChange={(open) => {
+        if (open && !document.getElementById(FORM_ID)?.contains(document.activeElement)) phone.current?.focus();
+      }}
       destroyOnHidden
     >
       {product && user ? (
