@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
-import { DESKTOP, useBrowser } from './support/browser';
+import { DESKTOP, snapAsIs, useBrowser } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
 import { ADMIN, answerOf, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
@@ -217,4 +217,40 @@ test('when the admin sets a From after the To, then the filter says so in place 
   await filters.getByRole('button', { name: 'Apply filters' }).click();
   await admin.getByText('No events match these filters.').waitFor();
   expect(await filters.getByText('To must not be before From').count()).toBe(0);
+});
+
+test('when the admin opens the event log on a phone, then the filters are folded and the log is on the first screen', async () => {
+  const someone = await api(baseUrl).signup('Phone Filter Buyer', uniqueEmail('buyer'), 'Buyer');
+  const stream = `user-${someone.user._id}`;
+  const admin = await newPage();
+  await admin.setViewportSize(SMALL_PHONE);
+  await logInFromHome(admin, ADMIN.email, ADMIN.password);
+  await admin.goto('/dashboard/events');
+  const firstRow = admin.locator('li.event-row').first();
+  await firstRow.waitFor();
+  const filters = admin.getByRole('form', { name: 'Filter the events' });
+  const heading = admin.locator('summary', { hasText: 'Filters' });
+  expect(await heading.textContent()).toBe('Filters');
+  expect(await filters.isVisible()).toBe(false);
+  // The newest event starts within the phone's first screen, unscrolled.
+  const box = await firstRow.boundingBox();
+  expect(box && box.y < SMALL_PHONE.height).toBe(true);
+  expect(await scrollsSideways(admin)).toBe(false);
+  await snapAsIs(admin, '14-event-log-filters-folded-phone');
+
+  // Unfolded by its heading (a native disclosure, so by the keyboard too), the filters apply as on a desktop.
+  await heading.focus();
+  await admin.keyboard.press('Enter');
+  await filters.getByLabel('Stream', { exact: true }).fill(stream);
+  await filters.getByRole('button', { name: 'Apply filters' }).click();
+  await expect.poll(() => new URL(admin.url()).searchParams.get('stream')).toBe(stream);
+  await admin.locator('li.event-row').filter({ hasText: 'UserRegistered' }).filter({ hasText: stream }).waitFor();
+
+  // An address that filters the log opens with its filters shown, saying how many apply.
+  await admin.reload();
+  await admin.locator('li.event-row').filter({ hasText: 'UserRegistered' }).filter({ hasText: stream }).waitFor();
+  expect(await heading.textContent()).toBe('Filters (1 applied)');
+  expect(await filters.isVisible()).toBe(true);
+  expect(await filters.getByLabel('Stream', { exact: true }).inputValue()).toBe(stream);
+  expect(await admin.locator('li.event-row').count()).toBe(1);
 });

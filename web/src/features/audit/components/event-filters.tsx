@@ -29,10 +29,22 @@ const toIso = (local?: string) => {
 
 const typeOptions = eventTypes.map((type) => ({ value: type, label: type }));
 
-/** The event log's filters; applying them reads the log again (the address keeps them). */
+/** How many of the filters are set (the cause too, which a link sets). */
+const applied = (filter: TailFilter) => Object.values(filter).filter((v) => v !== undefined && v !== '').length;
+
+/** Wide enough that the filters take a few rows beside the log; on a phone they would fill its first screen. */
+const roomy = () => typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 576px)').matches;
+
+/**
+ * The event log's filters; applying them reads the log again (the address keeps them). They fold
+ * under their heading, which says how many are applied: folded at first on a phone, so the log
+ * itself is on its first screen, unless the address already filters it.
+ */
 export function EventFilters({ filter, onChange }: { filter: TailFilter; onChange: (filter: TailFilter) => void }) {
   // Clear empties the fields even when nothing was applied yet (the filter is already empty).
   const [cleared, setCleared] = useState(0);
+  const count = applied(filter);
+  const [open, setOpen] = useState(() => count > 0 || roomy());
   const apply = (values: Values) =>
     onChange({
       type: values.type || undefined,
@@ -44,73 +56,76 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
       to: toIso(values.to),
     });
   return (
-    <Form<Values>
-      // A new filter from outside (a link, Clear) puts fresh values in the fields.
-      key={`${cleared}:${JSON.stringify(filter)}`}
-      className="event-filters"
-      layout="vertical"
-      aria-label="Filter the events"
-      initialValues={{ ...filter, from: toLocal(filter.from), to: toLocal(filter.to) }}
-      onFinish={apply}
-    >
-      <Form.Item name="type" label="Type" className="event-filters__field">
-        <FormSelect anyLabel="Any type" options={typeOptions} />
-      </Form.Item>
-      <Form.Item name="stream" label="Stream" className="event-filters__field">
-        <Input placeholder="product-…" allowClear />
-      </Form.Item>
-      <Form.Item name="actor" label="Actor" className="event-filters__field">
-        <Input placeholder="User id or email" allowClear />
-      </Form.Item>
-      <Form.Item name="correlation" label="Correlation" className="event-filters__field">
-        <Input placeholder="Correlation id" allowClear />
-      </Form.Item>
-      <Form.Item name="from" label="From" className="event-filters__field">
-        <Input type="datetime-local" />
-      </Form.Item>
-      <Form.Item
-        name="to"
-        label="To"
-        className="event-filters__field"
-        dependencies={['from']}
-        rules={[
-          ({ getFieldValue }) => ({
-            validator: (_, to?: string) => {
-              const from = toIso(getFieldValue('from') as string | undefined);
-              const until = toIso(to);
-              return from && until && until < from ? Promise.reject(new Error('To must not be before From')) : Promise.resolve();
-            },
-          }),
-        ]}
+    <details className="event-filters__box" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="event-filters__summary">Filters{count > 0 ? ` (${count} applied)` : ''}</summary>
+      <Form<Values>
+        // A new filter from outside (a link, Clear) puts fresh values in the fields.
+        key={`${cleared}:${JSON.stringify(filter)}`}
+        className="event-filters"
+        layout="vertical"
+        aria-label="Filter the events"
+        initialValues={{ ...filter, from: toLocal(filter.from), to: toLocal(filter.to) }}
+        onFinish={apply}
       >
-        <Input type="datetime-local" />
-      </Form.Item>
-      <div className="event-filters__actions">
-        {filter.cause && (
-          <Tag className="event-filters__cause">
-            Caused by event {filter.cause.slice(0, 8)}
-            <button
-              type="button"
-              className="event-filters__uncause"
-              aria-label="Show events with any cause"
-              onClick={() => onChange({ ...filter, cause: undefined })}
-            >
-              <CloseIcon />
-            </button>
-          </Tag>
-        )}
-        <Button type="primary" htmlType="submit">
-          Apply filters
-        </Button>
-        <Button
-          onClick={() => {
-            setCleared((n) => n + 1);
-            onChange({});
-          }}
+        <Form.Item name="type" label="Type" className="event-filters__field">
+          <FormSelect anyLabel="Any type" options={typeOptions} />
+        </Form.Item>
+        <Form.Item name="stream" label="Stream" className="event-filters__field">
+          <Input placeholder="product-…" allowClear />
+        </Form.Item>
+        <Form.Item name="actor" label="Actor" className="event-filters__field">
+          <Input placeholder="User id or email" allowClear />
+        </Form.Item>
+        <Form.Item name="correlation" label="Correlation" className="event-filters__field">
+          <Input placeholder="Correlation id" allowClear />
+        </Form.Item>
+        <Form.Item name="from" label="From" className="event-filters__field">
+          <Input type="datetime-local" />
+        </Form.Item>
+        <Form.Item
+          name="to"
+          label="To"
+          className="event-filters__field"
+          dependencies={['from']}
+          rules={[
+            ({ getFieldValue }) => ({
+              validator: (_, to?: string) => {
+                const from = toIso(getFieldValue('from') as string | undefined);
+                const until = toIso(to);
+                return from && until && until < from ? Promise.reject(new Error('To must not be before From')) : Promise.resolve();
+              },
+            }),
+          ]}
         >
-          Clear
-        </Button>
-      </div>
-    </Form>
+          <Input type="datetime-local" />
+        </Form.Item>
+        <div className="event-filters__actions">
+          {filter.cause && (
+            <Tag className="event-filters__cause">
+              Caused by event {filter.cause.slice(0, 8)}
+              <button
+                type="button"
+                className="event-filters__uncause"
+                aria-label="Show events with any cause"
+                onClick={() => onChange({ ...filter, cause: undefined })}
+              >
+                <CloseIcon />
+              </button>
+            </Tag>
+          )}
+          <Button type="primary" htmlType="submit">
+            Apply filters
+          </Button>
+          <Button
+            onClick={() => {
+              setCleared((n) => n + 1);
+              onChange({});
+            }}
+          >
+            Clear
+          </Button>
+        </div>
+      </Form>
+    </details>
   );
 }
