@@ -66,6 +66,13 @@ describe('bookings and payments API', () => {
       .toBe(true);
     const other = await shop.signup('Buyer');
     expect((await book(other.token, p._id)).status).toBe(409);
+    // The same payment sent by another buyer is the same command id: it still does not exist for them.
+    const copied = await shop.call('POST', '/payments', {
+      token: other.token,
+      body: { bookingId, transationId: confirm.body.paymentIntent.id },
+    });
+    expect(copied.status).toBe(404);
+    expect(copied.body).not.toHaveProperty('acknowledged');
   });
 
   it('when a card is declined or wrong, then the Stripe test outcome comes back and nothing is paid', async () => {
