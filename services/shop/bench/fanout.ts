@@ -21,7 +21,9 @@
 //                                  SPLIT=1 with GATEWAYS=2 puts every socket on gateway B and sends
 //                                  every write through gateway A: pushes on a tier of their own;
 //                                  CLIENT=socket.io for visitors on socket.io-client rather than
-//                                  lean-socket.ts; LOAD_NICE, 19 unless set, see below)
+//                                  lean-socket.ts; DECODE=each for lean-socket.ts decoding every
+//                                  copy of a packet many sockets got alike, not once (see there);
+//                                  LOAD_NICE, 19 unless set, see below)
 // The load process is the visitors' browsers, which would be on machines of their own: it runs in
 // a session of its own (so the kernel schedules it as its own autogroup, apart from the server and
 // from this process, which times the answers) and that autogroup's nice is LOAD_NICE, so that it
@@ -419,7 +421,7 @@ async function main() {
     console.log(
       `bench:fanout: ${new Date().toISOString()}, ${GATEWAYS === 2 ? `2 gateways + projector over Redis${SPLIT ? ' (sockets on B, writes through A)' : ''}, ` : ''}${useViews ? 'sockets subscribe to views' : 'sockets never subscribe (the default rooms)'}, ` +
         `${SECONDS} s a rate, open-loop new listings over ${CATEGORIES.length} categories; half on All Products, half on the ${WATCHED} page; ` +
-        `visitors on ${process.env.CLIENT === 'socket.io' ? 'socket.io-client' : 'lean-socket.ts'}, LOAD_NICE=${LOAD_NICE}`,
+        `visitors on ${process.env.CLIENT === 'socket.io' ? 'socket.io-client' : `lean-socket.ts (DECODE=${process.env.DECODE === 'each' ? 'each' : 'once'})`}, LOAD_NICE=${LOAD_NICE}`,
     );
     // Round after round, every step once in each, in turn A B, then B A, ...: a moment's noise on
     // the machine lands on one round of a step, not on all of it, the log's growth through the
