@@ -253,4 +253,14 @@ test('when the admin opens the event log on a phone, then the filters are folded
   expect(await filters.isVisible()).toBe(true);
   expect(await filters.getByLabel('Stream', { exact: true }).inputValue()).toBe(stream);
   expect(await admin.locator('li.event-row').count()).toBe(1);
+
+  // Folded again, then filtered from the list (the event's correlation): they unfold to show it.
+  await heading.click();
+  expect(await filters.isVisible()).toBe(false);
+  const row = admin.locator('li.event-row').first();
+  await row.getByRole('button', { name: `Show data of UserRegistered on ${stream}` }).click();
+  await row.locator('.event-row__id-link').click();
+  await expect.poll(() => new URL(admin.url()).searchParams.get('correlation')).not.toBeNull();
+  await expect.poll(() => filters.isVisible()).toBe(true);
+  expect(await heading.textContent()).toBe('Filters (1 applied)');
 });

@@ -38,13 +38,22 @@ const roomy = () => typeof window.matchMedia !== 'function' || window.matchMedia
 /**
  * The event log's filters; applying them reads the log again (the address keeps them). They fold
  * under their heading, which says how many are applied: folded at first on a phone, so the log
- * itself is on its first screen, unless the address already filters it.
+ * itself is on its first screen, unless the address already filters it; unfolded when a link in
+ * the list filters it.
  */
 export function EventFilters({ filter, onChange }: { filter: TailFilter; onChange: (filter: TailFilter) => void }) {
   // Clear empties the fields even when nothing was applied yet (the filter is already empty).
   const [cleared, setCleared] = useState(0);
   const count = applied(filter);
   const [open, setOpen] = useState(() => count > 0 || roomy());
+  // Filtered from the list (a row's correlation, what an event caused): the filters unfold to
+  // show what now applies and the way to clear it.
+  const key = JSON.stringify(filter);
+  const [shownFor, setShownFor] = useState(key);
+  if (shownFor !== key) {
+    setShownFor(key);
+    if (count > 0) setOpen(true);
+  }
   const apply = (values: Values) =>
     onChange({
       type: values.type || undefined,
@@ -60,7 +69,7 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
       <summary className="event-filters__summary">Filters{count > 0 ? ` (${count} applied)` : ''}</summary>
       <Form<Values>
         // A new filter from outside (a link, Clear) puts fresh values in the fields.
-        key={`${cleared}:${JSON.stringify(filter)}`}
+        key={`${cleared}:${key}`}
         className="event-filters"
         layout="vertical"
         aria-label="Filter the events"

@@ -36,6 +36,14 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
   // before the dialog's portal is in the page, and is lost) nor a layout effect (which would run
   // before lazy-booking-modal.tsx has noted the Book Now button to give the focus back to).
   useEffect(() => phone.current?.focus(), []);
+  // Closed (Escape) while its booking was on its way, it must not close the next one opened.
+  const open = useRef(false);
+  useEffect(() => {
+    open.current = true;
+    return () => {
+      open.current = false;
+    };
+  }, []);
 
   const { submit, busy, error } = useSubmit(async (values: BookingValues) => {
     if (!product || !user) return;
@@ -49,7 +57,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
       productImage: product.productImage,
     });
     toast.success('Booking successfully');
-    onClose();
+    if (open.current) onClose();
   });
 
   return (
@@ -60,9 +68,10 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
       okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
       confirmLoading={busy}
       onCancel={onClose}
-      // Had the field not taken it, the dialog takes the focus at the end of its animation: pass it on.
-      afterOpenChange={(open) => {
-        if (open && !document.getElementById(FORM_ID)?.contains(document.activeElement)) phone.current?.focus();
+      // Had the field not taken it, the dialog takes the focus at the end of its animation (on a
+      // frame of its own): pass it on, but not from a field or button the buyer has moved to.
+      afterOpenChange={(opened) => {
+        if (opened && !document.activeElement?.matches('.ant-modal input, .ant-modal button')) phone.current?.focus();
       }}
       destroyOnHidden
     >
