@@ -64,7 +64,7 @@ export function LagTable({ lag }: { lag: ProjectionLag[] }) {
         dataSource={lag}
         columns={[
           { title: 'Name', dataIndex: 'name' },
-          { title: 'Kind', dataIndex: 'kind', responsive: ['sm'], render: (kind: string) => <Tag>{kind}</Tag> },
+          { title: 'Kind', dataIndex: 'kind', render: (kind: string) => <Tag>{kind}</Tag> },
           { title: 'Position', dataIndex: 'position', responsive: ['md'] },
           {
             title: 'Behind',
