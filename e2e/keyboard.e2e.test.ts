@@ -88,6 +88,7 @@ async function logInWithKeyboard(page: Page, email: string, password: string) {
 
 let productName: string;
 let pendingSeller: string;
+let leavingBuyer: string;
 let buyerEmail: string;
 
 beforeAll(async () => {
@@ -97,6 +98,8 @@ beforeAll(async () => {
   await api(baseUrl).signup('Keya Buyer', buyerEmail, 'Buyer');
   pendingSeller = `Keyboard Pending Seller ${Date.now().toString(36)}`;
   await api(baseUrl).signup(pendingSeller, uniqueEmail('keyboard-seller'), 'Seller');
+  leavingBuyer = `Keyboard Leaving Buyer ${Date.now().toString(36)}`;
+  await api(baseUrl).signup(leavingBuyer, uniqueEmail('keyboard-leaving'), 'Buyer');
 });
 
 test('with the keyboard alone a buyer signs in, books a TV and pays with the sandbox card, seeing the focus at every stop', async () => {
@@ -187,4 +190,29 @@ test('with the keyboard alone the admin verifies a seller, seeing the focus at e
   await expectToast(page, 'Status Change Successfully');
   await row.getByText('Approved').waitFor();
   await row.getByText('Verified', { exact: true }).waitFor();
+
+  // Deleting asks first: the question takes the focus (on Cancel), Escape closes it and gives the
+  // focus back to the button that asked; asked again, Tab reaches Delete and Enter deletes.
+  await tabTo(page, page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'All Buyers' }), {
+    back: true,
+    max: 200,
+  });
+  await page.keyboard.press('Enter');
+  const buyerRow = page.locator('tr').filter({ hasText: leavingBuyer });
+  await buyerRow.waitFor();
+  const del = buyerRow.getByRole('button', { name: `Delete ${leavingBuyer}` });
+  await tabTo(page, del, { max: 200 });
+  await page.keyboard.press('Enter');
+  const question = page.locator('.ant-popconfirm').filter({ hasText: `Delete ${leavingBuyer}?` });
+  const cancel = question.getByRole('button', { name: 'Cancel' });
+  await expect.poll(() => cancel.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+  await page.keyboard.press('Escape');
+  await question.waitFor({ state: 'hidden' });
+  expect(await del.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => cancel.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+  await tabTo(page, question.getByRole('button', { name: 'Delete' }), { max: 3 });
+  await page.keyboard.press('Enter');
+  await expectToast(page, 'Successfully Delete User');
+  await buyerRow.waitFor({ state: 'detached' });
 });

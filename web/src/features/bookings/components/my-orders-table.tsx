@@ -1,4 +1,5 @@
-import { Button, Popconfirm, Space } from 'antd';
+import { Button, Space } from 'antd';
+import { ConfirmAction } from '@/components/ui/confirm-action';
 import type { Booking } from '@tv-shop/contracts';
 import { useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -45,7 +46,7 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
                   <Button type="primary" size="small" onClick={() => void navigate(paths.dashboard.payment.href(row._id))}>
                     Pay
                   </Button>
-                  <Popconfirm
+                  <ConfirmAction
                     title={`Cancel your booking of ${row.porduct_name}?`}
                     description="The seller sees it cancelled. You can book the TV again while it is for sale."
                     okText="Cancel booking"
@@ -56,7 +57,7 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
                     <Button size="small" loading={cancel.pendingId === row._id} aria-label={`Cancel booking of ${row.porduct_name}`}>
                       Cancel
                     </Button>
-                  </Popconfirm>
+                  </ConfirmAction>
                 </Space>
               ) : (
                 <span className="booking-outcome" data-booking-status={row._id} tabIndex={-1}>

@@ -1,4 +1,5 @@
-import { Button, Popconfirm, Space } from 'antd';
+import { ConfirmAction } from '@/components/ui/confirm-action';
+import { Button, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -146,7 +147,7 @@ export function MyProductsTable({
                     Make Available
                   </Button>
                 ) : openBookings.get(row._id) ? (
-                  <Popconfirm
+                  <ConfirmAction
                     title={`Mark ${row.porduct_name} sold?`}
                     description={`${openBookings.get(row._id) === 1 ? 'A buyer booked it and has' : `${openBookings.get(row._id)} buyers booked it and have`} not paid: their booking is cancelled. You can make it available again.`}
                     okText="Make Sold"
@@ -155,7 +156,7 @@ export function MyProductsTable({
                     <Button size="small" loading={sold.pendingId === row._id}>
                       Make Sold
                     </Button>
-                  </Popconfirm>
+                  </ConfirmAction>
                 ) : (
                   <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.pendingId === row._id}>
                     Make Sold
@@ -199,7 +200,7 @@ export function MyProductsTable({
                   {row.paid_sale ? null : row.reported ? (
                     <span className="my-products__under-review">Reported: the admin reviews it</span>
                   ) : (
-                    <Popconfirm
+                    <ConfirmAction
                       title={`Withdraw ${row.porduct_name}?`}
                       description="It leaves the shop for good; any unpaid bookings of it are cancelled."
                       okText="Withdraw"
@@ -215,7 +216,7 @@ export function MyProductsTable({
                       >
                         Withdraw
                       </Button>
-                    </Popconfirm>
+                    </ConfirmAction>
                   )}
                 </Space>
               ),

@@ -1,4 +1,5 @@
-import { Button, Popconfirm, Space, Tag } from 'antd';
+import { ConfirmAction } from '@/components/ui/confirm-action';
+import { Button, Space, Tag } from 'antd';
 import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ReportedProduct } from '@tv-shop/contracts';
 import { useCallback } from 'react';
@@ -55,7 +56,7 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
           key: 'action',
           render: (_, row) => (
             <Space wrap>
-              <Popconfirm
+              <ConfirmAction
                 title={`Delete ${row.porduct_name}?`}
                 description="It leaves the shop for good, and the unpaid bookings of it are cancelled."
                 okText="Delete"
@@ -63,9 +64,9 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
                 onConfirm={() => remove.run(row._id)}
               >
                 <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${row.porduct_name}`} loading={remove.pendingId === row._id} />
-              </Popconfirm>
+              </ConfirmAction>
               {/* The admin found nothing wrong: the listing stays, its reports are set aside (they stay in the log). */}
-              <Popconfirm
+              <ConfirmAction
                 title={`Keep ${row.porduct_name}?`}
                 description="Its reports are dismissed and it stays in the shop; buyers may report it again."
                 okText="Dismiss reports"
@@ -78,7 +79,7 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
                 >
                   Dismiss
                 </Button>
-              </Popconfirm>
+              </ConfirmAction>
             </Space>
           ),
         },

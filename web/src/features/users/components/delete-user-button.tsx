@@ -1,4 +1,5 @@
-import { Button, Popconfirm } from 'antd';
+import { ConfirmAction } from '@/components/ui/confirm-action';
+import { Button } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { User } from '@tv-shop/contracts';
 
@@ -12,7 +13,7 @@ const consequences = (user: User) =>
 
 export function DeleteUserButton({ user, busy, onDelete }: { user: User; busy: boolean; onDelete: () => void }) {
   return (
-    <Popconfirm
+    <ConfirmAction
       title={`Delete ${user.name}?`}
       description={consequences(user)}
       okText="Delete"
@@ -20,6 +21,6 @@ export function DeleteUserButton({ user, busy, onDelete }: { user: User; busy: b
       onConfirm={onDelete}
     >
       <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${user.name}`} loading={busy} />
-    </Popconfirm>
+    </ConfirmAction>
   );
 }
