@@ -246,6 +246,9 @@ test('when the admin opens the event log on a phone, then the filters are folded
   await filters.getByRole('button', { name: 'Apply filters' }).click();
   await expect.poll(() => new URL(admin.url()).searchParams.get('stream')).toBe(stream);
   await admin.locator('li.event-row').filter({ hasText: 'UserRegistered' }).filter({ hasText: stream }).waitFor();
+  // Applied on a phone, they fold again: the events that match are what is in view.
+  expect(await filters.isVisible()).toBe(false);
+  expect(await heading.textContent()).toBe('Filters (1 applied)');
 
   // An address that filters the log opens with its filters shown, saying how many apply.
   await admin.reload();
@@ -264,4 +267,8 @@ test('when the admin opens the event log on a phone, then the filters are folded
   await expect.poll(() => new URL(admin.url()).searchParams.get('correlation')).not.toBeNull();
   await expect.poll(() => filters.isVisible()).toBe(true);
   expect(await heading.textContent()).toBe('Filters (1 applied)');
+  // And the focus is on them, scrolled into view, not left below on the link that went away.
+  await expect.poll(() => heading.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+  const top = await heading.boundingBox();
+  expect(top && top.y >= 0 && top.y < SMALL_PHONE.height).toBe(true);
 });

@@ -1,10 +1,10 @@
 import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormSelect } from '@/components/ui/form-select';
 import { CloseIcon } from '@/components/ui/icons';
 import { Tag } from '@/components/ui/tag';
 import { eventTypes } from '../event-types';
-import type { TailFilter } from '../filter';
+import { filterToQuery, type TailFilter } from '../filter';
 
 interface Values {
   type?: string;
@@ -29,33 +29,49 @@ const toIso = (local?: string) => {
 
 const typeOptions = eventTypes.map((type) => ({ value: type, label: type }));
 
-/** How many of the filters are set (the cause too, which a link sets). */
-const applied = (filter: TailFilter) => Object.values(filter).filter((v) => v !== undefined && v !== '').length;
-
 /** Wide enough that the filters take a few rows beside the log; on a phone they would fill its first screen. */
 const roomy = () => typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 576px)').matches;
 
 /**
  * The event log's filters; applying them reads the log again (the address keeps them). They fold
  * under their heading, which says how many are applied: folded at first on a phone, so the log
- * itself is on its first screen, unless the address already filters it; unfolded when a link in
- * the list filters it.
+ * itself is on its first screen, unless the address already filters it. Applied on a phone, they
+ * fold again so the events that match are in view; a link in the list that filters the log
+ * unfolds them and takes the focus there, to show what now applies and the way to clear it.
  */
 export function EventFilters({ filter, onChange }: { filter: TailFilter; onChange: (filter: TailFilter) => void }) {
   // Clear empties the fields even when nothing was applied yet (the filter is already empty).
   const [cleared, setCleared] = useState(0);
-  const count = applied(filter);
+  // The filter as the address has it: how many are set (the cause too, which a link sets).
+  const query = filterToQuery(filter);
+  const count = Object.keys(query).length;
   const [open, setOpen] = useState(() => count > 0 || roomy());
-  // Filtered from the list (a row's correlation, what an event caused): the filters unfold to
-  // show what now applies and the way to clear it.
-  const key = JSON.stringify(filter);
+  const summary = useRef<HTMLElement>(null);
+  /** Whether the next new filter is this form's own (Apply, Clear, the cause's close) rather than a link's. */
+  const own = useRef(false);
+  const [fromLink, setFromLink] = useState(false);
+  const key = JSON.stringify(query);
   const [shownFor, setShownFor] = useState(key);
   if (shownFor !== key) {
     setShownFor(key);
-    if (count > 0) setOpen(true);
+    if (!own.current && count > 0) {
+      setOpen(true);
+      setFromLink(true);
+    }
+    own.current = false;
   }
-  const apply = (values: Values) =>
-    onChange({
+  useEffect(() => {
+    if (!fromLink) return;
+    setFromLink(false);
+    summary.current?.focus();
+  }, [fromLink]);
+  const change = (next: TailFilter) => {
+    own.current = JSON.stringify(filterToQuery(next)) !== key;
+    onChange(next);
+  };
+  const apply = (values: Values) => {
+    if (!roomy()) setOpen(false);
+    change({
       type: values.type || undefined,
       stream: values.stream?.trim() || undefined,
       actor: values.actor?.trim() || undefined,
@@ -64,9 +80,12 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
       from: toIso(values.from),
       to: toIso(values.to),
     });
+  };
   return (
     <details className="event-filters__box" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="event-filters__summary">Filters{count > 0 ? ` (${count} applied)` : ''}</summary>
+      <summary ref={summary} className="event-filters__summary">
+        Filters{count > 0 ? ` (${count} applied)` : ''}
+      </summary>
       <Form<Values>
         // A new filter from outside (a link, Clear) puts fresh values in the fields.
         key={`${cleared}:${key}`}
@@ -116,7 +135,7 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
                 type="button"
                 className="event-filters__uncause"
                 aria-label="Show events with any cause"
-                onClick={() => onChange({ ...filter, cause: undefined })}
+                onClick={() => change({ ...filter, cause: undefined })}
               >
                 <CloseIcon />
               </button>
@@ -128,7 +147,7 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
           <Button
             onClick={() => {
               setCleared((n) => n + 1);
-              onChange({});
+              change({});
             }}
           >
             Clear
