@@ -24,7 +24,7 @@ const decodeOnce = process.env.DECODE !== 'each';
 /** The arguments of an event packet (`42["name",...]`, no acknowledgement) decoded before from the same bytes. */
 function decodedBefore(data: Buffer): unknown[] | undefined {
   if (!decodeOnce) return undefined;
-  for (const entry of decoded) if (entry.bytes.length === data.length && entry.bytes.equals(data)) return entry.args;
+  for (const entry of decoded) if (entry.bytes.equals(data)) return entry.args;
   return undefined;
 }
 

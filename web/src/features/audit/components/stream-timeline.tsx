@@ -8,6 +8,7 @@ import { Loaded } from '@/components/ui/loaded';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
 import { useLoad } from '@/lib/use-load';
+import { useMounted } from '@/lib/use-mounted';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getStream } from '../api/get-stream';
 import { pushedEventsAtom } from '../atoms';
@@ -52,13 +53,7 @@ function useStatesAt(streamId: string, history: StreamHistory | null, wanted: nu
 
   // Answers stay right for good, so one asked for is never asked again nor thrown away.
   const asking = useRef(new Set<string>());
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+  const mounted = useMounted();
   useEffect(() => {
     if (!key) return;
     const timer = setTimeout(() => {

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
 import { serverFields } from '@/lib/server-fields';
 import { useSubmit } from '@/lib/use-submit';
+import { useMounted } from '@/lib/use-mounted';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
 import { placeBooking } from '../api/place-booking';
@@ -37,13 +38,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
   // before lazy-booking-modal.tsx has noted the Book Now button to give the focus back to).
   useEffect(() => phone.current?.focus(), []);
   // Closed (Escape) while its booking was on its way, it must not close the next one opened.
-  const open = useRef(false);
-  useEffect(() => {
-    open.current = true;
-    return () => {
-      open.current = false;
-    };
-  }, []);
+  const mounted = useMounted();
 
   const { submit, busy, error } = useSubmit(async (values: BookingValues) => {
     if (!product || !user) return;
@@ -57,7 +52,7 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
       productImage: product.productImage,
     });
     toast.success('Booking successfully');
-    if (open.current) onClose();
+    if (mounted.current) onClose();
   });
 
   return (

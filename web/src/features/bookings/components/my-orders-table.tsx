@@ -1,8 +1,8 @@
 import { Button, Space } from 'antd';
-import { ConfirmAction } from '@/components/ui/confirm-action';
 import type { Booking } from '@tv-shop/contracts';
 import { useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { ConfirmAction } from '@/components/ui/confirm-action';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';

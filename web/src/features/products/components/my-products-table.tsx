@@ -1,9 +1,9 @@
-import { ConfirmAction } from '@/components/ui/confirm-action';
 import { Button, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router-dom';
+import { ConfirmAction } from '@/components/ui/confirm-action';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { paths } from '@/config/paths';

@@ -1,9 +1,9 @@
-import { ConfirmAction } from '@/components/ui/confirm-action';
 import { Button, Space, Tag } from 'antd';
 import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ReportedProduct } from '@tv-shop/contracts';
 import { useCallback } from 'react';
 import { Link } from 'react-router-dom';
+import { ConfirmAction } from '@/components/ui/confirm-action';
 import { StackTable } from '@/components/ui/stack-table';
 import { EmptyText } from '@/components/ui/empty-text';
 import { paths } from '@/config/paths';

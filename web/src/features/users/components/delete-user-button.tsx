@@ -1,7 +1,7 @@
-import { ConfirmAction } from '@/components/ui/confirm-action';
 import { Button } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import type { User } from '@tv-shop/contracts';
+import { ConfirmAction } from '@/components/ui/confirm-action';
 
 /** What deleting an account does beyond the account, said before the admin confirms. */
 const consequences = (user: User) =>
