@@ -98,6 +98,8 @@ beforeAll(async () => {
   await api(baseUrl).signup('Keya Buyer', buyerEmail, 'Buyer');
   pendingSeller = `Keyboard Pending Seller ${Date.now().toString(36)}`;
   await api(baseUrl).signup(pendingSeller, uniqueEmail('keyboard-seller'), 'Seller');
+  // A second seller waits, so verifying the first hands the focus to a Verify button.
+  await api(baseUrl).signup(`Keyboard Waiting Seller ${Date.now().toString(36)}`, uniqueEmail('keyboard-seller-2'), 'Seller');
   leavingBuyer = `Keyboard Leaving Buyer ${Date.now().toString(36)}`;
   await api(baseUrl).signup(leavingBuyer, uniqueEmail('keyboard-leaving'), 'Buyer');
 });
@@ -190,6 +192,11 @@ test('with the keyboard alone the admin verifies a seller, seeing the focus at e
   await expectToast(page, 'Status Change Successfully');
   await row.getByText('Approved').waitFor();
   await row.getByText('Verified', { exact: true }).waitFor();
+  // The Verify button went with what it did: the focus is on the next seller's Verify, not lost.
+  const focusedName = () =>
+    page.evaluate("document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? ''");
+  await expect.poll(focusedName).toMatch(/^Verify /);
+  expect(await focusedName()).not.toBe(`Verify ${pendingSeller}`);
 
   // Deleting asks first: the question takes the focus (on Cancel), Escape closes it and gives the
   // focus back to the button that asked; asked again, Tab reaches Delete and Enter deletes.
@@ -215,4 +222,6 @@ test('with the keyboard alone the admin verifies a seller, seeing the focus at e
   await page.keyboard.press('Enter');
   await expectToast(page, 'Successfully Delete User');
   await buyerRow.waitFor({ state: 'detached' });
+  // Its row went: the focus is on the Delete of the row now in its place.
+  await expect.poll(focusedName).toMatch(/^Delete /);
 });

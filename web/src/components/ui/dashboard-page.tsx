@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useKeptFocus } from '@/lib/use-kept-focus';
 import { usePageTitle } from '@/lib/use-page-title';
 import { Loaded } from './loaded';
 
@@ -19,9 +20,12 @@ export function DashboardPage({
   children: ReactNode;
 }) {
   usePageTitle(title);
+  const section = useRef<HTMLElement>(null);
+  // A row's button that goes with what it did hands the focus on (Delete, Verify, Cancel).
+  useKeptFocus(section);
   const headingId = `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-heading`;
   return (
-    <section aria-labelledby={headingId}>
+    <section ref={section} aria-labelledby={headingId}>
       <h1 id={headingId} className="dashboard__title">
         {title}
       </h1>

@@ -44,7 +44,7 @@ export function StackTable<T extends object>({ columns, dataSource, rowKey, rowC
         </thead>
         <tbody>
           {dataSource.map((row, index) => (
-            <tr key={row[rowKey] as Key} className={rowClassName?.(row) || undefined}>
+            <tr key={row[rowKey] as Key} data-row-key={String(row[rowKey])} className={rowClassName?.(row) || undefined}>
               {columns.map((column, i) => {
                 const value = column.dataIndex ? row[column.dataIndex] : undefined;
                 return (

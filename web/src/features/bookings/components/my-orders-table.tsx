@@ -1,6 +1,5 @@
 import { Button, Space } from 'antd';
 import type { Booking } from '@tv-shop/contracts';
-import { useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmAction } from '@/components/ui/confirm-action';
 import { StackTable } from '@/components/ui/stack-table';
@@ -14,61 +13,53 @@ import { BookingStatus } from './booking-status';
 export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
   const navigate = useNavigate();
   const cancel = useCancelBooking();
-  const region = useRef<HTMLDivElement>(null);
   if (bookings.length === 0) return <EmptyText>No Order Available</EmptyText>;
 
-  const cancelRow = async (id: string) => {
-    // Its buttons go once it is cancelled: the focus moves to what the row says now.
-    if (await cancel.run(id))
-      requestAnimationFrame(() => region.current?.querySelector<HTMLElement>(`[data-booking-status="${CSS.escape(id)}"]`)?.focus());
-  };
-
   return (
-    <div ref={region}>
-      <StackTable<Booking>
-        rowKey="_id"
-        dataSource={bookings}
-        rowClassName={(row) => (row.status === 'cancelled' ? 'booking-row--cancelled' : '')}
-        columns={[
-          { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
-          { title: 'Name', dataIndex: 'username' },
-          { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} of="tv" /> },
-          { title: 'Items', dataIndex: 'porduct_name' },
-          { title: 'Meeting Location', dataIndex: 'meeting_location' },
-          { title: 'Price (TK)', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.price) },
-          {
-            title: 'Payment',
-            key: 'payment',
-            // A cancelled booking stays in the history with its reason, and can never be paid.
-            render: (_, row) =>
-              row.status === 'open' ? (
-                <Space wrap size={[8, 4]}>
-                  <Button type="primary" size="small" onClick={() => void navigate(paths.dashboard.payment.href(row._id))}>
-                    Pay
+    <StackTable<Booking>
+      rowKey="_id"
+      dataSource={bookings}
+      rowClassName={(row) => (row.status === 'cancelled' ? 'booking-row--cancelled' : '')}
+      columns={[
+        { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
+        { title: 'Name', dataIndex: 'username' },
+        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} of="tv" /> },
+        { title: 'Items', dataIndex: 'porduct_name' },
+        { title: 'Meeting Location', dataIndex: 'meeting_location' },
+        { title: 'Price (TK)', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.price) },
+        {
+          title: 'Payment',
+          key: 'payment',
+          // A cancelled booking stays in the history with its reason, and can never be paid.
+          render: (_, row) =>
+            row.status === 'open' ? (
+              <Space wrap size={[8, 4]}>
+                <Button type="primary" size="small" onClick={() => void navigate(paths.dashboard.payment.href(row._id))}>
+                  Pay
+                </Button>
+                <ConfirmAction
+                  title={`Cancel your booking of ${row.porduct_name}?`}
+                  description="The seller sees it cancelled. You can book the TV again while it is for sale."
+                  okText="Cancel booking"
+                  cancelText="Keep it"
+                  okButtonProps={{ danger: true }}
+                  onConfirm={() => void cancel.run(row._id)}
+                >
+                  <Button size="small" loading={cancel.pendingId === row._id} aria-label={`Cancel booking of ${row.porduct_name}`}>
+                    Cancel
                   </Button>
-                  <ConfirmAction
-                    title={`Cancel your booking of ${row.porduct_name}?`}
-                    description="The seller sees it cancelled. You can book the TV again while it is for sale."
-                    okText="Cancel booking"
-                    cancelText="Keep it"
-                    okButtonProps={{ danger: true }}
-                    onConfirm={() => cancelRow(row._id)}
-                  >
-                    <Button size="small" loading={cancel.pendingId === row._id} aria-label={`Cancel booking of ${row.porduct_name}`}>
-                      Cancel
-                    </Button>
-                  </ConfirmAction>
-                </Space>
-              ) : (
-                <span className="booking-outcome" data-booking-status={row._id} tabIndex={-1}>
-                  <BookingStatus booking={row} />
-                  {/* Money that came back for a payment that bought nothing (it came after the cancellation). */}
-                  {row.refunded ? <span className="booking-refunded">{formatTk(row.refunded)} refunded to your card</span> : null}
-                </span>
-              ),
-          },
-        ]}
-      />
-    </div>
+                </ConfirmAction>
+              </Space>
+            ) : (
+              // Its buttons go once it is cancelled or paid: the focus moves to what the row says now (use-kept-focus.ts).
+              <span className="booking-outcome" data-row-focus tabIndex={-1}>
+                <BookingStatus booking={row} />
+                {/* Money that came back for a payment that bought nothing (it came after the cancellation). */}
+                {row.refunded ? <span className="booking-refunded">{formatTk(row.refunded)} refunded to your card</span> : null}
+              </span>
+            ),
+        },
+      ]}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { Button, Space } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmAction } from '@/components/ui/confirm-action';
@@ -9,7 +9,6 @@ import { EmptyText } from '@/components/ui/empty-text';
 import { paths } from '@/config/paths';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { ApiError, errorMessage, logFailure } from '@/lib/api-client';
-import { focusHeading } from '@/lib/focus-heading';
 import { formatTk } from '@/lib/format';
 import { useAdvertiseProduct } from '../api/advertise-product';
 import { useWithdrawProduct } from '../api/withdraw-product';
@@ -72,41 +71,8 @@ export function MyProductsTable({
   const unadvertise = useRemoveProductAdvertising();
   const withdraw = useWithdrawProduct();
   const navigate = useNavigate();
-  const region = useRef<HTMLDivElement>(null);
-  const focusAfter = useRef<{ id: string; at: number } | null>(null);
-  /**
-   * After a withdrawal, once its row is gone: the focus goes to the Withdraw button now in its
-   * place, or the last one, or the page's heading when none is left.
-   */
-  const moveFocus = useCallback(() => {
-    const next = focusAfter.current;
-    const root = region.current;
-    if (!next || !root || root.querySelector(`[data-withdraw="${CSS.escape(next.id)}"]`)) return;
-    focusAfter.current = null;
-    const buttons = root.querySelectorAll<HTMLElement>('[data-withdraw]');
-    const button = buttons[next.at] ?? buttons[buttons.length - 1];
-    if (button) button.focus();
-    else focusHeading(root.closest('section') ?? document);
-  }, []);
-  // The row leaves with the seller's list: the focus moves once that has rendered.
-  useEffect(() => moveFocus(), [products, moveFocus]);
-  const withdrawRow = async (id: string) => {
-    const buttons = [...(region.current?.querySelectorAll<HTMLElement>('[data-withdraw]') ?? [])];
-    const at = Math.max(
-      0,
-      buttons.findIndex((b) => b.dataset.withdraw === id),
-    );
-    if (await withdraw.run(id)) {
-      focusAfter.current = { id, at };
-      moveFocus();
-    } else {
-      // Refused (reported meanwhile, say): the confirmation closed; the focus goes back to its button.
-      requestAnimationFrame(() => region.current?.querySelector<HTMLElement>(`[data-withdraw="${CSS.escape(id)}"]`)?.focus());
-    }
-  };
-
   return (
-    <div ref={region} className="my-products">
+    <div className="my-products">
       {available.refusal ? (
         <Notice
           className="my-products__refusal"
@@ -205,15 +171,9 @@ export function MyProductsTable({
                       description="It leaves the shop for good; any unpaid bookings of it are cancelled."
                       okText="Withdraw"
                       okButtonProps={{ danger: true }}
-                      onConfirm={() => withdrawRow(row._id)}
+                      onConfirm={() => void withdraw.run(row._id)}
                     >
-                      <Button
-                        size="small"
-                        danger
-                        data-withdraw={row._id}
-                        loading={withdraw.pendingId === row._id}
-                        aria-label={`Withdraw ${row.porduct_name}`}
-                      >
+                      <Button size="small" danger loading={withdraw.pendingId === row._id} aria-label={`Withdraw ${row.porduct_name}`}>
                         Withdraw
                       </Button>
                     </ConfirmAction>
