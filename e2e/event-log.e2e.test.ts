@@ -100,6 +100,15 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   await expect.poll(() => field(admin, 'reported').textContent()).toBe('true');
   await admin.locator('.state-view__row--changed').filter({ hasText: 'reported' }).first().waitFor();
   await snapBoth(admin, '14-timeline-latest');
+  // Only what changed at this step: the report, without the listing's other fields.
+  const views = admin.locator('.state-view .ant-segmented');
+  await views.getByText('Changes', { exact: true }).click();
+  await expect
+    .poll(() => admin.locator('.state-view__table tr').count())
+    .toBe(await admin.locator('.state-view__row--changed, .state-view__row--removed').count());
+  await admin.locator('.state-view__row--changed').filter({ hasText: 'reported' }).first().waitFor();
+  expect(await admin.locator('.state-view__table th', { hasText: /^status$/ }).count()).toBe(0);
+  await views.getByText('Fields', { exact: true }).click();
 
   const slider = admin.getByRole('slider', { name: 'Time travel' });
   await slider.focus();

@@ -4,6 +4,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { Loaded } from '@/components/ui/loaded';
+import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
 import { formatTk } from '@/lib/format';
 import { auditPaths } from '../paths';
@@ -30,14 +31,17 @@ function Figures({ overview, openReports }: { overview: Overview; openReports: n
         <li key={f.title}>
           <Card size="small">
             <Statistic title={f.title} value={f.value} />
-            <span className="overview-figures__month">{f.month} in the last 30 days</span>
+            {/* Counted since the shop opened: they only grow (the open reports, beside, are now). */}
+            <span className="overview-figures__month">all time; {f.month} in the last 30 days</span>
           </Card>
         </li>
       ))}
       <li>
         <Card size="small" className={openReports > 0 ? 'overview-figures__waiting' : undefined}>
           <Statistic title="Open reports" value={openReports} />
-          <span className="overview-figures__month">waiting for the admin</span>
+          <span className="overview-figures__month">
+            {openReports > 0 ? <Link to={paths.dashboard.reportedItems.href()}>Review them</Link> : 'none waiting'}
+          </span>
         </Card>
       </li>
     </ul>

@@ -2,14 +2,19 @@ import { Segmented, Tag } from 'antd';
 import { useMemo, useState } from 'react';
 import { diffStates } from '../state-diff';
 
+type View = 'fields' | 'changes' | 'json';
+
 /**
- * An entity's state at one step: field by field, with what changed since the step before marked,
- * or as the JSON the server answered.
+ * An entity's state at one step: field by field, with what changed since the step before marked;
+ * only what changed (a listing has some twenty fields, and stepping through time the table keeps
+ * its order rather than moving the changes up); or as the JSON the server answered.
  */
 export function StateView({ state, before, caption }: { state: unknown; before: unknown; caption: string }) {
-  const [view, setView] = useState<'fields' | 'json'>('fields');
+  const [view, setView] = useState<View>('fields');
   const { fields, removed } = useMemo(() => diffStates(before, state), [before, state]);
-  const changes = fields.filter((f) => f.changed).length + removed.length;
+  const changed = fields.filter((f) => f.changed);
+  const changes = changed.length + removed.length;
+  const shown = view === 'changes' ? changed : fields;
   return (
     <div className="state-view">
       <div className="state-view__head">
@@ -19,20 +24,21 @@ export function StateView({ state, before, caption }: { state: unknown; before: 
         <Segmented
           size="small"
           value={view}
-          onChange={(v) => setView(v as 'fields' | 'json')}
+          onChange={(v) => setView(v as View)}
           options={[
             { value: 'fields', label: 'Fields' },
+            { value: 'changes', label: 'Changes' },
             { value: 'json', label: 'JSON' },
           ]}
         />
       </div>
       {view === 'json' ? (
         <pre className="event-data">{JSON.stringify(state, null, 2)}</pre>
-      ) : (
+      ) : shown.length + removed.length === 0 ? null : (
         <table className="state-view__table">
           <caption className="visually-hidden">{caption}</caption>
           <tbody>
-            {fields.map((field) => (
+            {shown.map((field) => (
               <tr key={field.path} className={field.changed ? 'state-view__row--changed' : undefined}>
                 <th scope="row">{field.path}</th>
                 <td>

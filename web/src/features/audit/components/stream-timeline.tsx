@@ -1,5 +1,5 @@
 import type { LogEvent, StreamHistory } from '@tv-shop/contracts';
-import { Button, Slider, Tag } from 'antd';
+import { Button, ConfigProvider, Slider, Tag } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -83,6 +83,9 @@ function useStatesAt(streamId: string, history: StreamHistory | null, wanted: nu
   return { known, error, retry };
 }
 
+/** A handle a finger can hold: 20 px on a track 24 px tall to touch (antd's: 10 on 10), WCAG 2.2's target size. */
+const sliderTheme = { components: { Slider: { controlSize: 24, handleSize: 20, handleSizeHover: 22, railSize: 6 } } };
+
 /**
  * One stream's events with a slider over them: each step shows the entity as the owning service
  * folded it at that event, with what the event changed marked.
@@ -131,17 +134,19 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
             <>
               <div className="timeline__slider">
                 <Button icon={<LeftOutlined />} aria-label="Previous event" disabled={index <= 0} onClick={() => go(index - 1)} />
-                <Slider
-                  className="timeline__range"
-                  min={0}
-                  max={Math.max(events.length - 1, 0)}
-                  value={index}
-                  disabled={events.length < 2}
-                  onChange={go}
-                  ariaLabelForHandle="Time travel"
-                  ariaValueTextFormatterForHandle={(i) => `Step ${i + 1} of ${events.length}: ${events[i]?.type ?? ''}`}
-                  tooltip={{ formatter: (i) => (i === undefined ? '' : `${i + 1}. ${events[i]?.type ?? ''}`) }}
-                />
+                <ConfigProvider theme={sliderTheme}>
+                  <Slider
+                    className="timeline__range"
+                    min={0}
+                    max={Math.max(events.length - 1, 0)}
+                    value={index}
+                    disabled={events.length < 2}
+                    onChange={go}
+                    ariaLabelForHandle="Time travel"
+                    ariaValueTextFormatterForHandle={(i) => `Step ${i + 1} of ${events.length}: ${events[i]?.type ?? ''}`}
+                    tooltip={{ formatter: (i) => (i === undefined ? '' : `${i + 1}. ${events[i]?.type ?? ''}`) }}
+                  />
+                </ConfigProvider>
                 <Button
                   icon={<RightOutlined />}
                   aria-label="Next event"
