@@ -47,7 +47,7 @@ test('when a buyer cancels an unpaid booking in My Orders, then it stays there c
   // Their own cancellation is no warning that the TV went.
   expect(await page.getByText('A booking was cancelled: the TV is no longer available.').count()).toBe(0);
   // The focus lands on what the row says now, not on the page's top.
-  expect(await page.evaluate("document.activeElement?.textContent ?? ''")).toMatch(/Cancelled/);
+  await expect.poll(() => page.evaluate("document.activeElement?.textContent ?? ''")).toMatch(/Cancelled/);
   await snap(page, '11-my-orders-buyer-cancelled');
 
   // The seller's list turns Cancelled without a reload, and the seller is told.

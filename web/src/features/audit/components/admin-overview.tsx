@@ -40,7 +40,7 @@ function Figures({ overview, openReports }: { overview: Overview; openReports: n
         <Card size="small" className={openReports > 0 ? 'overview-figures__waiting' : undefined}>
           <Statistic title="Open reports" value={openReports} />
           <span className="overview-figures__month">
-            {openReports > 0 ? <Link to={paths.dashboard.reportedItems.href()}>Review them</Link> : 'none waiting'}
+            {openReports > 0 ? <Link to={paths.dashboard.reportedItems.href()}>Review the open reports</Link> : 'none waiting'}
           </span>
         </Card>
       </li>

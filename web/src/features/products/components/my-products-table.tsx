@@ -103,7 +103,10 @@ export function MyProductsTable({
               key: 'change',
               render: (_, row) =>
                 row.paid_sale ? (
-                  <span className="sold-to">Sold to {buyers.get(row._id) ?? 'a buyer'}</span>
+                  // What the row says once paid for, where the focus goes from its buttons (use-kept-focus.ts).
+                  <span className="sold-to" data-row-focus tabIndex={-1}>
+                    Sold to {buyers.get(row._id) ?? 'a buyer'}
+                  </span>
                 ) : row.sold ? (
                   <Button
                     size="small"
@@ -164,7 +167,9 @@ export function MyProductsTable({
                   {/* The server refuses to withdraw a TV a buyer paid for (the record of that sale) or
                     one buyers reported (the admin reviews it first). */}
                   {row.paid_sale ? null : row.reported ? (
-                    <span className="my-products__under-review">Reported: the admin reviews it</span>
+                    <span className="my-products__under-review" data-row-focus tabIndex={-1}>
+                      Reported: the admin reviews it
+                    </span>
                   ) : (
                     <ConfirmAction
                       title={`Withdraw ${row.porduct_name}?`}
