@@ -193,9 +193,9 @@ test('with the keyboard alone the admin verifies a seller, seeing the focus at e
   // The Verify button went with what it did: the focus is on what the row says now, in the same
   // row (not on another seller's Verify, which would approve at a keystroke).
   const focused = () =>
-    page.evaluate(
+    page.evaluate<{ name: string; row: number }>(
       "(() => { const el = document.activeElement; return { name: el?.getAttribute('aria-label') ?? el?.textContent ?? '', row: el?.closest('tr')?.rowIndex ?? -1 }; })()",
-    ) as Promise<{ name: string; row: number }>;
+    );
   await expect.poll(async () => (await focused()).name).toBe('Approved');
   expect((await focused()).row).toBe(await row.evaluate((tr) => (tr as unknown as { rowIndex: number }).rowIndex));
 
