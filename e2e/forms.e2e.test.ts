@@ -119,6 +119,8 @@ test('when a seller types a negative price and letters as the phone, then Add Pr
   await fieldError(page, 'Phone Number')
     .filter({ hasText: 'Phone number must be made of digits, like 01712-345678 or +880 1712 345678.' })
     .waitFor();
+  // The refusal shows where: the first field in error (Location) has the focus, in view.
+  await expect.poll(() => page.evaluate("document.activeElement?.id ?? ''")).toBe(await page.getByLabel('Location').getAttribute('id'));
   // Nothing was turned into 0 behind the seller's back, and nothing was uploaded or posted.
   expect(await page.getByLabel('Resale Price (TK)').inputValue()).toBe('-5');
   expect(writes).toEqual([]);

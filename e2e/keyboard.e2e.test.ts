@@ -221,6 +221,12 @@ test('with the keyboard alone the admin verifies a seller, seeing the focus at e
   await expect.poll(() => cancel.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
   const at = await buyerRow.evaluate((tr) => ({ row: (tr as unknown as { rowIndex: number }).rowIndex, last: !tr.nextElementSibling }));
   await tabTo(page, question.getByRole('button', { name: 'Delete' }), { max: 3 });
+  // Tab goes round the question's two buttons, never out of it to the end of the page.
+  await page.keyboard.press('Tab');
+  await expect.poll(() => cancel.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+  await page.keyboard.press('Shift+Tab');
+  const confirmDelete = question.getByRole('button', { name: 'Delete' });
+  await expect.poll(() => confirmDelete.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
   await page.keyboard.press('Enter');
   await expectToast(page, 'Successfully Delete User');
   await buyerRow.waitFor({ state: 'detached' });

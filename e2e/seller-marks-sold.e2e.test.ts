@@ -17,6 +17,8 @@ test('when a seller marks a booked TV sold, then they are asked first, and the b
   await logInFromHome(page, seller.email, PASSWORD);
   await page.goto('/dashboard/my_product');
   const row = page.locator('tr').filter({ hasText: productName });
+  // The list says the TV is booked and not paid for, not only My Bookings.
+  await row.getByText('Booked, not paid yet').waitFor();
   await row.getByRole('button', { name: 'Make Sold' }).click();
   // The booking is not cancelled by a click alone: the seller is told what happens and confirms.
   const confirm = page.getByRole('tooltip').filter({ hasText: `Mark ${productName} sold?` });
@@ -29,6 +31,8 @@ test('when a seller marks a booked TV sold, then they are asked first, and the b
   await confirm.getByRole('button', { name: 'Make Sold' }).click();
   await expectToast(page, 'Status Change Successfully');
   await row.getByRole('button', { name: 'Make Available' }).waitFor();
+  // Sold, its booking cancelled: no longer waiting for a payment.
+  await expect.poll(() => row.getByText('not paid yet').count()).toBe(0);
 
   const buyerPage = await newPage();
   await logInFromHome(buyerPage, buyerEmail, PASSWORD);

@@ -10,8 +10,8 @@ type Props = Pick<PopconfirmProps, 'title' | 'description' | 'okText' | 'cancelT
 /**
  * A question asked beside the button before an action that cannot be taken back (antd's
  * Popconfirm), usable from the keyboard too: as it opens the focus moves into it, on Cancel (the
- * answer that changes nothing), so Tab reaches its buttons next rather than the rest of the page;
- * Escape inside it closes it; and the focus goes back to the button that asked, when it is still
+ * answer that changes nothing), and Tab goes round its buttons rather than on to the rest of the
+ * page; Escape inside it closes it; and the focus goes back to the button that asked, when it is still
  * there (an action that removes its row leaves the page to put the focus where it belongs).
  */
 export function ConfirmAction({ onConfirm, children, ...question }: Props) {
@@ -25,9 +25,19 @@ export function ConfirmAction({ onConfirm, children, ...question }: Props) {
   };
   // Events in the question (a portal) reach this element through React's tree.
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key !== 'Escape' || !open) return;
-    e.stopPropagation();
-    close();
+    if (!open) return;
+    if (e.key === 'Escape') {
+      e.stopPropagation();
+      close();
+    } else if (e.key === 'Tab') {
+      // The question keeps the focus until it is answered: Tab goes round its two buttons rather
+      // than out of the popup at the end of the page, where Escape would no longer reach it.
+      const buttons = [...document.querySelectorAll<HTMLElement>(`.${popup} .ant-popconfirm-buttons .ant-btn`)];
+      const at = buttons.indexOf(document.activeElement as HTMLElement);
+      if (at === -1 || buttons.length === 0) return;
+      e.preventDefault();
+      buttons[(at + (e.shiftKey ? -1 : 1) + buttons.length) % buttons.length]!.focus();
+    }
   };
 
   return (

@@ -39,6 +39,8 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
       onValuesChange={() => setError(null)}
       initialValues={{ role: 'Buyer' }}
       requiredMark={false}
+      // On a phone the first field with an error may be above the screen: it is brought into view and focused.
+      scrollToFirstError={{ focus: true, block: 'center' }}
     >
       <Form.Item
         label="Name"

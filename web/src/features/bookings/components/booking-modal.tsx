@@ -73,16 +73,16 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
       {product && user ? (
         <Form<BookingValues> form={form} id={FORM_ID} name="booking" layout="vertical" onFinish={submit} requiredMark={false}>
           <Form.Item label="Item Name" htmlFor="booking_item">
-            <Input id="booking_item" value={product.porduct_name} readOnly />
+            <Input id="booking_item" value={product.porduct_name} readOnly variant="filled" />
           </Form.Item>
           <Form.Item label="Price" htmlFor="booking_price">
-            <Input id="booking_price" value={formatTk(product.resale_price)} readOnly />
+            <Input id="booking_price" value={formatTk(product.resale_price)} readOnly variant="filled" />
           </Form.Item>
           <Form.Item label="Your Name" htmlFor="booking_username">
-            <Input id="booking_username" value={user.name} readOnly />
+            <Input id="booking_username" value={user.name} readOnly variant="filled" />
           </Form.Item>
           <Form.Item label="Your Email" htmlFor="booking_email">
-            <Input id="booking_email" value={user.email} readOnly />
+            <Input id="booking_email" value={user.email} readOnly variant="filled" />
           </Form.Item>
           <Form.Item
             label="Phone Number"

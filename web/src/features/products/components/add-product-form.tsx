@@ -170,6 +170,9 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
       onFinish={submit}
       onValuesChange={edited}
       validateTrigger="onBlur"
+      // A refused submit shows where: the first field with an error is scrolled to and focused
+      // (on a phone the rest of the form is off the screen, above the button).
+      scrollToFirstError={{ focus: true, block: 'center' }}
       className="add-product-form"
     >
       <div className="form-grid">

@@ -132,7 +132,24 @@ export function MyProductsTable({
                   </Button>
                 ),
             },
-            { title: 'Status', key: 'status', render: (_, row) => <StatusBadge sold={row.sold} /> },
+            {
+              title: 'Status',
+              key: 'status',
+              // Booked and waiting to be paid for: the seller sees it here, not only in My Bookings.
+              render: (_, row) => {
+                const booked = row.sold ? 0 : (openBookings.get(row._id) ?? 0);
+                return (
+                  <>
+                    <StatusBadge sold={row.sold} />
+                    {booked > 0 ? (
+                      <span className="my-products__booked">
+                        {booked === 1 ? 'Booked, not paid yet' : `${booked} bookings, not paid yet`}
+                      </span>
+                    ) : null}
+                  </>
+                );
+              },
+            },
             {
               title: 'Action',
               key: 'action',
