@@ -75,5 +75,9 @@ test('when a signed-in buyer opens a seller page, then they land on their profil
   expect(await page.getByRole('heading', { name: 'Login' }).count()).toBe(0);
   // The redirect is a route change: focus lands on the profile's heading for screen readers.
   await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Curious Buyer');
+  // Where a buyer goes from here, on the profile.
+  expect(await page.locator('.profile-card').getByRole('link', { name: 'Browse the TVs for sale' }).getAttribute('href')).toBe(
+    '/all_products',
+  );
   await snap(page, '6-wrong-role-profile');
 });

@@ -1,4 +1,6 @@
 import type { User } from '@tv-shop/contracts';
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
 import { CheckCircleIcon, UserIcon } from '@/components/ui/icons';
 import { useBrokenImage } from '@/components/ui/use-broken-image';
 
@@ -57,6 +59,35 @@ export function ProfileCard({ user }: { user: User }) {
           </div>
         ) : null}
       </dl>
+      <NextSteps role={user.role} />
     </section>
+  );
+}
+
+/**
+ * Where a seller or a buyer goes from here, on the first screen: a new seller otherwise finds Add
+ * Product only in the dashboard's menu (behind its button on a phone).
+ */
+function NextSteps({ role }: { role: User['role'] }) {
+  const [main, other] =
+    role.toLowerCase() === 'seller'
+      ? [
+          { to: paths.dashboard.addProduct.href(), text: 'Add a TV for sale' },
+          { to: paths.dashboard.myProducts.href(), text: 'My Products' },
+        ]
+      : role.toLowerCase() === 'buyer'
+        ? [
+            { to: paths.allProducts.href(), text: 'Browse the TVs for sale' },
+            { to: paths.dashboard.myOrders.href(), text: 'My Orders' },
+          ]
+        : [];
+  if (!main || !other) return null;
+  return (
+    <p className="profile-card__next">
+      <Link className="button-link" to={main.to}>
+        {main.text}
+      </Link>
+      <Link to={other.to}>{other.text}</Link>
+    </p>
   );
 }
