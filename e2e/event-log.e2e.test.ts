@@ -143,7 +143,7 @@ test('when the admin opens the dashboard, then the overview shows figures and ch
   await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
   await admin.getByRole('heading', { name: 'Overview' }).waitFor();
   const figures = admin.getByRole('list', { name: 'Figures' });
-  await figures.getByText('Open reports').waitFor();
+  await figures.getByText('Open reports', { exact: true }).waitFor();
   await admin.locator('figure.activity-chart .recharts-surface').first().waitFor();
   expect(await admin.locator('figure.activity-chart').count()).toBe(2);
   await admin
