@@ -32,7 +32,7 @@ export function ConfirmAction({ onConfirm, children, ...question }: Props) {
     } else if (e.key === 'Tab') {
       // The question keeps the focus until it is answered: Tab goes round its two buttons rather
       // than out of the popup at the end of the page, where Escape would no longer reach it.
-      const buttons = [...document.querySelectorAll<HTMLElement>(`.${popup} .ant-popconfirm-buttons .ant-btn`)];
+      const buttons = [...document.querySelectorAll<HTMLElement>(`.${popup} .ant-popconfirm-buttons .ant-btn:not(:disabled)`)];
       const at = buttons.indexOf(document.activeElement as HTMLElement);
       if (at === -1 || buttons.length === 0) return;
       e.preventDefault();

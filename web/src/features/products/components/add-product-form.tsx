@@ -155,6 +155,8 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
       const named = failure instanceof ApiError ? (failure.problem.errors ?? []).filter((e) => FORM_FIELDS.has(e.field)) : [];
       if (failure instanceof ApiError && failure.problem.field === 'edits') onStale?.();
       form.setFields(named.map((e) => ({ name: e.field as keyof AddProductValues, errors: [fieldSentence(e.field, e.message)] })));
+      // As for the form's own checks: the first field refused is brought into view and focused.
+      if (named[0]) form.scrollToField(named[0].field, { focus: true, block: 'center' });
       setBusy(false);
     } finally {
       setProgress('');

@@ -138,15 +138,16 @@ export function MyProductsTable({
               // Booked and waiting to be paid for: the seller sees it here, not only in My Bookings.
               render: (_, row) => {
                 const booked = row.sold ? 0 : (openBookings.get(row._id) ?? 0);
+                // One element: on a phone the cell is a grid of its label and its content.
                 return (
-                  <>
+                  <span className="my-products__status">
                     <StatusBadge sold={row.sold} />
                     {booked > 0 ? (
                       <span className="my-products__booked">
                         {booked === 1 ? 'Booked, not paid yet' : `${booked} bookings, not paid yet`}
                       </span>
                     ) : null}
-                  </>
+                  </span>
                 );
               },
             },
