@@ -157,16 +157,11 @@ test('when a seller names a TV with one long unbroken word, then its card and it
   await page.goto(`/all_products?q=${tag}`);
   await page.getByRole('heading', { name, level: 3 }).waitFor();
   expect(await overflow()).toBe(0);
-  const card = await page.locator('.product-card').filter({ hasText: tag }).first().boundingBox();
-  expect(card!.x + card!.width).toBeLessThanOrEqual(PHONE.width);
+  const card = page.locator('.product-card').filter({ hasText: tag }).first();
+  const box = await card.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
   // Nor is the name cut off at the card's edge (the card hides what overflows it): it wraps.
   for (const part of ['.product-card__title', '.product-card__details'])
-    expect(
-      await page
-        .locator('.product-card')
-        .filter({ hasText: tag })
-        .locator(part)
-        .evaluate((el) => el.scrollWidth - el.clientWidth),
-    ).toBe(0);
+    expect(await card.locator(part).evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
   await snap(page, '16-all-products-long-name');
 });

@@ -6,7 +6,12 @@
 export function focusHeading(root: ParentNode): boolean {
   const heading = root.querySelector('h1');
   if (!heading) return false;
-  if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1;
-  heading.focus({ preventScroll: true });
+  focusUnlisted(heading);
   return true;
+}
+
+/** Focuses `el` without scrolling, made focusable by script only (not a tab stop) when it is not already. */
+export function focusUnlisted(el: HTMLElement): void {
+  if (!el.hasAttribute('tabindex')) el.tabIndex = -1;
+  el.focus({ preventScroll: true });
 }

@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { focusHeading } from './focus-heading';
+import { focusHeading, focusUnlisted } from './focus-heading';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
 
@@ -89,10 +89,8 @@ export function useKeptFocus(root: RefObject<HTMLElement | null>): void {
       const next = target(place);
       if (next) return next.focus();
       const empty = section.querySelector<HTMLElement>('.empty-text');
-      if (empty) {
-        empty.tabIndex = -1;
-        empty.focus({ preventScroll: true });
-      } else focusHeading(section);
+      if (empty) focusUnlisted(empty);
+      else focusHeading(section);
     };
     // After the change has rendered, and after anything the page does itself on the same frame.
     const observer = new MutationObserver((records) => {
