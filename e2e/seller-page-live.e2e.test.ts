@@ -92,11 +92,12 @@ test("when the admin deletes a seller, then the seller's open page says they are
   // Its listings go by push; the seller's page then reads the seller again and finds no one.
   await page.getByRole('heading', { name: 'Page Not Found', level: 1 }).waitFor();
   expect(await page.getByRole('heading', { name: 'Leaving Screens', level: 1 }).count()).toBe(0);
-  // The product's page says its listing was removed, and keeps saying so after it read the page
-  // again for the seller's other listing (a 404 then is this listing gone, not a page that never was).
-  await product.getByText('This listing has been removed.').waitFor();
+  // The product's page says its listing was removed, then why, and keeps saying so after it read
+  // the page again for the seller's other listing (a 410 then, not a page that never was).
+  await product.getByRole('heading', { name: 'This TV is no longer for sale', level: 1 }).waitFor();
+  await product.getByText(/^Its seller has left TV Shop on /).waitFor();
   await product.waitForTimeout(2_000);
-  expect(await product.getByText('This listing has been removed.').count()).toBe(1);
+  expect(await product.getByText(/^Its seller has left TV Shop on /).count()).toBe(1);
   expect(await product.getByRole('heading', { name: 'Page Not Found' }).count()).toBe(0);
   await snap(product, '20-product-of-a-deleted-seller');
   for (const p of [page, product]) expect(await stillSamePage(p)).toBe(true);

@@ -82,8 +82,12 @@ test('when a seller withdraws a listing, then it leaves My Products and the open
   await page.locator('tr').filter({ hasText: plainName }).waitFor({ state: 'detached' });
   await expect.poll(active).toBe('My Products');
 
-  // The buyer's open page says so at once, and My Orders keeps their booking, cancelled, with the reason.
-  await buyerPage.getByText('This listing has been removed.').waitFor();
+  // The buyer's open page says so at once, then why (read again), and My Orders keeps their
+  // booking, cancelled, with the reason.
+  await buyerPage.getByRole('heading', { name: 'This TV is no longer for sale', level: 1 }).waitFor();
+  await buyerPage.getByText(/^Its seller took it off TV Shop on \d{1,2} \w+ \d{4}\.$/).waitFor();
+  expect(await buyerPage.title()).toBe('This TV is no longer for sale -- TV Shop');
+  await snap(buyerPage, '2-product-page-withdrawn-while-open');
   await buyerPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
   await buyerPage.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
   const booking = buyerPage.locator('tr').filter({ hasText: name });
@@ -92,4 +96,17 @@ test('when a seller withdraws a listing, then it leaves My Products and the open
   expect(await booking.getByRole('button', { name: 'Pay' }).count()).toBe(0);
   await snap(buyerPage, '2-my-orders-listing-withdrawn');
   expect((await client.allProducts()).some((p) => p._id === seller.productId)).toBe(false);
+
+  // Someone who follows a link to it later (a visitor, no session) is told the same, not "Page
+  // Not Found", and is pointed at the TVs of its brand.
+  const visitor = await newPage();
+  await visitor.goto(`/products/${seller.productId}`);
+  await visitor.getByRole('heading', { name: 'This TV is no longer for sale', level: 1 }).waitFor();
+  await visitor.getByText(/^Its seller took it off TV Shop on /).waitFor();
+  expect(await visitor.getByRole('heading', { name: 'Page Not Found' }).count()).toBe(0);
+  expect(await visitor.getByText(name).count()).toBe(0);
+  await snap(visitor, '2-product-link-after-withdrawal');
+  await visitor.getByRole('link', { name: 'See other Samsung TVs' }).click();
+  await visitor.waitForURL(/\/catagories\/samsung$/);
+  await visitor.getByRole('heading', { level: 1 }).first().waitFor();
 });

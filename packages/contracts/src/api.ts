@@ -264,6 +264,20 @@ export interface Problem {
   detail?: string;
   field?: string;
   errors?: { field: string; message: string }[];
+  /** A 410 for a listing taken off the shop (`GET /api/product/{id}`): why, and its category. */
+  removed?: RemovedListing;
+}
+
+/**
+ * A listing taken off the shop (ProductRemoved): who took it off, on which day, and the category it
+ * was in, so its page can say so and point at others like it. A sale does not take a listing off.
+ */
+export interface RemovedListing {
+  /** `withdrawn` by its seller; `reported` or `admin`: the admin removed it; `seller-deleted`: its seller's account was deleted. */
+  reason: 'withdrawn' | 'reported' | 'admin' | 'seller-deleted';
+  /** The day, in UTC (YYYY-MM-DD): not the time, so a deleted seller's listing does not tell when they left. */
+  removedOn: string;
+  category: { id: string; name: string };
 }
 /**
  * GET /api/health: `status` (200 `ok`, 503 `degraded` with `Retry-After`) for anyone, with a short

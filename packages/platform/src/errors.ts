@@ -7,6 +7,7 @@ export type ErrorKind =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'gone'
   | 'conflict'
   | 'illegal_state'
   | 'concurrency'
@@ -24,6 +25,7 @@ const STATUS: Record<ErrorKind, number> = {
   payment_required: 402,
   forbidden: 403,
   not_found: 404,
+  gone: 410,
   conflict: 409,
   illegal_state: 409,
   concurrency: 409,
@@ -45,6 +47,11 @@ export interface AppErrorOptions {
   errors?: FieldError[];
   /** Seconds after which the same request may succeed (a 429's or 503's `Retry-After`). */
   retryAfter?: number;
+  /**
+   * More members of the problem+json answer (RFC 9457's extension members), for the gateway's
+   * own answers: a 410's `removed`. Not carried by the command transports.
+   */
+  extensions?: Record<string, unknown>;
 }
 
 /** An AppError as the command transports carry it (HTTP, Kafka): plain JSON. */
@@ -65,6 +72,7 @@ export class AppError extends Error {
   readonly field: string | undefined;
   readonly errors: FieldError[] | undefined;
   readonly retryAfter: number | undefined;
+  readonly extensions: Record<string, unknown> | undefined;
   constructor(kind: ErrorKind, message: string, opts: AppErrorOptions = {}) {
     super(message);
     this.name = 'AppError';
@@ -72,6 +80,7 @@ export class AppError extends Error {
     this.field = opts.field ?? opts.errors?.[0]?.field;
     this.errors = opts.errors;
     this.retryAfter = wholeSeconds(opts.retryAfter);
+    this.extensions = opts.extensions;
   }
   get status(): number {
     return STATUS[this.kind];

@@ -124,6 +124,10 @@ beforeAll(async () => {
     by: 'b2',
   });
   await append('product-p10', { type: 'ProductRemoved', data: { productId: 'p10', reason: 'reported' } });
+  // Taken off the shop for every other reason too (ADR 0070: each leaves a line in removed).
+  await append('product-p12', { type: 'ProductRemoved', data: { productId: 'p12', reason: 'withdrawn' }, by: 's1' });
+  await append('product-p14', { type: 'ProductRemoved', data: { productId: 'p14', reason: 'admin' }, by: 'admin' });
+  await append('product-p16', { type: 'ProductRemoved', data: { productId: 'p16', reason: 'seller-deleted' } });
   await append('product-p10', {
     type: 'ProductReported',
     data: { productId: 'p10', reporterId: 'b3', reporterName: 'Late', reason: 'After' },
@@ -250,7 +254,8 @@ describe('replaying in batches (ADR 0044)', () => {
       // The log is shorter than the default threshold (1,000 positions behind): the test lowers it.
       const batched = await lastPushes('catalog_batched', { bulkSize: 40, catchUpInBulk: 1, firstStartAsRebuild: false });
       expect(batched.checkpoints).toBeGreaterThan(5); // a batch of 40 at a time, each committed with its checkpoint
-      expect(single.last.size).toBe(61); // every product listed, p10 as removed
+      expect(single.last.size).toBe(61); // every product listed, p10, p12, p14 and p16 as removed
+      expect([...single.last].filter(([, v]) => v === 'removed').map(([id]) => id)).toEqual(['p10', 'p12', 'p14', 'p16']);
       expect(batched.last).toEqual(single.last);
       const tables = await new ProjectionRunner(
         db.pool,
@@ -333,6 +338,13 @@ describe('replaying in batches (ADR 0044)', () => {
       // One event at a time, each is announced; in one batch (the whole log), neither.
       expect(await pushesOf('catalog_fleeting_single', { bulk: false })).toEqual(['upsert', 'remove']);
       expect(await pushesOf('catalog_fleeting_batched', { bulkSize: 10_000, catchUpInBulk: 1, firstStartAsRebuild: false })).toEqual([]);
+      // Either way, its page says why it went (ADR 0070): the same line in removed.
+      for (const name of ['catalog_fleeting_single', 'catalog_fleeting_batched']) {
+        const { rows } = await db.pool.query(`select reason, category_id, removed_on::text as day from rm_${name}.removed where id = $1`, [
+          fleeting,
+        ]);
+        expect(rows).toEqual([{ reason: 'withdrawn', category_id: expect.any(String), day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }]);
+      }
     },
   );
 });

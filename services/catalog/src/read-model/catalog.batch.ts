@@ -101,6 +101,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
 
   const categories: Record<string, unknown>[] = [];
   const blogs: Record<string, unknown>[] = [];
+  /** Listings no longer for sale, and why (the handler's insert into removed). */
+  const removed: Record<string, unknown>[] = [];
   const words: string[] = [];
   const touched = new LastChanges();
   const reported = new Set<string>();
@@ -213,7 +215,17 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         break;
       }
       case 'ProductRemoved': {
-        const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
+        const { productId, reason } = e.data as EventOf<'ProductRemoved'>['data'];
+        const p = products.get(productId);
+        if (p)
+          removed.push({
+            id: productId,
+            reason,
+            category_id: p.category_id,
+            category_name: p.category_name,
+            // The day in UTC, as the handler's ($3::timestamptz at time zone 'UTC')::date.
+            removed_on: new Date(e.metadata.at).toISOString().slice(0, 10),
+          });
         products.delete(productId);
         dropReportsOf(productId);
         touched.touch(productId, e.position);
@@ -227,6 +239,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   sellers.save(ctx);
   products.save(ctx);
   reports.save(ctx);
+  insertRows(ctx, 'removed', removed);
   if (words.length > 0)
     ctx.later(
       `insert into search_words (word)

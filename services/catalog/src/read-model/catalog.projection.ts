@@ -93,6 +93,12 @@ export const catalogProjection: Projection = {
     create table reports (
       product_id text not null, reporter_id text not null, by_name text not null, reason text not null, at timestamptz not null,
       primary key (product_id, reporter_id)
+    );
+    -- A listing taken off the shop, and why (ProductRemoved): its page says so rather than "not
+    -- found", and points at its category. Nothing of the seller's or of what it said is kept, and
+    -- of when only the day (UTC): a deleted seller's listing must not tell when they left.
+    create table removed (
+      id text primary key, reason text not null, category_id text not null, category_name text not null, removed_on date not null
     );`,
   handlers: {
     CategoryAdded: async (e, ctx) => {
@@ -218,7 +224,12 @@ export const catalogProjection: Projection = {
       if (!ctx.replaying) ctx.emit({ entity: 'reported_product', op: 'remove', id: productId }, [rooms.admins]);
     },
     ProductRemoved: async (e, ctx) => {
-      const { productId } = e.data as EventOf<'ProductRemoved'>['data'];
+      const { productId, reason } = e.data as EventOf<'ProductRemoved'>['data'];
+      await ctx.db.query(
+        `insert into removed (id, reason, category_id, category_name, removed_on)
+         select id, $2, category_id, category_name, ($3::timestamptz at time zone 'UTC')::date from products where id = $1`,
+        [productId, reason, e.metadata.at],
+      );
       const { rows } = await ctx.db.query<ProductRow>(
         `delete from products where id = $1 returning ${ctx.replaying ? 'reported' : PRODUCT_COLUMNS}`,
         [productId],

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Blog, Category, Product, ProductSearch, ReportedProduct } from '@tv-shop/contracts';
+import type { Blog, Category, Product, ProductSearch, RemovedListing, ReportedProduct } from '@tv-shop/contracts';
 import { PRODUCT_COLUMNS, toBlog, toCategory, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 import { searchProducts, type SearchPage } from './search';
 
@@ -80,6 +80,24 @@ export class CatalogQueries {
   async product(id: string): Promise<Product | null> {
     const { rows } = await this.pool.query<ProductRow>(`select ${PRODUCT_COLUMNS} from rm_catalog.products where id = $1`, [id]);
     return rows[0] ? toProduct(rows[0]) : null;
+  }
+  /**
+   * A listing taken off the shop: why, on which day, and its category (null: never listed, still
+   * listed, or not known yet: the catalog's tables from before ADR 0070 are read until its rebuild
+   * swaps them, and they have no `removed`).
+   */
+  async removed(id: string): Promise<RemovedListing | null> {
+    const { rows } = await this.pool
+      .query<{ reason: RemovedListing['reason']; category_id: string; category_name: string; removed_on: string }>(
+        `select reason, category_id, category_name, to_char(removed_on, 'YYYY-MM-DD') as removed_on from rm_catalog.removed where id = $1`,
+        [id],
+      )
+      .catch((err: unknown) => {
+        if ((err as { code?: string }).code === '42P01') return { rows: [] };
+        throw err;
+      });
+    const r = rows[0];
+    return r ? { reason: r.reason, removedOn: r.removed_on, category: { id: r.category_id, name: r.category_name } } : null;
   }
   /** Which of these products are still listed and unsold. */
   async unsold(ids: readonly string[]): Promise<Set<string>> {

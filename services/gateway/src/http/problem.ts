@@ -12,6 +12,7 @@ const TITLES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not found',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Payload too large',
   415: 'Unsupported media type',
   422: 'Unprocessable request',
@@ -64,6 +65,7 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
     .status(e.status)
     .type('application/problem+json')
     .json({
+      ...e.extensions,
       type: `https://tvshop.local/problems/${e.kind.replace(/_/g, '-')}`,
       title: TITLES[e.status] ?? 'Error',
       status: e.status,

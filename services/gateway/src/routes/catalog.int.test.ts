@@ -447,6 +447,56 @@ describe('catalog API', () => {
     expect((await shop.call('DELETE', `/product/${p._id}`, { token: admin.token })).status).toBe(404);
   });
 
+  it('when a listing leaves the shop (withdrawn, removed by the admin after reports or not, its seller deleted), then its page answers 410 saying why and naming its category; one never listed is 404', async () => {
+    const seller = await shop.signup('Seller');
+    const leaving = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const admin = await shop.admin();
+    const [withdrawn, reported, removed] = [
+      await shop.addProduct(seller.token),
+      await shop.addProduct(seller.token),
+      await shop.addProduct(seller.token),
+    ];
+    const orphan = await shop.addProduct(leaving.token);
+    expect((await shop.call('GET', `/product/${withdrawn._id}`)).status).toBe(200);
+    expect((await shop.call('PUT', `/product/withdraw/${withdrawn._id}`, { token: seller.token })).status).toBe(200);
+    expect((await shop.call('PUT', `/product/add_reported/${reported._id}`, { token: buyer.token })).status).toBe(200);
+    expect((await shop.call('DELETE', `/product/${reported._id}`, { token: admin.token })).status).toBe(200);
+    expect((await shop.call('DELETE', `/product/${removed._id}`, { token: admin.token })).status).toBe(200);
+    expect((await shop.call('DELETE', `/users/${leaving.user._id}`, { token: admin.token })).status).toBe(200);
+
+    const cases = [
+      [withdrawn, 'withdrawn', 'its seller took it off TV Shop'],
+      [reported, 'reported', 'TV Shop removed it after reports'],
+      [removed, 'admin', 'TV Shop removed it'],
+      [orphan, 'seller-deleted', 'its seller has left TV Shop'],
+    ] as const;
+    for (const [p, reason, why] of cases) {
+      // Anyone may ask (a shared link): the answer is the same with or without a session.
+      for (const token of [undefined, buyer.token]) {
+        const res = await shop.call('GET', `/product/${p._id}`, token ? { token } : {});
+        expect(res.status).toBe(410);
+        expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+        expect(res.body).toMatchObject({
+          status: 410,
+          title: 'Gone',
+          field: 'id',
+          detail: `This TV is no longer for sale: ${why}`,
+          removed: { reason, category: { id: p.category_id, name: p.category_name } },
+        });
+        // The day only (UTC), not the time: a deleted seller's listing does not tell when they left.
+        const days = [Date.now(), Date.now() - 60_000].map((t) => new Date(t).toISOString().slice(0, 10)); // a run across midnight
+        expect(days).toContain(res.body.removed.removedOn);
+        // Nothing of what it said, nor of who sold it, is in the answer.
+        expect(JSON.stringify(res.body)).not.toContain(p.porduct_name);
+        expect(JSON.stringify(res.body)).not.toContain(p.sellerId);
+      }
+    }
+    const never = await shop.call('GET', '/product/0123456789abcdef01234567');
+    expect(never.status).toBe(404);
+    expect(never.body.removed).toBeUndefined();
+  });
+
   it("when a seller asks for another seller's products, then 403; the admin may", async () => {
     const a = await shop.signup('Seller');
     const b = await shop.signup('Seller');

@@ -82,7 +82,7 @@ describe('payment races', () => {
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/refunded/);
     expect(await refunded(intent)).not.toBeNull();
-    expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(404);
+    expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(410); // taken off the shop (ADR 0070)
   });
 
   it('when the seller edits the TV while a buyer pays for it, then either the sale stands on the terms booked and the edit is refused, or the edit stands and the payment is refunded', async () => {
@@ -134,7 +134,7 @@ describe('payment races', () => {
         expect([paid.status, withdrawn.status]).toEqual([409, 200]);
         expect(paid.body.detail).toMatch(/refunded/);
         expect(listed).toBeUndefined();
-        expect(page.status).toBe(404);
+        expect(page.status).toBe(410); // taken off the shop (ADR 0070)
         expect(await refunded(intent)).not.toBeNull();
       }
     }

@@ -278,7 +278,7 @@ describe('a sale is final; sellers see their bookings', () => {
     expect(withdrawn.status).toBe(200);
     expect(withdrawn.body).toMatchObject({ acknowledged: true });
     expect(await product(p._id)).toBeUndefined();
-    expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(404);
+    expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(410); // taken off the shop (ADR 0070)
     const mine = await shop.call('GET', `/seller_products?email=${seller.user.email}`, { token: seller.token });
     expect(mine.body.map((x: Product) => x._id)).not.toContain(p._id);
     // The last push of this product is its removal (an upsert from its booking may come first).

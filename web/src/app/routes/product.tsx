@@ -1,11 +1,11 @@
 import type { Product } from '@tv-shop/contracts';
-import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import { EmptyText } from '@/components/ui/empty-text';
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
+import { ListingGone, NO_LONGER_FOR_SALE } from '@/features/products/components/listing-gone';
 import { ProductDetails } from '@/features/products/components/product-details';
 import { useProductPage } from '@/features/products/use-product-page';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -13,25 +13,30 @@ import { NotFoundPage } from './not-found';
 
 export function ProductPage() {
   const { id = '' } = useParams();
-  const { product, seller, loading, error, retry, notFound } = useProductPage(id);
-  usePageTitle(notFound ? paths.notFound.title : (product?.porduct_name ?? paths.product.title));
+  const page = useProductPage(id);
+  const { product, seller, loading, error, retry, removed, wasShown, readAgainSoon } = page;
+  // No longer for sale: opened so (a 410 says why), or removed while open (a push, or a 404 read
+  // again); then it is read again, and the server says why.
+  const removedHere = wasShown && !product && !page.notFound;
+  const gone = removed !== null || removedHere || (wasShown && page.notFound);
+  const notFound = page.notFound && !gone;
+  useEffect(() => {
+    if (removedHere) readAgainSoon();
+  }, [removedHere, readAgainSoon]);
+  usePageTitle(notFound ? paths.notFound.title : gone ? NO_LONGER_FOR_SALE : (product?.porduct_name ?? paths.product.title));
   const [booking, setBooking] = useState<Product | null>(null);
 
   if (notFound) return <NotFoundPage />;
-  if (loading) return <Spinner label="Loading the product" />;
+  // Not shown yet and not known to be gone (the first render of another product's page): loading.
+  if ((loading || (!product && !error && !wasShown)) && !gone) return <Spinner label="Loading the product" />;
   return (
     <div className="page">
-      {error ? (
+      {gone || (!product && !error) ? (
+        <ListingGone removed={removed} removedWhileOpen={wasShown} />
+      ) : error ? (
         <LoadError what="product" error={error} onRetry={retry} />
-      ) : product ? (
-        <ProductDetails product={product} seller={seller} onBook={setBooking} />
       ) : (
-        <>
-          <h1 className="visually-hidden">Listing removed</h1>
-          <EmptyText>
-            This listing has been removed. <Link to={paths.allProducts.href()}>See the TVs for sale</Link>
-          </EmptyText>
-        </>
+        product && <ProductDetails product={product} seller={seller} onBook={setBooking} />
       )}
       <BookingModal product={booking} onClose={() => setBooking(null)} />
     </div>

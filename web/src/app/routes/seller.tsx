@@ -9,7 +9,7 @@ import { BookingModal } from '@/features/bookings/components/lazy-booking-modal'
 import { ProductGrid } from '@/features/products/components/product-grid';
 import { formatMemberSince, listingsText } from '@/features/products/components/seller-block';
 import { VerifiedMark } from '@/features/products/components/verified-mark';
-import { useSellerPage } from '@/features/products/use-product-page';
+import { useSellerPage } from '@/features/products/use-seller-page';
 import { usePageTitle } from '@/lib/use-page-title';
 import { NotFoundPage } from './not-found';
 

@@ -1,0 +1,52 @@
+import type { RemovedListing } from '@tv-shop/contracts';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import { focusUnlisted } from '@/lib/focus-heading';
+
+/** Who took the listing off, as the page says it. */
+const BECAUSE: Record<RemovedListing['reason'], string> = {
+  withdrawn: 'Its seller took it off TV Shop',
+  reported: 'TV Shop removed it after buyers reported it',
+  admin: 'TV Shop removed it',
+  'seller-deleted': 'Its seller has left TV Shop',
+};
+
+export const NO_LONGER_FOR_SALE = 'This TV is no longer for sale';
+
+/** 2026-11-29 as 29 November 2026 (a UTC day, shown as such). */
+const day = (ymd: string) =>
+  new Date(`${ymd}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * A listing that was for sale and is no longer: opened from a link (the server's 410 says why and
+ * names its category), or removed while its page was open (why is known once it is read again).
+ */
+export function ListingGone({ removed, removedWhileOpen }: { removed: RemovedListing | null; removedWhileOpen: boolean }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Removed while open: the button that had the focus (Book now) went with it; the heading takes it.
+  useEffect(() => {
+    if (removedWhileOpen && heading.current && (!document.activeElement || document.activeElement === document.body))
+      focusUnlisted(heading.current);
+  }, [removedWhileOpen]);
+  return (
+    <section className="listing-gone" aria-labelledby="listing-gone-title">
+      <h1 id="listing-gone-title" ref={heading}>
+        {NO_LONGER_FOR_SALE}
+      </h1>
+      <p>
+        {removed
+          ? `${BECAUSE[removed.reason] ?? 'It was taken off TV Shop'} on ${day(removed.removedOn)}.`
+          : 'This listing has been removed.'}
+      </p>
+      <p className="listing-gone__links">
+        {removed && (
+          <Link className="button-link" to={paths.category.href(removed.category.id)}>
+            See other {removed.category.name} TVs
+          </Link>
+        )}
+        <Link to={paths.allProducts.href()}>See all the TVs for sale</Link>
+      </p>
+    </section>
+  );
+}
