@@ -157,7 +157,7 @@ test('with the keyboard alone a buyer signs in, books a TV and pays with the san
   await page.keyboard.press('Enter');
   const row = page.locator('tr').filter({ hasText: productName });
   await row.waitFor();
-  await tabTo(page, row.getByRole('button', { name: 'Pay' }));
+  await tabTo(page, row.getByRole('button', { name: 'Pay', exact: true }));
   await snapAsIs(page, '15-keyboard-pay-focus');
   await page.keyboard.press('Enter');
   await page.getByText('Payment With Stripe').waitFor();

@@ -116,7 +116,7 @@ test("the buyer's My Orders fits at 390, 768, 1366 and 1920 px: the Pay button w
   );
   // On a phone the open order's Pay button is on the screen, no sideways scrolling needed.
   await page.setViewportSize({ width: 390, height: 844 });
-  const pay = page.getByRole('button', { name: 'Pay' });
+  const pay = page.getByRole('button', { name: 'Pay', exact: true });
   await pay.scrollIntoViewIfNeeded();
   const box = (await pay.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
