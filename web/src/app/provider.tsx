@@ -18,7 +18,8 @@ export function AppProvider({ children }: { children: ReactNode }) {
       <LiveSync />
       <MyBookingsSync />
       {children}
-      <Toaster position={env.toastPosition} />
+      {/* Below the sticky navigation bar (navbar.tsx measures it), which a toast would cover on a phone. */}
+      <Toaster position={env.toastPosition} containerStyle={{ top: 'calc(var(--navbar-height, 0px) + 12px)' }} />
     </JotaiProvider>
   );
 }

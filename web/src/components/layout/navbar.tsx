@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
@@ -13,8 +14,18 @@ const links = [
 export function Navbar() {
   const session = useSession();
   const signOut = useSignOut();
+  const header = useRef<HTMLElement>(null);
+  // The bar's height (one row, or two and more on a phone) as --navbar-height: toasts show below
+  // it, never over the links (it stays at the top as the page scrolls).
+  useLayoutEffect(() => {
+    const el = header.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => document.documentElement.style.setProperty('--navbar-height', `${el.offsetHeight}px`));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <header className="navbar">
+    <header className="navbar" ref={header}>
       <div className="navbar__inner">
         <Link to={paths.home.href()} className="navbar__brand" aria-label="TV Shop home">
           <img src="/favicon.svg" alt="" width={28} height={28} />
