@@ -59,6 +59,13 @@ test('when a seller withdraws a listing, then it leaves My Products and the open
   await row.getByRole('button', { name: `Withdraw ${name}` }).click();
   const ask = page.locator('.ant-popover').filter({ hasText: `Withdraw ${name}?` });
   await ask.getByText('any unpaid bookings of it are cancelled').waitFor();
+  // A screen reader hears the question as the focus lands on Cancel: an alert dialog named by it.
+  const dialog = page.getByRole('alertdialog', { name: `Withdraw ${name}?` });
+  await dialog.waitFor();
+  expect(await dialog.getAttribute('aria-describedby')).toBeTruthy();
+  expect(await page.evaluate("document.activeElement?.closest('[role=alertdialog]') !== null && document.activeElement.textContent")).toBe(
+    'Cancel',
+  );
   await snap(page, '2-my-products-withdraw-asked');
   await ask.getByRole('button', { name: 'Cancel' }).click();
   await ask.waitFor({ state: 'hidden' });

@@ -9,10 +9,11 @@ type Props = Pick<PopconfirmProps, 'title' | 'description' | 'okText' | 'cancelT
 
 /**
  * A question asked beside the button before an action that cannot be taken back (antd's
- * Popconfirm), usable from the keyboard too: as it opens the focus moves into it, on Cancel (the
- * answer that changes nothing), and Tab goes round its buttons rather than on to the rest of the
- * page; Escape inside it closes it; and the focus goes back to the button that asked, when it is still
- * there (an action that removes its row leaves the page to put the focus where it belongs).
+ * Popconfirm, made an alert dialog named by its question), usable from the keyboard too: as it
+ * opens the focus moves into it, on Cancel (the answer that changes nothing), and Tab goes round
+ * its buttons rather than on to the rest of the page; Escape inside it closes it; and the focus
+ * goes back to the button that asked, when it is still there (an action that removes its row
+ * leaves the page to put the focus where it belongs).
  */
 export function ConfirmAction({ onConfirm, children, ...question }: Props) {
   const [open, setOpen] = useState(false);
@@ -53,7 +54,20 @@ export function ConfirmAction({ onConfirm, children, ...question }: Props) {
         }}
         onCancel={close}
         afterOpenChange={(opened) => {
-          if (opened) document.querySelector<HTMLElement>(`.${popup} .ant-popconfirm-buttons .ant-btn:not(.ant-btn-primary)`)?.focus();
+          if (!opened) return;
+          // antd marks the question a tooltip, so a screen reader landing on Cancel heard only
+          // "Cancel": as an alert dialog named by its question it is read out as it opens.
+          const box = document.querySelector<HTMLElement>(`.${popup} .ant-popover-inner`);
+          const named = (part: string) => {
+            const el = box?.querySelector(`.ant-popconfirm-${part}`);
+            if (el) el.id = `${popup}-${part}`;
+            return el ? el.id : '';
+          };
+          box?.setAttribute('role', 'alertdialog');
+          box?.setAttribute('aria-modal', 'true');
+          box?.setAttribute('aria-labelledby', named('title'));
+          box?.setAttribute('aria-describedby', named('description'));
+          document.querySelector<HTMLElement>(`.${popup} .ant-popconfirm-buttons .ant-btn:not(.ant-btn-primary)`)?.focus();
         }}
       >
         {children}
