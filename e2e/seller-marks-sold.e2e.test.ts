@@ -21,7 +21,7 @@ test('when a seller marks a booked TV sold, then they are asked first, and the b
   await row.getByText('Booked, not paid yet').waitFor();
   await row.getByRole('button', { name: 'Make Sold' }).click();
   // The booking is not cancelled by a click alone: the seller is told what happens and confirms.
-  const confirm = page.getByRole('tooltip').filter({ hasText: `Mark ${productName} sold?` });
+  const confirm = page.getByRole('alertdialog', { name: `Mark ${productName} sold?` });
   await confirm.getByText('A buyer booked it and has not paid: their booking is cancelled.', { exact: false }).waitFor();
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await confirm.waitFor({ state: 'hidden' });
