@@ -31,7 +31,7 @@ export function ProductPage() {
   if ((loading || (!product && !error && !wasShown)) && !gone) return <Spinner label="Loading the product" />;
   return (
     <div className="page">
-      {gone || (!product && !error) ? (
+      {gone ? (
         <ListingGone removed={removed} removedWhileOpen={wasShown} />
       ) : error ? (
         <LoadError what="product" error={error} onRetry={retry} />
