@@ -279,6 +279,17 @@ export interface RemovedListing {
   removedOn: string;
   category: { id: string; name: string };
 }
+
+/**
+ * Who took a listing off, in the words its 410 (`detail`, after "This TV is no longer for sale: ")
+ * and its page (as a sentence, before " on 29 November 2026.") both use.
+ */
+export const REMOVED_REASON_TEXT: Record<RemovedListing['reason'], string> = {
+  withdrawn: 'its seller took it off TV Shop',
+  reported: 'TV Shop removed it after buyers reported it',
+  admin: 'TV Shop removed it',
+  'seller-deleted': 'its seller has left TV Shop',
+};
 /**
  * GET /api/health: `status` (200 `ok`, 503 `degraded` with `Retry-After`) for anyone, with a short
  * `reason` when degraded (`database unreachable`, `policy catalog stalled`). The rest is answered

@@ -467,7 +467,7 @@ describe('catalog API', () => {
 
     const cases = [
       [withdrawn, 'withdrawn', 'its seller took it off TV Shop'],
-      [reported, 'reported', 'TV Shop removed it after reports'],
+      [reported, 'reported', 'TV Shop removed it after buyers reported it'],
       [removed, 'admin', 'TV Shop removed it'],
       [orphan, 'seller-deleted', 'its seller has left TV Shop'],
     ] as const;

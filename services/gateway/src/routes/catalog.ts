@@ -6,11 +6,11 @@ import {
   ReportProductBody,
   DismissReportsBody,
   EditProductBody,
+  REMOVED_REASON_TEXT,
   type EditableListing,
   type ProductListing,
   type ProductPageAnswer,
   type ProductSearchAnswer,
-  type RemovedListing,
   type SellerPageAnswer,
 } from '@tv-shop/contracts';
 import { AppError, notFound, uuidFromName } from '@tv-shop/platform';
@@ -20,14 +20,6 @@ import type { GatewayDeps } from '../deps';
 import { idParam, parse, queryParam } from '../http/validate';
 
 const poisha = (tk: number) => Math.round(tk * 100);
-
-/** Why a listing is no longer for sale, as its 410 says it. */
-const REMOVED_BECAUSE: Record<RemovedListing['reason'], string> = {
-  withdrawn: 'its seller took it off TV Shop',
-  reported: 'TV Shop removed it after reports',
-  admin: 'TV Shop removed it',
-  'seller-deleted': 'its seller has left TV Shop',
-};
 
 /** What a seller says of their TV, in the listing's own words (catalog fills the category's name). */
 const listingOf = (body: AddProductBody): EditableListing => ({
@@ -93,7 +85,7 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
       // A listing taken off the shop: 410, saying why and where others like it are.
       const removed = await reads.catalog.removed(id);
       if (removed)
-        throw new AppError('gone', `This TV is no longer for sale: ${REMOVED_BECAUSE[removed.reason] ?? 'it was taken off TV Shop'}`, {
+        throw new AppError('gone', `This TV is no longer for sale: ${REMOVED_REASON_TEXT[removed.reason] ?? 'it was taken off TV Shop'}`, {
           field: 'id',
           extensions: { removed },
         });

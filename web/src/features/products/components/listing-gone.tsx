@@ -1,18 +1,13 @@
-import type { RemovedListing } from '@tv-shop/contracts';
+import { REMOVED_REASON_TEXT, type RemovedListing } from '@tv-shop/contracts';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { focusUnlisted } from '@/lib/focus-heading';
 
-/** Who took the listing off, as the page says it. */
-const BECAUSE: Record<RemovedListing['reason'], string> = {
-  withdrawn: 'Its seller took it off TV Shop',
-  reported: 'TV Shop removed it after buyers reported it',
-  admin: 'TV Shop removed it',
-  'seller-deleted': 'Its seller has left TV Shop',
-};
-
 export const NO_LONGER_FOR_SALE = 'This TV is no longer for sale';
+
+/** 'its seller …' as it starts a sentence. */
+const sentence = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 
 /** 2026-11-29 as 29 November 2026 (a UTC day, shown as such). */
 const day = (ymd: string) =>
@@ -36,7 +31,7 @@ export function ListingGone({ removed, removedWhileOpen }: { removed: RemovedLis
       </h1>
       <p>
         {removed
-          ? `${BECAUSE[removed.reason] ?? 'It was taken off TV Shop'} on ${day(removed.removedOn)}.`
+          ? `${sentence(REMOVED_REASON_TEXT[removed.reason] ?? 'it was taken off TV Shop')} on ${day(removed.removedOn)}.`
           : 'This listing has been removed.'}
       </p>
       <p className="listing-gone__links">
