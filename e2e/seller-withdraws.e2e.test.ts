@@ -113,7 +113,7 @@ test('when a seller withdraws a listing, then it leaves My Products and the open
   expect(await visitor.getByRole('heading', { name: 'Page Not Found' }).count()).toBe(0);
   expect(await visitor.getByText(name).count()).toBe(0);
   await snap(visitor, '2-product-link-after-withdrawal');
-  await visitor.getByRole('link', { name: 'See other Samsung TVs' }).click();
+  await visitor.getByRole('link', { name: 'More from Samsung' }).click();
   await visitor.waitForURL(/\/catagories\/samsung$/);
   await visitor.getByRole('heading', { level: 1 }).first().waitFor();
 });

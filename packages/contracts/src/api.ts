@@ -275,20 +275,23 @@ export interface Problem {
 export interface RemovedListing {
   /** `withdrawn` by its seller; `reported` or `admin`: the admin removed it; `seller-deleted`: its seller's account was deleted. */
   reason: 'withdrawn' | 'reported' | 'admin' | 'seller-deleted';
-  /** The day, in UTC (YYYY-MM-DD): not the time, so a deleted seller's listing does not tell when they left. */
-  removedOn: string;
+  /**
+   * The day, in UTC (YYYY-MM-DD), not the time. Absent for `seller-deleted`: that day would be
+   * the day the admin closed the seller's account, which is not the public's to know.
+   */
+  removedOn?: string;
   category: { id: string; name: string };
 }
 
 /**
  * Who took a listing off, in the words its 410 (`detail`, after "This TV is no longer for sale: ")
- * and its page (as a sentence, before " on 29 November 2026.") both use.
+ * and its page (as a sentence, then " on 29 November 2026." when the day is given) both use.
  */
 export const REMOVED_REASON_TEXT: Record<RemovedListing['reason'], string> = {
   withdrawn: 'its seller took it off TV Shop',
-  reported: 'TV Shop removed it after buyers reported it',
+  reported: 'TV Shop removed it after it was reported',
   admin: 'TV Shop removed it',
-  'seller-deleted': 'its seller has left TV Shop',
+  'seller-deleted': 'its seller is no longer on TV Shop',
 };
 /**
  * GET /api/health: `status` (200 `ok`, 503 `degraded` with `Retry-After`) for anyone, with a short

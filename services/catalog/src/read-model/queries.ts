@@ -84,7 +84,8 @@ export class CatalogQueries {
   /**
    * A listing taken off the shop: why, on which day, and its category (null: never listed, still
    * listed, or not known yet: the catalog's tables from before ADR 0070 are read until its rebuild
-   * swaps them, and they have no `removed`).
+   * swaps them, and they have no `removed`). The day is kept for every removal but not given for
+   * a seller's closed account: it would say when the admin closed it.
    */
   async removed(id: string): Promise<RemovedListing | null> {
     const { rows } = await this.pool
@@ -97,7 +98,9 @@ export class CatalogQueries {
         throw err;
       });
     const r = rows[0];
-    return r ? { reason: r.reason, removedOn: r.removed_on, category: { id: r.category_id, name: r.category_name } } : null;
+    if (!r) return null;
+    const category = { id: r.category_id, name: r.category_name };
+    return r.reason === 'seller-deleted' ? { reason: r.reason, category } : { reason: r.reason, removedOn: r.removed_on, category };
   }
   /** Which of these products are still listed and unsold. */
   async unsold(ids: readonly string[]): Promise<Set<string>> {

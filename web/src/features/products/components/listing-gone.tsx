@@ -31,13 +31,13 @@ export function ListingGone({ removed, removedWhileOpen }: { removed: RemovedLis
       </h1>
       <p>
         {removed
-          ? `${sentence(REMOVED_REASON_TEXT[removed.reason] ?? 'it was taken off TV Shop')} on ${day(removed.removedOn)}.`
+          ? `${sentence(REMOVED_REASON_TEXT[removed.reason] ?? 'it was taken off TV Shop')}${removed.removedOn ? ` on ${day(removed.removedOn)}` : ''}.`
           : 'This listing has been removed.'}
       </p>
       <p className="listing-gone__links">
         {removed && (
           <Link className="button-link" to={paths.category.href(removed.category.id)}>
-            See other {removed.category.name} TVs
+            More from {removed.category.name}
           </Link>
         )}
         <Link to={paths.allProducts.href()}>See all the TVs for sale</Link>
