@@ -65,7 +65,8 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
     .status(e.status)
     .type('application/problem+json')
     .json({
-      ...e.extensions,
+      // Extension members first: none of them can take the place of a member the problem defines.
+      ...omitProblemMembers(e.extensions),
       type: `https://tvshop.local/problems/${e.kind.replace(/_/g, '-')}`,
       title: TITLES[e.status] ?? 'Error',
       status: e.status,
@@ -74,6 +75,11 @@ export const problemHandler: ErrorRequestHandler = (thrown: unknown, req, res, _
       ...(e.errors ? { errors: e.errors } : {}),
     });
 };
+
+/** RFC 9457's own members and ours (`field`, `errors`): an extension never sets one of them. */
+const PROBLEM_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance', 'field', 'errors']);
+const omitProblemMembers = (extensions: Record<string, unknown> | undefined) =>
+  extensions && Object.fromEntries(Object.entries(extensions).filter(([key]) => !PROBLEM_MEMBERS.has(key)));
 
 export const notFoundHandler: RequestHandler = (req, _res, next) =>
   next(new AppError('not_found', `No route ${req.method} ${req.originalUrl}`));

@@ -22,7 +22,11 @@ export function Navbar() {
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => document.documentElement.style.setProperty('--navbar-height', `${el.offsetHeight}px`));
     observer.observe(el);
-    return () => observer.disconnect();
+    return () => {
+      observer.disconnect();
+      // A page without the bar (if one is ever shown) puts toasts back at the top.
+      document.documentElement.style.removeProperty('--navbar-height');
+    };
   }, []);
   return (
     <header className="navbar" ref={header}>
