@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shedWrites } from './load-shed';
 import { problemHandler } from './problem';
+import { listen } from '../testing/listen';
 
 describe('graceful overload', () => {
   let base: string;
@@ -15,10 +15,7 @@ describe('graceful overload', () => {
     app.post('/slow', (_req, res) => void gates.push(() => res.json({ ok: true })));
     app.get('/slow', (_req, res) => void res.json({ read: true }));
     app.use(problemHandler);
-    const server = app.listen(0);
-    await new Promise((r) => server.once('listening', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
+    ({ base, close } = await listen(app));
   });
   afterAll(() => close());
 

@@ -1,8 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { AppError } from '@tv-shop/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { problemHandler } from './problem';
+import { listen } from '../testing/listen';
 
 describe('problem+json answers', () => {
   let base: string;
@@ -28,10 +28,7 @@ describe('problem+json answers', () => {
       });
     });
     app.use(problemHandler);
-    const server = app.listen(0);
-    await new Promise((r) => server.once('listening', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
+    ({ base, close } = await listen(app));
   });
   afterAll(() => close());
 
