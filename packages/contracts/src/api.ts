@@ -293,6 +293,11 @@ export const REMOVED_REASON_TEXT: Record<RemovedListing['reason'], string> = {
   admin: 'TV Shop removed it',
   'seller-deleted': 'its seller is no longer on TV Shop',
 };
+
+/** Who took a listing off, in REMOVED_REASON_TEXT's words; a reason it does not know (a newer server's) in general ones. */
+export const removedReasonText = (reason: string): string =>
+  (REMOVED_REASON_TEXT as Record<string, string | undefined>)[reason] ?? 'it was taken off TV Shop';
+
 /**
  * GET /api/health: `status` (200 `ok`, 503 `degraded` with `Retry-After`) for anyone, with a short
  * `reason` when degraded (`database unreachable`, `policy catalog stalled`). The rest is answered

@@ -56,7 +56,8 @@ export function fieldSentence(field: string, message: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-function capitalized(text: string): string {
+/** The text with its first letter upper case: 'its seller …' as it starts a sentence. */
+export function capitalized(text: string): string {
   return text ? text[0]!.toUpperCase() + text.slice(1) : text;
 }
 

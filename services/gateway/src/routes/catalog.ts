@@ -6,7 +6,7 @@ import {
   ReportProductBody,
   DismissReportsBody,
   EditProductBody,
-  REMOVED_REASON_TEXT,
+  removedReasonText,
   type EditableListing,
   type ProductListing,
   type ProductPageAnswer,
@@ -85,7 +85,7 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
       // A listing taken off the shop: 410, saying why and where others like it are.
       const removed = await reads.catalog.removed(id);
       if (removed)
-        throw new AppError('gone', `This TV is no longer for sale: ${REMOVED_REASON_TEXT[removed.reason] ?? 'it was taken off TV Shop'}`, {
+        throw new AppError('gone', `This TV is no longer for sale: ${removedReasonText(removed.reason)}`, {
           field: 'id',
           extensions: { removed },
         });

@@ -1,13 +1,11 @@
-import { REMOVED_REASON_TEXT, type RemovedListing } from '@tv-shop/contracts';
+import { removedReasonText, type RemovedListing } from '@tv-shop/contracts';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { focusUnlisted } from '@/lib/focus-heading';
+import { capitalized } from '@/lib/problem-text';
 
 export const NO_LONGER_FOR_SALE = 'This TV is no longer for sale';
-
-/** 'its seller …' as it starts a sentence. */
-const sentence = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 
 /** 2026-11-29 as 29 November 2026 (a UTC day, shown as such). */
 const day = (ymd: string) =>
@@ -31,7 +29,7 @@ export function ListingGone({ removed, removedWhileOpen }: { removed: RemovedLis
       </h1>
       <p>
         {removed
-          ? `${sentence(REMOVED_REASON_TEXT[removed.reason] ?? 'it was taken off TV Shop')}${removed.removedOn ? ` on ${day(removed.removedOn)}` : ''}.`
+          ? `${capitalized(removedReasonText(removed.reason))}${removed.removedOn ? ` on ${day(removed.removedOn)}` : ''}.`
           : 'This listing has been removed.'}
       </p>
       <p className="listing-gone__links">
