@@ -22,6 +22,8 @@ function given(
     soldElsewhere?: boolean;
     /** What reached the booking's stream after it was read and before the payment was received. */
     meanwhile?: BookingEvent[];
+    /** What reached the booking's stream after the sale was recorded and before BookingPaid was appended. */
+    beforePaid?: BookingEvent[];
   } = {},
 ) {
   const factsOf = (history: BookingEvent[]): PaymentFacts => ({
@@ -65,6 +67,13 @@ function given(
         refund: async (s) =>
           void steps.push(`Refund ${s.intent.id} (${s.reason}${s.placement === null ? '' : `, cancels placing ${s.placement}`})`),
         appendPaid: async (s) => {
+          if (opts.beforePaid && !stream.includes(opts.beforePaid[0]!)) stream = [...stream, ...opts.beforePaid];
+          try {
+            bookingDecider.decide(s.command, fold(bookingDecider, stream));
+          } catch (err) {
+            steps.push(`BookingPaid with ${s.command.data.intent.id} refused: ${(err as Error).message}`);
+            throw err;
+          }
           steps.push(`BookingPaid with ${s.command.data.intent.id}${s.command.data.saleRecorded ? ' (sale recorded)' : ''}`);
           return 999;
         },
@@ -309,6 +318,22 @@ describe('the payment workflow', () => {
     const then = await given([placed, intentCreated, second, paid], { intent: { id: 'pi_2' } }).whenPaid();
     expect(then.steps).toEqual(['Refund pi_2 (product-sold)']);
     expect(then.refused).toMatchObject({ status: 409, message: /already paid with another payment.*refunded/ });
+  });
+
+  it('given two payments of one placing racing (both went through), when the other is appended first, then this one is refunded, not kept', async () => {
+    // Stripe gives a second intent once the first one's idempotency key expired (24 h): both can
+    // succeed. Catalog takes the second RecordSale of the same booking as done, so only the
+    // booking's stream tells them apart.
+    const second: BookingEvent = { ...intentCreated, data: { ...intentCreated.data, paymentIntentId: 'pi_2' } } as BookingEvent;
+    const received: BookingEvent = { type: 'PaymentReceived', data: { bookingId: 'b1', paymentIntentId: 'pi_1' } };
+    const then = await given([placed, intentCreated, second], { intent: { id: 'pi_2' }, beforePaid: [received, paid] }).whenPaid();
+    expect(then.steps).toEqual([
+      'ReceivePayment pi_2 (placing 1)',
+      'RecordSale p1 for b1 by Nila',
+      'BookingPaid with pi_2 refused: This booking is already paid',
+      'Refund pi_2 (product-sold)',
+    ]);
+    expect(then.refused).toMatchObject({ status: 409, field: 'transationId', message: /already paid with another payment.*refunded/ });
   });
 
   it('given a booking placed before its seller edited the listing, when catalog refuses the sale on the old terms, then refunded, that placing cancelled, and told why', async () => {

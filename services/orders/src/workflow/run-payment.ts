@@ -18,7 +18,7 @@ export interface PaymentEffects {
   /** After catalog refused the sale: whether the TV's seller marked it sold themself (no buyer here bought it). */
   soldElsewhere(productId: string): Promise<boolean>;
   refund(step: Step<'Refund'>): Promise<void>;
-  /** Appends BookingPaid; answers the position it reached. */
+  /** Appends BookingPaid; answers the position it reached. A conflict (paid meanwhile with another payment) is thrown. */
   appendPaid(step: Step<'AppendBookingPaid'>): Promise<number>;
 }
 
@@ -28,6 +28,14 @@ export async function runPayment(first: PaymentFacts, effects: PaymentEffects): 
   let facts = first;
   let progress: PaymentProgress = {};
   let readings = 1;
+  // A booking changes state a bounded number of times, so reading again ends; past a few it is a 503.
+  const readAgain = async () => {
+    if (++readings > 3)
+      throw new AppError('unavailable', 'The booking is changing; your payment is kept, please try again in a moment', {
+        field: 'bookingId',
+      });
+    return effects.readAgain();
+  };
   for (;;) {
     const step = nextPaymentStep(facts, progress);
     switch (step.type) {
@@ -38,13 +46,8 @@ export async function runPayment(first: PaymentFacts, effects: PaymentEffects): 
       case 'ReceivePayment':
         if (await effects.receive(step)) progress = { ...progress, received: true };
         else {
-          // Cancelled (or paid) since it was read: decide again on what it is now. A booking
-          // changes state a bounded number of times, so this ends; past a few it is a 503.
-          if (++readings > 3)
-            throw new AppError('unavailable', 'The booking is changing; your payment is kept, please try again in a moment', {
-              field: 'bookingId',
-            });
-          facts = await effects.readAgain();
+          // Cancelled (or paid) since it was read: decide again on what it is now.
+          facts = await readAgain();
           progress = {};
         }
         break;
@@ -61,7 +64,17 @@ export async function runPayment(first: PaymentFacts, effects: PaymentEffects): 
         progress = { ...progress, refunded: true };
         break;
       case 'AppendBookingPaid':
-        return paid(await effects.appendPaid(step));
+        try {
+          return paid(await effects.appendPaid(step));
+        } catch (err) {
+          // Paid meanwhile with another payment of the same placing (two intents both went
+          // through, and the other's workflow got there first: the product's stream took both as
+          // this booking's sale). Read again: this payment then bought nothing, and is refunded.
+          if (!(err instanceof AppError) || err.kind !== 'conflict') throw err;
+          facts = await readAgain();
+          progress = {};
+        }
+        break;
       default: {
         // A new kind of step must be performed here: the compiler asks for it.
         const unknown: never = step;
