@@ -149,6 +149,9 @@ export const PlaceBookingBody = z.object({
   // How the seller reaches the buyer: checked as a listing's phone is.
   phone_number: phone,
   meeting_location: trimmed(200),
+  // The listing's `edits` as the buyer saw it (our web app sends it): the booking is refused (409
+  // naming `edits`) when the seller changed the listing since, rather than booked at terms not shown.
+  edits: z.number({ error: 'must be a number' }).int().min(0).max(1_000_000).optional(),
   // Sent by the spec's client and ignored: price and names come from the server's own data.
   porduct_name: z.string().optional(),
   price: z.unknown().optional(),
@@ -179,8 +182,15 @@ export const RecordPaymentBody = z.object({
 });
 export type RecordPaymentBody = z.infer<typeof RecordPaymentBody>;
 
-/** `PUT /product/dismiss_reports/{id}`: optionally, how many reports the admin was shown. */
-export const DismissReportsBody = z.object({ reports: z.number({ error: 'must be a number' }).int().min(0).max(100_000).optional() });
+/**
+ * `PUT /product/dismiss_reports/{id}`: optionally, how many reports the admin was shown
+ * (`reports`), or better the listing's `reports_taken` as shown, which also tells a report made
+ * after another admin's dismissal: the dismissal is refused (409 on `reports`) when one came since.
+ */
+export const DismissReportsBody = z.object({
+  reports: z.number({ error: 'must be a number' }).int().min(0).max(100_000).optional(),
+  reports_taken: z.number({ error: 'must be a number' }).int().min(0).max(100_000_000).optional(),
+});
 export type DismissReportsBody = z.infer<typeof DismissReportsBody>;
 
 /** `PUT /product/add_reported/{id}`: an optional reason (the spec's client sends no body). */

@@ -92,7 +92,11 @@ export const CatalogCommandData = {
    * The admin keeps a reported TV: its reports are dismissed. `seen`: how many reports the admin
    * was shown; when more have come since, the dismissal is refused so that none goes unseen.
    */
-  DismissReports: z.object({ seen: z.number().int().min(0).optional() }),
+  DismissReports: z.object({
+    seen: z.number().int().min(0).optional(),
+    /** Every report the listing ever had as the admin was shown it (`reports_taken`): the stricter form of `seen`. */
+    seenTaken: z.number().int().min(0).optional(),
+  }),
   /**
    * Who asks: an admin (`admin`), the product's own seller taking it off sale (`withdrawn`, with
    * who asks: the decider checks it is the seller), or catalog's own policy after the seller's
@@ -120,6 +124,8 @@ export const OrdersCommandData = {
     phone: z.string(),
     meetingLocation: z.string(),
     buyer: z.object({ id, name: z.string(), email: z.string() }),
+    /** The listing's edit count as the buyer saw it: the booking is refused if it was edited since. */
+    listingEdits: z.number().int().min(0).optional(),
   }),
   CreatePaymentIntent: z.object({ buyerId: id }),
   /** The buyer calls off their own booking before paying for it (ADR 0058). */

@@ -32,6 +32,7 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
         phone: body.phone_number,
         meetingLocation: body.meeting_location,
         buyer: { id: buyer._id, name: buyer.name, email: buyer.email },
+        ...(body.edits === undefined ? {} : { listingEdits: body.edits }),
       },
     });
     res.status(201).json(CommandSender.answer(reply, bookingId));

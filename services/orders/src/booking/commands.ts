@@ -38,7 +38,8 @@ export async function placeBooking(
     meetingLocation: d.meetingLocation,
     listingEdits: product.edits,
   };
-  const out = await bookings.run(bookingId, { type: 'PlaceBooking', data: { booking, product } }, env);
+  const seen = d.listingEdits === undefined ? {} : { seenEdits: d.listingEdits };
+  const out = await bookings.run(bookingId, { type: 'PlaceBooking', data: { booking, product, ...seen } }, env);
   return { position: out.position, result: { bookingId } };
 }
 

@@ -32,7 +32,12 @@ export interface ConfirmedIntent {
 type Placed = import('./booking').Placed;
 type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];
 export type BookingCommand =
-  | { type: 'PlaceBooking'; data: { booking: Placed; product: ProductFacts } }
+  /**
+   * `seenEdits`: the listing's edit count as the buyer saw it (our web app sends it); a booking
+   * is then refused when the seller changed the listing since, so nobody agrees to one price and
+   * is booked at another.
+   */
+  | { type: 'PlaceBooking'; data: { booking: Placed; product: ProductFacts; seenEdits?: number } }
   | {
       type: 'RecordPaymentIntent';
       data: { buyerId: string; paymentIntentId: string; provider: string; amountPoisha: number; currency: string; product: ProductFacts };
@@ -75,6 +80,9 @@ export type BookingCommand =
    */
   | { type: 'CancelOwnBooking'; data: { buyerId: string; paymentTaken: boolean } };
 
+/** A price as the web app writes it: 12,500 TK. */
+const formatTaka = (poisha: number) => `${(poisha / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })} TK`;
+
 const productBookable = (p: ProductFacts) => {
   if (!p.exists || p.removed) throw notFound('Product', 'product_id');
   if (p.sold) throw illegalState('This product has already been sold', 'product_id');
@@ -90,11 +98,16 @@ const ownBooking = (s: BookingState, buyerId: string | null): Exclude<BookingSta
 type DataOf<T extends BookingCommand['type']> = Extract<BookingCommand, { type: T }>['data'];
 
 /** PlaceBooking: one unpaid or paid booking per buyer and product, of an available product that is not their own. */
-function decidePlace({ booking, product }: DataOf<'PlaceBooking'>, state: BookingState): BookingEvent[] {
+function decidePlace({ booking, product, seenEdits }: DataOf<'PlaceBooking'>, state: BookingState): BookingEvent[] {
   if (state.status === 'placed') throw conflict('You have already booked this product; pay for it in My Orders', 'product_id');
   if (state.status === 'paid') throw conflict('You have already bought this product', 'product_id');
   productBookable(product);
   if (product.sellerId === booking.buyerId) throw forbidden('You cannot book your own product');
+  if (seenEdits !== undefined && seenEdits !== product.edits)
+    throw conflict(
+      `The seller changed this listing since you opened it: it is now ${formatTaka(product.pricePoisha)}. Look at it again before booking`,
+      'edits',
+    );
   return [{ type: 'BookingPlaced', data: booking }];
 }
 

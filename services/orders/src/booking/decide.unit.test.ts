@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@tv-shop/platform/testing';
 import { bookingDecider, type BookingCommand, type ConfirmedIntent } from './decide';
 import type { BookingEvent } from './booking';
@@ -24,6 +24,19 @@ describe('booking decider', () => {
   });
   it('given an unpaid booking, when the same buyer books the product again, then a conflict', () =>
     given(placed).when({ type: 'PlaceBooking', data: { booking, product } }).thenThrows({ kind: 'conflict' }));
+  it('given a listing its seller edited since the buyer saw it, when booked at the edits seen, then a conflict on edits naming the new price', () => {
+    const edited = { ...product, edits: 2, pricePoisha: 1_450_050 };
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: edited, seenEdits: 1 } })
+      .thenThrows({ kind: 'conflict', field: 'edits', message: expect.stringMatching(/changed this listing.*14,500\.5 TK/) });
+    // The terms seen are the terms now, or the sender did not say (the spec's client): booked.
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: edited, seenEdits: 2 } })
+      .then([placed]);
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: edited } })
+      .then([placed]);
+  });
   it('given a seller, when they book their own product, then forbidden', () =>
     given()
       .when({ type: 'PlaceBooking', data: { booking: { ...booking, buyerId: 's1' }, product } })

@@ -6,6 +6,7 @@ import { StripePaymentProvider } from './stripe';
 
 const log = createLogger('payments');
 let warnedNoWebhook = false;
+let warnedNoPublishableKey = false;
 
 /** Stripe when STRIPE_SECRET_KEY is set: the one place the Stripe settings are read. */
 function stripeFromEnv(env: NodeJS.ProcessEnv): StripePaymentProvider | null {
@@ -22,7 +23,15 @@ function stripeFromEnv(env: NodeJS.ProcessEnv): StripePaymentProvider | null {
     if (!warnedNoWebhook) log.warn(`${why}; set it (Stripe's signing secret for /api/stripe/webhook) outside development`);
     warnedNoWebhook = true;
   }
-  return new StripePaymentProvider(key, env.STRIPE_PUBLISHABLE_KEY?.trim() || null, webhookSecret, apiBase);
+  const publishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
+  if (!publishableKey) {
+    // The browser's card form is Stripe's, loaded with this key: without it buyers cannot pay.
+    const why = 'STRIPE_PUBLISHABLE_KEY is not set: the payment page has no card form, so no buyer can pay';
+    if (env.NODE_ENV === 'production') throw new Error(`Invalid environment variable STRIPE_PUBLISHABLE_KEY: ${why}`);
+    if (!warnedNoPublishableKey) log.warn(`${why}; set it (Stripe's publishable key, pk_...) outside development`);
+    warnedNoPublishableKey = true;
+  }
+  return new StripePaymentProvider(key, publishableKey, webhookSecret, apiBase);
 }
 
 /**

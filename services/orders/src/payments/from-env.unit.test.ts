@@ -26,6 +26,14 @@ describe('payments from the environment', () => {
     expect(paymentProviderFromEnv(pool, stripe).name).toBe('stripe');
   });
 
+  it('when Stripe is set without its publishable key in production, then the shop refuses to start: no card form could load', () => {
+    const env = { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', NODE_ENV: 'production' };
+    expect(() => paymentProviderFromEnv(pool, env)).toThrow(/STRIPE_PUBLISHABLE_KEY.*no buyer can pay/);
+    expect(() => edgePaymentsFromEnv(env)).toThrow(/STRIPE_PUBLISHABLE_KEY/);
+    // Outside production it starts, with a warning; the payment page says cards are unavailable.
+    expect(edgePaymentsFromEnv({ ...env, NODE_ENV: 'development' })).toMatchObject({ name: 'stripe', publishableKey: null });
+  });
+
   it('when STRIPE_API_BASE is not a URL, then the shop refuses to start', () => {
     expect(() => paymentProviderFromEnv(pool, { ...stripe, STRIPE_API_BASE: 'not a url' })).toThrow(/STRIPE_API_BASE/);
   });

@@ -77,6 +77,12 @@ function PaymentPageContent() {
           onPaid={(answer, transactionId) => markPaid(booking._id, answer, transactionId)}
         />
       )}
+      {cancelled && !booking.paid ? (
+        // The notice says to book it again from its page (or the page says why it is gone).
+        <p>
+          <Link to={paths.product.href(booking.product_id)}>Go to {booking.porduct_name}</Link>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -45,6 +45,9 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
     await placeBooking({
       product_id: product._id,
       ...values,
+      // The terms shown here: if the seller changes the listing meanwhile, the server refuses
+      // (409 on `edits`, with the new price) rather than booking at terms the buyer never saw.
+      edits: product.edits,
       porduct_name: product.porduct_name,
       price: product.resale_price,
       username: user.name,

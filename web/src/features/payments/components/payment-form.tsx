@@ -1,5 +1,6 @@
 import type { Booking, PaymentIntentAnswer, WriteAnswer } from '@tv-shop/contracts';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Button } from 'antd';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
@@ -28,9 +29,25 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
   const [intentError, setIntentError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [transactionId, setTransactionId] = useState<string | null>(null);
-
+  const [attempt, setAttempt] = useState(0);
+  // Paid here, or elsewhere while the page was open (another tab, the provider's webhook): the
+  // form gives way to the payment, so nobody presses Pay on a booking already paid.
+  const paidWith = transactionId ?? (booking.paid ? (booking.transationId ?? '') : null);
+  const payable = !closedReason && !booking.paid;
+  // Pay is gone once paid: the focus goes to what says so, not to the page's start.
+  const success = useRef<HTMLDivElement>(null);
+  const paid = paidWith !== null;
   useEffect(() => {
+    if (paid) success.current?.focus();
+  }, [paid]);
+
+  // An intent is for one placing at one price: booked again (ADR 0063) or at a new price, the page
+  // asks for the intent of the booking as it is now, never charges the one it first got.
+  useEffect(() => {
+    if (!payable) return;
     let alive = true;
+    setIntent(null);
+    setIntentError(null);
     createPaymentIntent(booking._id).then(
       (answer) => alive && setIntent(answer),
       (failure: unknown) => {
@@ -41,7 +58,7 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
     return () => {
       alive = false;
     };
-  }, [booking._id]);
+  }, [booking._id, booking.booked_at, booking.price, payable, attempt]);
 
   const onOutcome = async (outcome: CardOutcome) => {
     if ('error' in outcome) {
@@ -69,7 +86,8 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
   };
 
   const cardProps = {
-    clientSecret: closedReason ? null : (intent?.clientSecret ?? null),
+    // Only an intent for the booking's price now: one fetched for an earlier price pays nothing.
+    clientSecret: payable && intent && intent.amount === Math.round(booking.price * 100) ? intent.clientSecret : null,
     billing: payer,
     onOutcome,
     // A declined card's message goes once the card is edited (why the booking closed stays).
@@ -84,16 +102,23 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
       <h2 id="payment-card-title" className="payment-card__title">
         Payment With Stripe
       </h2>
-      {transactionId ? (
-        <div className="payment-success" role="status">
+      {paidWith !== null ? (
+        <div className="payment-success" role="status" tabIndex={-1} ref={success}>
           <h3 className="payment-success__title">Payment success</h3>
-          <p>
-            Your transaction id: <code className="transaction-id">{transactionId}</code>
-          </p>
+          {paidWith ? (
+            <p>
+              Your transaction id: <code className="transaction-id">{paidWith}</code>
+            </p>
+          ) : null}
           <p>
             <Link to={paths.dashboard.myOrders.href()}>Back to My Orders</Link>
           </p>
         </div>
+      ) : intent?.provider === 'stripe' && !intent.publishableKey ? (
+        // The server has Stripe's secret key but not the publishable one: no card form can work.
+        <p className="card-error" role="alert">
+          Card payments are not available on TV Shop right now; your booking is kept. Please try again later.
+        </p>
       ) : intent?.provider === 'stripe' && intent.publishableKey ? (
         <Suspense fallback={<Spinner />}>
           <StripeCardForm {...cardProps} publishableKey={intent.publishableKey} />
@@ -101,11 +126,14 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
       ) : (
         <SandboxCardForm {...cardProps} />
       )}
-      {messages.map((message) => (
-        <p key={message} className="card-error" role="alert">
-          {message}
-        </p>
-      ))}
+      {paidWith === null
+        ? messages.map((message) => (
+            <p key={message} className="card-error" role="alert">
+              {message}
+            </p>
+          ))
+        : null}
+      {paidWith === null && payable && intentError && !error ? <Button onClick={() => setAttempt((n) => n + 1)}>Try again</Button> : null}
     </section>
   );
 }

@@ -30,8 +30,16 @@ function StripeCard({ clientSecret, billing, onOutcome, onEdit }: CardFormProps)
       const { error, paymentIntent } = await stripe.confirmCardPayment(clientSecret, {
         payment_method: { card, billing_details: billing },
       });
-      if (error) await onOutcome({ error: error.message ?? 'The payment did not go through.' });
-      else if (paymentIntent.status === 'succeeded') await onOutcome({ paymentIntentId: paymentIntent.id });
+      // An intent that already went through (its report to the shop failed, and Pay was pressed
+      // again) is refused by Stripe.js with the intent attached: it is reported, not lost.
+      const done = paymentIntent ?? error?.payment_intent;
+      if (done?.status === 'succeeded') await onOutcome({ paymentIntentId: done.id });
+      else if (error) await onOutcome({ error: error.message ?? 'The payment did not go through.' });
+      else if (paymentIntent.status === 'processing')
+        await onOutcome({ error: 'Your bank is still processing the payment: My Orders shows it as paid once it goes through.' });
+      else await onOutcome({ error: 'The payment did not go through.' });
+    } catch (failure) {
+      await onOutcome({ error: failure instanceof Error ? failure.message : 'The payment did not go through.' });
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,108 @@
+import type { AddProductBody, Booking } from '@tv-shop/contracts';
+import { expect, inject, test } from 'vitest';
+import { useBrowser, snap } from './support/browser';
+import { waitLive } from './support/live';
+import { api, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+
+const baseUrl = inject('baseUrl');
+const newPage = useBrowser(baseUrl);
+
+/** The listing as it is, at a new price: the seller's edit, as the edit form sends it. */
+async function atNewPrice(productId: string, price: number): Promise<AddProductBody> {
+  const listed = (await api(baseUrl).allProducts()).find((p) => p._id === productId)!;
+  return {
+    porduct_name: listed.porduct_name,
+    productImage: listed.productImage,
+    details: listed.details,
+    location: listed.location,
+    resale_price: price,
+    orginal_price: listed.orginal_price,
+    use_duration: '2 years',
+    phone_number: listed.phone_number,
+    product_condition: listed.product_condition,
+    category_id: listed.category_id,
+  };
+}
+
+async function bookingsOf(email: string, token: string): Promise<Booking[]> {
+  const res = await fetch(`${baseUrl}/api/bookings?email=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${token}` } });
+  return (await res.json()) as Booking[];
+}
+
+test('when the seller changes the price while a buyer has the booking dialog open, then the booking is refused naming the price now, and nothing is booked', async () => {
+  const name = `Sony Bravia 55" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Sylhet Screens', name);
+  const email = uniqueEmail('buyer');
+  const { token } = await api(baseUrl).signup('Shirin Buyer', email, 'Buyer');
+
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto(`/products/${seller.productId}`);
+  await page.getByRole('heading', { name }).waitFor();
+  await waitLive(page);
+  await page.getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog');
+  expect(await dialog.getByLabel('Price').inputValue()).toBe('18,500 TK');
+  await dialog.getByLabel('Phone Number').fill('01922222222');
+  await dialog.getByLabel('Meeting Location').fill('Zindabazar, Sylhet');
+
+  // The seller raises the price while the buyer is still filling the form.
+  await api(baseUrl).editProduct(seller.token, seller.productId, await atNewPrice(seller.productId, 21000));
+  await page.locator('.page').getByText('21,000 TK').first().waitFor();
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await dialog.getByRole('alert').filter({ hasText: 'The seller changed this listing since you opened it: it is now 21,000 TK' }).waitFor();
+  await snap(page, '10-booking-refused-price-changed');
+  expect(await bookingsOf(email, token)).toEqual([]);
+
+  // Opened again, the dialog shows the price now, and books at it.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('button', { name: 'Book Now' }).click();
+  expect(await dialog.getByLabel('Price').inputValue()).toBe('21,000 TK');
+  await dialog.getByLabel('Phone Number').fill('01922222222');
+  await dialog.getByLabel('Meeting Location').fill('Zindabazar, Sylhet');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expectToast(page, 'Booking successfully');
+  expect((await bookingsOf(email, token)).map((b) => [b.status, b.price])).toEqual([['open', 21000]]);
+});
+
+test('when a booking cancelled for a new price is booked again while its payment page is open, then the page charges the new price', async () => {
+  const name = `Walton 43" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Bogura TV Corner', name);
+  const email = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const { token } = await client.signup('Rafiq Buyer', email, 'Buyer');
+  const bookingId = (await client.book(token, seller.productId)).insertedId!;
+
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto(`/dashboard/payment/${bookingId}`);
+  await page.getByText('Please pay').waitFor();
+  await page.getByText('18,500 TK').first().waitFor();
+  await waitLive(page);
+
+  // A new price cancels the booking (ADR 0057); the page says so and offers the TV's page.
+  await client.editProduct(seller.token, seller.productId, await atNewPrice(seller.productId, 16000));
+  await page.locator('.card-error').filter({ hasText: 'The seller changed this listing after you booked it' }).waitFor();
+  await page.getByRole('link', { name: `Go to ${name}` }).waitFor();
+  const pay = page.getByRole('button', { name: 'Pay', exact: true });
+  expect(await pay.isDisabled()).toBe(true);
+
+  // Booked again (in another tab, say) at the new price: the same booking, placed again.
+  await client.book(token, seller.productId);
+  await page.getByText('Please pay').waitFor();
+  await page.getByText('16,000 TK').first().waitFor();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await expect.poll(() => pay.isEnabled()).toBe(true);
+  await pay.click();
+  await page.getByText('Payment success').waitFor();
+  // The focus is on what says the payment went through, not left on the page's start.
+  await expect.poll(() => page.evaluate('document.activeElement?.className')).toContain('payment-success');
+  await snap(page, '10-payment-at-new-price');
+  const placings = await bookingsOf(email, token);
+  expect(placings.find((b) => b.status === 'paid')).toMatchObject({ price: 16000, paid: true });
+  // Nothing was charged at the old price: nothing was refunded.
+  expect(placings.every((b) => !b.refunded)).toBe(true);
+});
