@@ -91,7 +91,11 @@ export interface ProductReport {
   at: string;
 }
 /** `GET /reported_products`: the product with who reported it and why (admin only). */
-export type ReportedProduct = Product & { reports: ProductReport[] };
+export type ReportedProduct = Product & {
+  reports: ProductReport[];
+  /** Every report it ever had, dismissed ones included: what a dismissal names as seen (it never goes back). */
+  reports_taken: number;
+};
 
 export const BOOKING_STATUSES = ['open', 'paid', 'cancelled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];

@@ -137,8 +137,10 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
     case 'DismissReports': {
       const s = listed(state);
       if (!s.reported) throw illegalState('This product has no reports to dismiss');
-      const { seen } = command.data;
-      if (seen !== undefined && s.reporters.length > seen)
+      const { seen, seenTaken } = command.data;
+      // `seenTaken` counts every report the listing ever had, so it tells a new report from one
+      // dismissed meanwhile (by another admin, or another tab), which `seen` cannot.
+      if ((seen !== undefined && s.reporters.length > seen) || (seenTaken !== undefined && s.reportsTaken > seenTaken))
         throw conflict('More reports of this product came in since you looked; look at them again before dismissing', 'reports');
       return [{ type: 'ProductReportsDismissed', data: { productId: s.listing.productId, reports: s.reporters.length } }];
     }

@@ -127,6 +127,15 @@ describe('product decider', () => {
     given(listed, reportedByB1, dismissed)
       .when({ type: 'ReportProduct', data: { actorId: 'b1', actorName: 'Nila', reason: 'again' } })
       .then([{ type: 'ProductReported', data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: 'again' } }]);
+    // A tab that still shows the report dismissed meanwhile (by another admin) and a new one
+    // since: the count of every report it had tells them apart, where the count shown cannot.
+    const reportedByB2: ProductEvent = { ...reportedByB1, data: { ...reportedByB1.data, reporterId: 'b2' } };
+    given(listed, reportedByB1, dismissed, reportedByB2)
+      .when({ type: 'DismissReports', data: { seen: 1, seenTaken: 1 } })
+      .thenThrows({ kind: 'conflict', field: 'reports' });
+    given(listed, reportedByB1, dismissed, reportedByB2)
+      .when({ type: 'DismissReports', data: { seenTaken: 2 } })
+      .then([dismissed]);
     // Its seller may withdraw it again: the admin has reviewed it.
     given(listed, reportedByB1, dismissed)
       .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', actorId: 's1' } })

@@ -15,6 +15,8 @@ export type ProductState =
       reported: boolean;
       /** Who reported it: each buyer once. */
       reporters: string[];
+      /** Every report it ever had, dismissed ones included: never goes back, unlike `reporters`. */
+      reportsTaken: number;
       /** How many times its seller edited it: the terms a booking was placed at are this count then. */
       edits: number;
     }
@@ -32,6 +34,7 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
       advertised: false,
       reported: false,
       reporters: [],
+      reportsTaken: 0,
       edits: 0,
     };
   if (state.status !== 'listed') return state;
@@ -47,7 +50,7 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
     case 'ProductAdvertisingRemoved':
       return { ...state, advertised: false };
     case 'ProductReported':
-      return { ...state, reported: true, reporters: [...state.reporters, event.data.reporterId] };
+      return { ...state, reported: true, reporters: [...state.reporters, event.data.reporterId], reportsTaken: state.reportsTaken + 1 };
     case 'ProductReportsDismissed':
       return { ...state, reported: false, reporters: [] };
     case 'ProductRemoved':

@@ -4,7 +4,8 @@ import { editedColumns, searchText, toProduct, toReport, type ProductRow, type R
 
 /** A row as `to_json` shows it (bigints as numbers): the form a batch works in. */
 type Stored<R, Big extends keyof R> = Omit<R, Big> & Record<Big, number>;
-type ProductRecord = Stored<ProductRow, 'resale_poisha' | 'original_poisha' | 'listed_at'> & { search?: string };
+/** A whole row of the table: what reads select (ProductRow), the search text, and the count of every report it had. */
+type ProductRecord = Stored<ProductRow, 'resale_poisha' | 'original_poisha' | 'listed_at'> & { search?: string; reports_taken: number };
 type ReportRecord = Omit<ReportRow, 'at'> & { reporter_id: string; at: string };
 interface SellerRecord {
   id: string;
@@ -63,6 +64,7 @@ export const listedProductRow = (l: ProductListing, sellerVerified: boolean, pos
   advertised: false,
   listed_at: position,
   edits: 0,
+  reports_taken: 0,
 });
 
 export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
@@ -192,7 +194,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       }
       case 'ProductReported': {
         const d = e.data as EventOf<'ProductReported'>['data'];
-        if (products.update(d.productId, { reported: true })) touched.touch(d.productId, e.position);
+        const taken = (products.get(d.productId)?.reports_taken ?? 0) + 1;
+        if (products.update(d.productId, { reported: true, reports_taken: taken })) touched.touch(d.productId, e.position);
         const report = {
           product_id: d.productId,
           reporter_id: d.reporterId,
@@ -281,7 +284,7 @@ function announce(
     if (dismissed.has(id) && !row.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id }, [rooms.admins], position);
     if (!reported.has(id)) continue;
     const its = [...reports.values()].filter((r) => r.product_id === id).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-    const withReports = { ...row, reports: its.map((r) => toReport({ ...r, at: new Date(r.at) })) };
+    const withReports = { ...row, reports: its.map((r) => toReport({ ...r, at: new Date(r.at) })), reports_taken: stored.reports_taken };
     ctx.emit({ entity: 'reported_product', op: 'upsert', id, row: withReports }, [rooms.admins], position);
   }
 }

@@ -294,6 +294,7 @@ describe('catalog projection (rm_catalog)', () => {
               row: {
                 ...product('p1', { reported: true }),
                 reports: [{ by_name: 'Nusrat', reason: 'Fake photos', at: '2025-02-01T10:00:00.000Z' }],
+                reports_taken: 1,
               },
               position: 2,
             },
@@ -316,7 +317,12 @@ describe('catalog projection (rm_catalog)', () => {
               entity: 'reported_product',
               op: 'upsert',
               id: 'p1',
-              row: { ...product('p1', { reported: true }), reports: [{ by_name: '', reason: '', at: '2025-01-01T00:00:02.000Z' }] },
+              // Counted as the product's stream counts it: every report event, this one too.
+              row: {
+                ...product('p1', { reported: true }),
+                reports: [{ by_name: '', reason: '', at: '2025-01-01T00:00:02.000Z' }],
+                reports_taken: 2,
+              },
               position: 3,
             },
             rooms: [rooms.admins],

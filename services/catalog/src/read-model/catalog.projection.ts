@@ -34,12 +34,12 @@ const addSearchWords = (ctx: ProjectionContext, text: string) =>
 /** A reported product with who reported it and why: for the admin only. */
 const emitReported = async (ctx: ProjectionContext, productId: string) => {
   if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
-  const { rows } = await ctx.db.query<ProductRow>('select * from products where id = $1', [productId]);
+  const { rows } = await ctx.db.query<ProductRow & { reports_taken: number }>('select * from products where id = $1', [productId]);
   const { rows: reports } = await ctx.db.query<ReportRow>('select * from reports where product_id = $1 order by at', [productId]);
-  if (rows[0])
-    ctx.emit({ entity: 'reported_product', op: 'upsert', id: productId, row: { ...toProduct(rows[0]), reports: reports.map(toReport) } }, [
-      rooms.admins,
-    ]);
+  const product = rows[0];
+  if (!product) return;
+  const row = { ...toProduct(product), reports: reports.map(toReport), reports_taken: product.reports_taken };
+  ctx.emit({ entity: 'reported_product', op: 'upsert', id: productId, row }, [rooms.admins]);
 };
 const setFlag = (column: 'advertised', value: boolean) => async (e: { data: unknown }, ctx: ProjectionContext) => {
   const { productId } = e.data as { productId: string };
@@ -68,6 +68,8 @@ export const catalogProjection: Projection = {
       seller_name text not null, seller_email text not null, seller_verified boolean not null default false,
       post_date text not null, sold boolean not null default false, paid_sale boolean not null default false,
       reported boolean not null default false,
+      -- Every report it ever had, dismissed ones included: a dismissal names the count it was shown (ADR 0056).
+      reports_taken int not null default 0,
       advertised boolean not null default false, listed_at bigint not null,
       -- How many ProductEdited events it had: an edit names the count it was made on (ADR 0061).
       edits int not null default 0,
@@ -205,7 +207,7 @@ export const catalogProjection: Projection = {
     ProductAdvertisingRemoved: setFlag('advertised', false),
     ProductReported: async (e, ctx) => {
       const d = e.data as EventOf<'ProductReported'>['data'];
-      await ctx.db.query('update products set reported = true where id = $1', [d.productId]);
+      await ctx.db.query('update products set reported = true, reports_taken = reports_taken + 1 where id = $1', [d.productId]);
       // Events from before names and reasons were recorded leave them empty; the admin's query
       // then shows the reporter's current name.
       await ctx.db.query(

@@ -201,8 +201,11 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     withRole(req, 'Admin');
     const id = idParam(String(req.params.id), 'Product');
     // How many reports the admin was shown (the web app sends it): newer ones are not dismissed unseen.
-    const { reports } = parse(DismissReportsBody, req.body ?? {});
-    const data = reports === undefined ? {} : { seen: reports };
+    const body = parse(DismissReportsBody, req.body ?? {});
+    const data = {
+      ...(body.reports === undefined ? {} : { seen: body.reports }),
+      ...(body.reports_taken === undefined ? {} : { seenTaken: body.reports_taken }),
+    };
     const reply = await sender.send(req, { service: 'catalog', type: 'DismissReports', aggregateId: id, data });
     res.json(CommandSender.answer(reply));
   });

@@ -3,6 +3,8 @@ import { useId, useRef, useState, type KeyboardEvent, type ReactElement } from '
 
 type Props = Pick<PopconfirmProps, 'title' | 'description' | 'okText' | 'cancelText' | 'okButtonProps'> & {
   onConfirm: () => void;
+  /** The question opens: what the answer will be about is what the page shows now. */
+  onOpen?: () => void;
   /** The button that asks; it gets the focus back when the question closes. */
   children: ReactElement;
 };
@@ -15,7 +17,7 @@ type Props = Pick<PopconfirmProps, 'title' | 'description' | 'okText' | 'cancelT
  * goes back to the button that asked, when it is still there (an action that removes its row
  * leaves the page to put the focus where it belongs).
  */
-export function ConfirmAction({ onConfirm, children, ...question }: Props) {
+export function ConfirmAction({ onConfirm, onOpen, children, ...question }: Props) {
   const [open, setOpen] = useState(false);
   const trigger = useRef<HTMLSpanElement>(null);
   const popup = `confirm-${useId().replace(/[^a-zA-Z0-9_-]/g, '')}`;
@@ -46,7 +48,10 @@ export function ConfirmAction({ onConfirm, children, ...question }: Props) {
       <Popconfirm
         {...question}
         open={open}
-        onOpenChange={setOpen}
+        onOpenChange={(next) => {
+          if (next) onOpen?.();
+          setOpen(next);
+        }}
         rootClassName={popup}
         onConfirm={() => {
           close();

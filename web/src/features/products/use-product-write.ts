@@ -5,7 +5,7 @@ import { usePatchProduct } from './use-patch-product';
 
 /**
  * One product action (sold, advertise, report, delete): call the server, show the spec's toast,
- * patch the row at once. `pendingId` lets a table show which row is busy.
+ * patch the row at once. `isPending` lets a table show which rows are busy.
  */
 export function useProductWrite(call: (id: string) => Promise<WriteAnswer>, patch: Partial<Product> | 'remove', successText: string) {
   const patchProduct = usePatchProduct();

@@ -45,7 +45,7 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
                   okButtonProps={{ danger: true }}
                   onConfirm={() => void cancel.run(row._id)}
                 >
-                  <Button size="small" loading={cancel.pendingId === row._id} aria-label={`Cancel booking of ${row.porduct_name}`}>
+                  <Button size="small" loading={cancel.isPending(row._id)} aria-label={`Cancel booking of ${row.porduct_name}`}>
                     Cancel
                   </Button>
                 </ConfirmAction>

@@ -5,14 +5,15 @@ import { useProductWrite } from '../use-product-write';
 
 /**
  * The admin keeps a reported TV: it leaves Reported Items and is no longer marked reported
- * anywhere. `reports`: how many the admin was shown; the server refuses when more came since.
+ * anywhere. `reportsTaken`: the listing's count of every report it had, as the admin was shown
+ * it; the server refuses when one came since (even after another admin's dismissal).
  */
-export const dismissReports = (id: string, reports: number) =>
-  apiRequest<WriteAnswer>(`/product/dismiss_reports/${encodeURIComponent(id)}`, { method: 'PUT', body: { reports } });
+export const dismissReports = (id: string, reportsTaken: number) =>
+  apiRequest<WriteAnswer>(`/product/dismiss_reports/${encodeURIComponent(id)}`, { method: 'PUT', body: { reports_taken: reportsTaken } });
 
 const patch = { reported: false };
 
-/** `shown` answers how many reports of a product the admin's list shows. */
+/** `shown` answers a product's `reports_taken` as the admin was shown it when they chose to dismiss. */
 export const useDismissReports = (shown: (id: string) => number) =>
   useProductWrite(
     useCallback((id: string) => dismissReports(id, shown(id)), [shown]),

@@ -9,6 +9,7 @@ import { EmptyText } from '@/components/ui/empty-text';
 import { paths } from '@/config/paths';
 import { RowAvatar } from '@/components/ui/row-avatar';
 import { ApiError, errorMessage, logFailure } from '@/lib/api-client';
+import { usePendingRows } from '@/lib/use-row-action';
 import { formatTk } from '@/lib/format';
 import { useAdvertiseProduct } from '../api/advertise-product';
 import { useWithdrawProduct } from '../api/withdraw-product';
@@ -28,11 +29,11 @@ import { Notice } from '@/components/ui/notice';
  */
 function useMakeAvailable() {
   const patchProduct = usePatchProduct();
-  const [pendingId, setPendingId] = useState<string | null>(null);
+  const { start, finish, isPending } = usePendingRows();
   const [refusal, setRefusal] = useState<{ name: string; message: string } | null>(null);
   const run = useCallback(
     async (id: string, name: string) => {
-      setPendingId(id);
+      if (!start(id)) return;
       try {
         patchProduct(id, await markProductAvailable(id), { sold: false });
         setRefusal(null);
@@ -42,12 +43,12 @@ function useMakeAvailable() {
         if (error instanceof ApiError && error.status === 429) setRefusal({ name, message: errorMessage(error) });
         else toast.error(errorMessage(error));
       } finally {
-        setPendingId(null);
+        finish(id);
       }
     },
-    [patchProduct],
+    [patchProduct, start, finish],
   );
-  return { run, pendingId, refusal, dismiss: useCallback(() => setRefusal(null), []) };
+  return { run, isPending, refusal, dismiss: useCallback(() => setRefusal(null), []) };
 }
 
 /**
@@ -108,11 +109,7 @@ export function MyProductsTable({
                     Sold to {buyers.get(row._id) ?? 'a buyer'}
                   </span>
                 ) : row.sold ? (
-                  <Button
-                    size="small"
-                    onClick={() => void available.run(row._id, row.porduct_name)}
-                    loading={available.pendingId === row._id}
-                  >
+                  <Button size="small" onClick={() => void available.run(row._id, row.porduct_name)} loading={available.isPending(row._id)}>
                     Make Available
                   </Button>
                 ) : openBookings.get(row._id) ? (
@@ -122,12 +119,12 @@ export function MyProductsTable({
                     okText="Make Sold"
                     onConfirm={() => sold.run(row._id)}
                   >
-                    <Button size="small" loading={sold.pendingId === row._id}>
+                    <Button size="small" loading={sold.isPending(row._id)}>
                       Make Sold
                     </Button>
                   </ConfirmAction>
                 ) : (
-                  <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.pendingId === row._id}>
+                  <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.isPending(row._id)}>
                     Make Sold
                   </Button>
                 ),
@@ -157,7 +154,7 @@ export function MyProductsTable({
               render: (_, row) => (
                 <Space wrap>
                   {row.advertised ? (
-                    <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.pendingId === row._id}>
+                    <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.isPending(row._id)}>
                       Remove Advertise
                     </Button>
                   ) : (
@@ -167,7 +164,7 @@ export function MyProductsTable({
                       // A sold TV is off the market; the server ends its advertising too.
                       disabled={row.sold}
                       onClick={() => void advertise.run(row._id)}
-                      loading={advertise.pendingId === row._id}
+                      loading={advertise.isPending(row._id)}
                     >
                       Advertise
                     </Button>
@@ -196,7 +193,7 @@ export function MyProductsTable({
                       okButtonProps={{ danger: true }}
                       onConfirm={() => void withdraw.run(row._id)}
                     >
-                      <Button size="small" danger loading={withdraw.pendingId === row._id} aria-label={`Withdraw ${row.porduct_name}`}>
+                      <Button size="small" danger loading={withdraw.isPending(row._id)} aria-label={`Withdraw ${row.porduct_name}`}>
                         Withdraw
                       </Button>
                     </ConfirmAction>

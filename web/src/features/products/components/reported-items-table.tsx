@@ -1,7 +1,7 @@
 import { Button, Space, Tag } from 'antd';
 import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { ReportedProduct } from '@tv-shop/contracts';
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { ConfirmAction } from '@/components/ui/confirm-action';
 import { StackTable } from '@/components/ui/stack-table';
@@ -32,7 +32,10 @@ function Reports({ product }: { product: ReportedProduct }) {
 
 export function ReportedItemsTable({ products }: { products: ReportedProduct[] }) {
   const remove = useDeleteProduct();
-  const dismiss = useDismissReports(useCallback((id: string) => products.find((p) => p._id === id)?.reports.length ?? 0, [products]));
+  // The reports the admin was shown as the question opened, not as it is answered: one pushed
+  // while it was open was not read, so it is not dismissed (the server answers 409).
+  const shown = useRef(new Map<string, number>());
+  const dismiss = useDismissReports(useCallback((id: string) => shown.current.get(id) ?? 0, []));
 
   if (products.length === 0) return <EmptyText>No Reported Items Available.</EmptyText>;
 
@@ -63,19 +66,28 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
                 okButtonProps={{ danger: true }}
                 onConfirm={() => remove.run(row._id)}
               >
-                <Button danger icon={<DeleteOutlined />} aria-label={`Delete ${row.porduct_name}`} loading={remove.pendingId === row._id} />
+                <Button
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={`Delete ${row.porduct_name}`}
+                  loading={remove.isPending(row._id)}
+                  // One answer per listing at a time: not deleted while its reports are being dismissed.
+                  disabled={dismiss.isPending(row._id)}
+                />
               </ConfirmAction>
               {/* The admin found nothing wrong: the listing stays, its reports are set aside (they stay in the log). */}
               <ConfirmAction
                 title={`Keep ${row.porduct_name}?`}
                 description="Its reports are dismissed and it stays in the shop; buyers may report it again."
                 okText="Dismiss reports"
+                onOpen={() => shown.current.set(row._id, row.reports_taken)}
                 onConfirm={() => dismiss.run(row._id)}
               >
                 <Button
                   icon={<CheckOutlined />}
                   aria-label={`Dismiss the reports of ${row.porduct_name}`}
-                  loading={dismiss.pendingId === row._id}
+                  loading={dismiss.isPending(row._id)}
+                  disabled={remove.isPending(row._id)}
                 >
                   Dismiss
                 </Button>

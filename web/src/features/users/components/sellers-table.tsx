@@ -32,7 +32,7 @@ export function SellersTable({ sellers }: { sellers: User[] }) {
                 type="primary"
                 aria-label={`Verify ${row.name}`}
                 onClick={() => void verify.run(row._id)}
-                loading={verify.pendingId === row._id}
+                loading={verify.isPending(row._id)}
               >
                 Verify
               </Button>

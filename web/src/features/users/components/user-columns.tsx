@@ -15,5 +15,5 @@ export const identityColumns: StackColumn<User>[] = [
 export const deleteColumn = (remove: ReturnType<typeof useDeleteUser>): StackColumn<User> => ({
   title: 'Action',
   key: 'action',
-  render: (_, row) => <DeleteUserButton user={row} busy={remove.pendingId === row._id} onDelete={() => void remove.run(row._id)} />,
+  render: (_, row) => <DeleteUserButton user={row} busy={remove.isPending(row._id)} onDelete={() => void remove.run(row._id)} />,
 });
