@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { Router, type Response } from 'express';
 import {
   LogExportQuery,
@@ -55,6 +54,10 @@ export function adminRoutes({ reads, store, pool, verifier, position }: GatewayD
   r.get('/admin/events/export', async (req, res) => {
     const { format, ...filters } = parse(LogExportQuery, req.query, 'query');
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const pages = reads.audit.all(filters);
+    // The first page is read before the status line: a fault there is answered as any read's
+    // is (503 problem+json, Retry-After), not as a download cut short.
+    let page = await pages.next();
     res.status(200);
     res.set({
       'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
@@ -62,15 +65,17 @@ export function adminRoutes({ reads, store, pool, verifier, position }: GatewayD
     });
     try {
       if (format === 'csv') await write(res, `${CSV_COLUMNS.join(',')}\r\n`);
-      for await (const events of reads.audit.all(filters)) {
+      for (; !page.done; page = await pages.next()) {
         if (res.destroyed) return;
-        await write(res, events.map((e) => (format === 'csv' ? csvLine(e) : `${JSON.stringify(e)}\n`)).join(''));
+        await write(res, page.value.map((e) => (format === 'csv' ? csvLine(e) : `${JSON.stringify(e)}\n`)).join(''));
       }
       res.end();
     } catch (err) {
       // The status line has gone: cut the download short, so that it cannot pass for a whole one.
       log.warn('audit export: stopped part way', { error: describeError(err) });
       res.destroy();
+    } finally {
+      await pages.return(undefined);
     }
   });
 
@@ -128,9 +133,21 @@ export function adminRoutes({ reads, store, pool, verifier, position }: GatewayD
   return r;
 }
 
-/** Writes a chunk, waiting while the client reads slower than the log is read. */
+/**
+ * Writes a chunk, waiting while the client reads slower than the log is read; a client that
+ * leaves meanwhile ends the wait (its 'drain' never comes), and the caller sees `res.destroyed`.
+ */
 async function write(res: Response, chunk: string): Promise<void> {
-  if (!res.write(chunk)) await once(res, 'drain');
+  if (res.write(chunk)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 const CSV_COLUMNS = [

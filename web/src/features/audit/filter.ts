@@ -37,10 +37,14 @@ export function matchesFilter(event: LogEvent, filter: TailFilter): boolean | un
   if (filter.cause && event.causationId !== filter.cause) return false;
   const at = Date.parse(event.at);
   if (filter.from && at < Date.parse(filter.from)) return false;
-  if (filter.to && at > Date.parse(filter.to)) return false;
+  if (filter.to && at > untilOf(filter.to)) return false;
   if (filter.actor) {
     if (filter.actor.includes('@')) return undefined;
-    if (event.actor.id !== filter.actor) return false;
+    // Ids are compared as the server does: without regard to case.
+    if (event.actor.id.toLowerCase() !== filter.actor.toLowerCase()) return false;
   }
   return true;
 }
+
+/** As the server reads `to`: a bare date (a shared link's `to=2026-11-22`) means up to that day's end. */
+const untilOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? Date.parse(to) + 86_400_000 - 1 : Date.parse(to));

@@ -32,6 +32,14 @@ describe('the live tail filter', () => {
     expect(matchesFilter(event, { to: '2025-03-01T09:59:59.000Z' })).toBe(false);
   });
 
+  it('reads a bare date and an actor id as the server does: up to the end of that day, without regard to case', () => {
+    expect(matchesFilter(event, { to: '2025-03-01' })).toBe(true);
+    expect(matchesFilter(event, { to: '2025-02-28' })).toBe(false);
+    expect(matchesFilter(event, { from: '2025-03-01', to: '2025-03-01' })).toBe(true);
+    expect(matchesFilter(event, { actor: 'U1' })).toBe(true);
+    expect(matchesFilter(event, { actor: 'u2' })).toBe(false);
+  });
+
   it('cannot judge an actor given by email: the server is asked', () => {
     expect(matchesFilter(event, { actor: 'rahim@example.com' })).toBeUndefined();
     expect(matchesFilter(event, { actor: 'rahim@example.com', type: 'ProductListed' })).toBe(false);

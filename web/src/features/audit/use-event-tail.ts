@@ -80,7 +80,9 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
     setOlder({ loading: true, error: null });
     try {
       const page = await getEventsNewestFirst(filter, loaded.next);
-      setLoaded((l) => (l ? { ...l, events: [...l.events, ...page.events], next: page.next } : l));
+      // Only onto the list it was asked for: loaded again meanwhile (the filter changed, a
+      // reload), the older page belongs to a list no longer shown, and its cursor with it.
+      setLoaded((l) => (l === loaded ? { ...l, events: [...l.events, ...page.events], next: page.next } : l));
       setOlder({ loading: false, error: null });
     } catch (error) {
       setOlder({ loading: false, error: errorMessage(error) });

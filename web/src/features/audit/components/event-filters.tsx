@@ -21,10 +21,12 @@ const toLocal = (iso?: string) => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? undefined : new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
-const toIso = (local?: string) => {
+/** `throughMinute`: a time to the minute (as the field gives it) means up to that minute's end: To 10:30 includes 10:30:59. */
+const toIso = (local?: string, throughMinute = false) => {
   if (!local) return undefined;
   const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+  if (Number.isNaN(d.getTime())) return undefined;
+  return new Date(d.getTime() + (throughMinute && local.length === 16 ? 59_999 : 0)).toISOString();
 };
 
 const typeOptions = eventTypes.map((type) => ({ value: type, label: type }));
@@ -78,7 +80,7 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
       correlation: values.correlation?.trim() || undefined,
       cause: filter.cause,
       from: toIso(values.from),
-      to: toIso(values.to),
+      to: toIso(values.to, true),
     });
   };
   return (

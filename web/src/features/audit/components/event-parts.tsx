@@ -48,21 +48,25 @@ export function EventData({ event }: { event: LogEvent }) {
   return <pre className="event-data">{JSON.stringify(event.data, null, 2)}</pre>;
 }
 
-/** Causes and effects are fetched once per event id for the tab's life: the log never changes. */
+/**
+ * An event's cause is fetched once per event id for the tab's life: a stored event never changes.
+ * Its effects are asked each time they are shown: a policy may set off more of them later.
+ */
 const causes = new Map<string, Promise<LogEvent>>();
-const effects = new Map<string, Promise<LogEvent[]>>();
 
-function useAsk<T>(key: string | null, ask: (key: string) => Promise<T>, cache: Map<string, Promise<T>>) {
+function useAsk<T>(key: string | null, ask: (key: string) => Promise<T>, cache: Map<string, Promise<T>> | null) {
   const [answer, setAnswer] = useState<{ key: string; value?: T; error?: string } | null>(null);
   useEffect(() => {
     if (!key) return;
     let alive = true;
-    let promise = cache.get(key);
+    let promise = cache?.get(key);
     if (!promise) {
       promise = ask(key);
-      cache.set(key, promise);
-      // A failed ask may be tried again later.
-      promise.catch(() => cache.delete(key));
+      if (cache) {
+        cache.set(key, promise);
+        // A failed ask may be tried again later.
+        promise.catch(() => cache.delete(key));
+      }
     }
     promise.then(
       (value) => alive && setAnswer({ key, value }),
@@ -80,7 +84,7 @@ const askEffects = async (eventId: string) => (await getEffects(eventId)).events
 /** "caused by <type>" for a policy's effect, and "caused <type>" for each event this one set off. */
 export function CauseLinks({ event }: { event: LogEvent }) {
   const cause = useAsk(event.causationId, getEvent, causes);
-  const caused = useAsk(event.eventId, askEffects, effects);
+  const caused = useAsk(event.eventId, askEffects, null);
   const effectsList = caused?.value ?? [];
   return (
     <div className="cause-links">
@@ -101,7 +105,7 @@ export function CauseLinks({ event }: { event: LogEvent }) {
         </span>
       )}
       {!event.causationId && caused?.value && effectsList.length === 0 && (
-        <span className="cause-links__none">Caused nothing further.</span>
+        <span className="cause-links__none">Caused nothing further so far.</span>
       )}
     </div>
   );
