@@ -58,6 +58,22 @@ describe('security headers', () => {
       expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
+
+  it("when a signed-in caller reads, then no cache may keep the answer (it may hold personal data); a visitor's public read says nothing of it", async () => {
+    const admin = await shop.admin();
+    const buyer = await shop.signup('Buyer');
+    for (const [path, token] of [
+      ['/users_role?role=Buyer', admin.token],
+      ['/reported_products', admin.token],
+      [`/bookings?email=${encodeURIComponent(buyer.user.email)}`, buyer.token],
+      ['/all_products', buyer.token],
+    ] as const) {
+      const res = await shop.call('GET', path, { token });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+    expect((await shop.call('GET', '/all_products')).headers.get('cache-control')).toBeNull();
+  });
 });
 
 describe('request logs', () => {

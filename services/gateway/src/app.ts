@@ -195,6 +195,13 @@ export function createApp(deps: GatewayDeps): express.Express {
     next();
   });
   api.use(authenticate(deps.tokens, deps.accounts ?? sessionAccounts(deps.reads, deps.tokens)));
+  api.use((req, res, next) => {
+    // A signed-in caller's answers may hold personal data (their bookings, reporters' names, every
+    // user's email for the admin): no cache, the browser's included, keeps them. A route may say
+    // otherwise (an image is the same for everyone).
+    if (req.headers.authorization) res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   api.use(
     systemRoutes(deps),
     authRoutes(deps),
