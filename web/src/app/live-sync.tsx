@@ -73,14 +73,19 @@ export function LiveSync() {
           return addDay({ row: push.row, position: push.position });
       }
     };
-    // A seller hears of a new booking of one of their TVs wherever they are in the app, and of a
-    // buyer calling one off (a cancellation by the shop follows the seller's own act: no news).
+    // A seller hears of a new booking of one of their TVs wherever they are in the app, of one paid
+    // for (the TV is sold: time to hand it over), and of a buyer calling one off (a cancellation by
+    // the shop follows the seller's own act, or the sale just announced: no news).
     const announceToSeller = (push: Extract<ChangePush, { entity: 'booking' }>) => {
       if (push.op !== 'upsert' || !email) return;
       if (push.row.seller_email.toLowerCase() !== email.toLowerCase()) return;
       const before = jotai.get(bookingsStore.stateAtom).rows.get(push.id);
       if (push.row.status === 'open' && before?.status !== 'open')
         toast.success(`New booking: ${push.row.porduct_name} by ${push.row.username}`, { id: `booking-${push.id}-${push.position}` });
+      else if (push.row.status === 'paid' && before?.status !== 'paid')
+        toast.success(`${push.row.username} paid for ${push.row.porduct_name}: it is sold to them`, {
+          id: `booking-${push.id}-${push.position}`,
+        });
       else if (
         push.row.status === 'cancelled' &&
         // Not an earlier placing, kept as a row of its own when the TV was booked again (ADR 0063).

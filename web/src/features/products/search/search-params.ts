@@ -88,7 +88,8 @@ export function toApiQuery(state: ProductSearchState, cursor?: string | null): R
 /**
  * Whether a shown result still answers the search after a push. Only the exact criteria are
  * checked here (sold, brand, condition, price); words and location are matched loosely by the
- * server (a misspelt brand still finds it), and those fields do not change after listing.
+ * server (a misspelt brand still finds it), so a result its seller edited since is checked with
+ * `newlyMatches` too (use-product-search.ts).
  */
 export function stillMatches(product: Product, state: ProductSearchState): boolean {
   if (state.sold === 'false' && product.sold) return false;

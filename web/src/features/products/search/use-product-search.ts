@@ -1,6 +1,6 @@
 import type { Product, ProductSearchAnswer, View } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
@@ -45,8 +45,11 @@ export function useProductSearch(search: ProductSearchState) {
   const view = useMemo(() => searchView(current), [current]);
   useWatchView(view);
 
+  /** Each result's `edits` as the server matched it: edited since, its words or place may no longer match. */
+  const matchedAt = useRef(new Map<string, number>());
   const take = useCallback(
     (answer: ProductSearchAnswer) => {
+      for (const p of answer.items) matchedAt.current.set(p._id, p.edits);
       loadIntoStore({ rows: answer.items, position: answer.position, inScope: onlyItsRows });
       noteListRead(answer.position, view);
       return answer.items.map((p) => p._id);
@@ -91,7 +94,16 @@ export function useProductSearch(search: ProductSearchState) {
     }
   }, [shown?.nextCursor, current, key, take]);
 
-  const keep = useCallback((p: Product) => stillMatches(p, current), [current]);
+  const keep = useCallback(
+    (p: Product) => {
+      if (!stillMatches(p, current)) return false;
+      // Its seller edited it since the server matched it: the page's own (strict) match of the
+      // words and place decides, as for a listing that joins.
+      const edits = matchedAt.current.get(p._id);
+      return edits === undefined || edits === p.edits || newlyMatches(p, current);
+    },
+    [current],
+  );
   const ids = useMemo(() => shown?.ids ?? [], [shown]);
   const read = useIdList(ids, keep);
   const joining = useJoining(shown, current);
