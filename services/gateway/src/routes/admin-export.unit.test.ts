@@ -16,8 +16,10 @@ describe('the event log export, when the database fails', () => {
   let close: () => void;
   let failAt = 0;
   let returned = 0;
+  /** Each page's events: large ones fill the socket's buffer, so the export waits for the client. */
+  let perPage = 1;
   const refused = Object.assign(new Error('Connection terminated unexpectedly'), { code: '57P01' });
-  const event = { position: 1, type: 'ProductListed' } as unknown as LogEvent;
+  const event = { position: 1, type: 'ProductListed', data: { details: 'x'.repeat(1000) } } as unknown as LogEvent;
 
   beforeAll(async () => {
     const audit = {
@@ -25,7 +27,7 @@ describe('the event log export, when the database fails', () => {
         try {
           for (let page = 0; ; page++) {
             if (page === failAt) throw refused;
-            yield [event];
+            yield Array.from({ length: perPage }, () => event);
           }
         } finally {
           returned++;
@@ -70,5 +72,18 @@ describe('the event log export, when the database fails', () => {
       );
     expect(outcome).toBe('cut short');
     expect(returned).toBe(before + 1);
+  });
+
+  it('when the client leaves while the export waits for it to read, then the export ends and closes the log read', async () => {
+    failAt = -1; // never: the log is endless, so only the client's leaving ends it
+    perPage = 2000; // ~2 MB a page: more than the socket takes without the client reading
+    const before = returned;
+    const leave = new AbortController();
+    const res = await fetch(`${base}/api/admin/events/export`, { signal: leave.signal });
+    expect(res.status).toBe(200);
+    await res.body!.getReader().read();
+    leave.abort();
+    // It waited for a 'drain' that never comes; now the client's leaving ends the wait.
+    await expect.poll(() => returned, { timeout: 5_000 }).toBe(before + 1);
   });
 });

@@ -138,6 +138,8 @@ export function adminRoutes({ reads, store, pool, verifier, position }: GatewayD
  * leaves meanwhile ends the wait (its 'drain' never comes), and the caller sees `res.destroyed`.
  */
 async function write(res: Response, chunk: string): Promise<void> {
+  // Gone already (during the first page's read, say): its 'close' has fired, so do not wait for it.
+  if (res.destroyed || res.writableEnded) return;
   if (res.write(chunk)) return;
   await new Promise<void>((resolve) => {
     const done = () => {

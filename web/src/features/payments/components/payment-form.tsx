@@ -114,6 +114,12 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
             <Link to={paths.dashboard.myOrders.href()}>Back to My Orders</Link>
           </p>
         </div>
+      ) : payable && !intent ? (
+        // Which card form (Stripe's or the sandbox's) is the intent's to say; without one, the
+        // message below says why, with Try again.
+        intentError ? null : (
+          <Spinner label="Preparing the payment" />
+        )
       ) : intent?.provider === 'stripe' && !intent.publishableKey ? (
         // The server has Stripe's secret key but not the publishable one: no card form can work.
         <p className="card-error" role="alert">

@@ -23,6 +23,9 @@ interface Results {
   capped: boolean;
 }
 
+/** What the server's words and place match a listing on (its search vector's fields). */
+const matchedText = (p: Product) => [p.porduct_name, p.details, p.location, p.category_name].join('\n');
+
 /** A page's rows answer only for themselves: rows of the store it does not hold stay as they are. */
 const onlyItsRows = () => false;
 
@@ -45,11 +48,11 @@ export function useProductSearch(search: ProductSearchState) {
   const view = useMemo(() => searchView(current), [current]);
   useWatchView(view);
 
-  /** Each result's `edits` as the server matched it: edited since, its words or place may no longer match. */
-  const matchedAt = useRef(new Map<string, number>());
+  /** Each result's words and place as the server matched them: changed since, they may no longer match. */
+  const matchedAt = useRef(new Map<string, string>());
   const take = useCallback(
     (answer: ProductSearchAnswer) => {
-      for (const p of answer.items) matchedAt.current.set(p._id, p.edits);
+      for (const p of answer.items) matchedAt.current.set(p._id, matchedText(p));
       loadIntoStore({ rows: answer.items, position: answer.position, inScope: onlyItsRows });
       noteListRead(answer.position, view);
       return answer.items.map((p) => p._id);
@@ -97,10 +100,11 @@ export function useProductSearch(search: ProductSearchState) {
   const keep = useCallback(
     (p: Product) => {
       if (!stillMatches(p, current)) return false;
-      // Its seller edited it since the server matched it: the page's own (strict) match of the
-      // words and place decides, as for a listing that joins.
-      const edits = matchedAt.current.get(p._id);
-      return edits === undefined || edits === p.edits || newlyMatches(p, current);
+      // Its seller changed its words or place since the server matched it (loosely: a misspelt
+      // brand finds it): the page's own strict match decides, as for a listing that joins. A new
+      // price or photo leaves the server's match standing.
+      const matched = matchedAt.current.get(p._id);
+      return matched === undefined || matched === matchedText(p) || newlyMatches(p, current);
     },
     [current],
   );
