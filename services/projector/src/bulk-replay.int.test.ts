@@ -189,6 +189,9 @@ beforeAll(async () => {
   // Log Out, one session at a time; the same session twice is kept once (ADR 0066).
   for (const sessionId of ['s1', 's2', 's1']) await append('user-b2', { type: 'SignedOut', data: { userId: 'b2', sessionId } });
   await append('user-b3', { type: 'UserDeleted', data: { userId: 'b3', email: 'b3@x.test', role: 'Buyer' } });
+  // A seller closes their account with a TV sold (p1 is s2's): the listing stays, nothing of them on it.
+  await append('product-p1', { type: 'ProductMarkedSold', data: { productId: 'p1' } });
+  await append('user-s2', { type: 'UserDeleted', data: { userId: 's2', email: 's2@x.test', role: 'Seller' } });
   // Old listings change again, many batches after they were listed.
   for (const p of products.filter((x) => x.n % 7 === 0))
     await append(`product-${p.id}`, { type: 'ProductAdvertisingRemoved', data: { productId: p.id } });
@@ -257,6 +260,14 @@ describe('replaying in batches (ADR 0044)', () => {
       expect(single.last.size).toBe(61); // every product listed, p10, p12, p14 and p16 as removed
       expect([...single.last].filter(([, v]) => v === 'removed').map(([id]) => id)).toEqual(['p10', 'p12', 'p14', 'p16']);
       expect(batched.last).toEqual(single.last);
+      // The closed account's sold listing: nothing of its seller in what everyone is sent.
+      expect(single.last.get('p1')).toMatchObject({
+        sold: true,
+        seller: 'A former seller',
+        sellerEmail: '',
+        phone_number: '',
+        sellerVerified: false,
+      });
       const tables = await new ProjectionRunner(
         db.pool,
         store,

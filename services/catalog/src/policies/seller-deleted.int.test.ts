@@ -28,9 +28,10 @@ describe('policy: a deleted seller’s TVs for sale are removed', () => {
       actor: { id: actorId, role: 'Seller' },
       correlationId: `k-${n}`,
     });
-  const deleteUser = (userId: string, role: 'Seller' | 'Buyer') =>
+  // The same id deleted as a buyer, then as a seller: two streams, so each deletion is appended anew.
+  const deleteUser = (userId: string, role: 'Seller' | 'Buyer', stream = streams.user(`${userId}-${role}`)) =>
     store.append(
-      streams.user(`${userId}-${role}`),
+      stream,
       [
         {
           eventId: randomUUID(),
@@ -72,6 +73,24 @@ describe('policy: a deleted seller’s TVs for sale are removed', () => {
     expect(p1.at(-1)).toMatchObject({ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } });
     expect(p1.at(-1)!.metadata).toMatchObject({ causationId: deletion.eventId, actorId: 'system', actorRole: 'System' });
     expect((await eventsOf('p2')).map((e) => e.type)).toEqual(['ProductListed', 'ProductMarkedSold']);
+    expect((await eventsOf('p3')).map((e) => e.type)).toEqual(['ProductListed']);
+  });
+
+  it('when a listing or a Make Available reaches the log after its seller was deleted (let through a moment before), then it is removed too', async () => {
+    await send('U', 'ListProduct', 'p4', listing('U', 'p4'));
+    await send('U', 'MarkProductSold', 'p4', { actorId: 'U' });
+    await deleteUser('U', 'Seller', streams.user('U'));
+    await catalog.caughtUp();
+    // Late: stored after the deletion, as a request the gateway had already let in would be.
+    await send('U', 'ListProduct', 'p5', listing('U', 'p5'));
+    await send('U', 'MarkProductAvailable', 'p4', { actorId: 'U' });
+    await catalog.caughtUp();
+    await expect.poll(async () => (await eventsOf('p5')).map((e) => e.type)).toEqual(['ProductListed', 'ProductRemoved']);
+    await expect
+      .poll(async () => (await eventsOf('p4')).map((e) => e.type))
+      .toEqual(['ProductListed', 'ProductMarkedSold', 'ProductMarkedAvailable', 'ProductRemoved']);
+    expect((await eventsOf('p5')).at(-1)).toMatchObject({ data: { reason: 'seller-deleted' } });
+    // Another seller's listing is left alone.
     expect((await eventsOf('p3')).map((e) => e.type)).toEqual(['ProductListed']);
   });
 

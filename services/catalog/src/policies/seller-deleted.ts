@@ -1,4 +1,4 @@
-import type { EventOf } from '@tv-shop/contracts';
+import { streams, type EventOf } from '@tv-shop/contracts';
 import {
   createLogger,
   startPolicy,
@@ -29,12 +29,32 @@ export interface SellerDeletedDeps {
 /**
  * Catalog's policy: a deleted seller's TVs for sale are removed (`ProductRemoved`, reason
  * `seller-deleted`). Which ones: catalog's read model once it has caught up with the deletion, so
- * a TV listed a moment before it is removed too. Each command's id is named by the deletion and
- * the product, so a policy that runs the event again (a restart) repeats nothing.
+ * a TV listed a moment before it is removed too; and a TV listed or made available after it (a
+ * request the gateway let through a moment before it heard of the deletion) is removed as it
+ * reaches the log, so nothing stays for sale by nobody. Each command's id is named by the event
+ * and the product, so a policy that runs an event again (a restart) repeats nothing.
  * (A sale is not a policy: orders sends RecordSale before it records a payment, ADR 0006.)
  */
 export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDeletedDeps) {
   const queries = new CatalogQueries(pool);
+  const remove = (e: RecordedEvent, productId: string) =>
+    run(
+      productId,
+      { type: 'RemoveProduct', data: { reason: 'seller-deleted' } },
+      {
+        commandId: uuidFromName(`catalog-policy:${e.eventId}:${productId}`),
+        actor: SYSTEM_ACTOR,
+        correlationId: e.metadata.correlationId,
+        causationId: e.eventId,
+      },
+    );
+  /** Whether the seller's account is closed: their own stream says so (the log, not a read model that may lag). */
+  const closed = async (sellerId: string) => (await store.readStream(streams.user(sellerId))).some((x) => x.type === 'UserDeleted');
+  /** Who sells a product: its listing, the first event of its stream. */
+  const sellerOf = async (productId: string) => {
+    const [listed] = await store.readStream(streams.product(productId));
+    return listed?.type === 'ProductListed' ? (listed.data as EventOf<'ProductListed'>['data']).sellerId : null;
+  };
   return startPolicy({
     name: 'catalog',
     pool,
@@ -46,18 +66,16 @@ export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDel
         const { userId, role } = (e as RecordedEvent<'UserDeleted', EventOf<'UserDeleted'>['data']>).data;
         if (role !== 'Seller') return;
         await waitForCheckpoint(pool, catalogProjection.name, e.position);
-        for (const product of await queries.availableOf(userId)) {
-          await run(
-            product._id,
-            { type: 'RemoveProduct', data: { reason: 'seller-deleted' } },
-            {
-              commandId: uuidFromName(`catalog-policy:${e.eventId}:${product._id}`),
-              actor: SYSTEM_ACTOR,
-              correlationId: e.metadata.correlationId,
-              causationId: e.eventId,
-            },
-          );
-        }
+        for (const product of await queries.availableOf(userId)) await remove(e, product._id);
+      },
+      ProductListed: async (e) => {
+        const { productId, sellerId } = e.data as EventOf<'ProductListed'>['data'];
+        if (await closed(sellerId)) await remove(e, productId);
+      },
+      ProductMarkedAvailable: async (e) => {
+        const { productId } = e.data as EventOf<'ProductMarkedAvailable'>['data'];
+        const sellerId = await sellerOf(productId);
+        if (sellerId && (await closed(sellerId))) await remove(e, productId);
       },
     },
   });

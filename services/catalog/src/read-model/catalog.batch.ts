@@ -1,6 +1,6 @@
 import { rooms, type EventOf, type Product, type ProductListing } from '@tv-shop/contracts';
 import { insertRows, LastChanges, RowSet, type BatchContext, type RecordedEvent } from '@tv-shop/platform';
-import { editedColumns, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { FORMER_SELLER, editedColumns, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
 /** A row as `to_json` shows it (bigints as numbers): the form a batch works in. */
 type Stored<R, Big extends keyof R> = Omit<R, Big> & Record<Big, number>;
@@ -80,7 +80,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
     if (e.type === 'ProductReported' || e.type === 'ProductReportsDismissed' || e.type === 'ProductRemoved')
       reportedOrRemoved.add(d.productId!);
     if (e.type === 'UserRegistered') sellerIds.add(d.userId!);
-    if (e.type === 'UserProfileUpdated' || e.type === 'SellerVerified') {
+    if (e.type === 'UserProfileUpdated' || e.type === 'SellerVerified' || e.type === 'UserDeleted') {
       sellerIds.add(d.userId!);
       renamedOrVerified.add(d.userId!);
     }
@@ -145,6 +145,15 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         if (!sellers.update(d.userId, { name: d.name })) break;
         for (const p of ofSeller(d.userId)) {
           products.update(p.id, { seller_name: d.name });
+          touched.touch(p.id, e.position);
+        }
+        break;
+      }
+      case 'UserDeleted': {
+        // The handler's update of a closed account's listings: nothing of who sold them stays.
+        const { userId } = e.data as EventOf<'UserDeleted'>['data'];
+        for (const p of ofSeller(userId)) {
+          products.update(p.id, { seller_name: FORMER_SELLER, seller_email: '', phone: '', seller_verified: false });
           touched.touch(p.id, e.position);
         }
         break;

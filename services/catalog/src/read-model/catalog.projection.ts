@@ -1,6 +1,6 @@
 import { rooms, type EventOf, type Product, type ProductListing, type ProductRoute } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
-import { editedColumns, PRODUCT_COLUMNS, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
+import { editedColumns, FORMER_SELLER, PRODUCT_COLUMNS, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 import { applyCatalogBatch } from './catalog.batch';
 
 /**
@@ -129,6 +129,16 @@ export const catalogProjection: Projection = {
         await ctx.db.query('update products set seller_name = $2 where seller_id = $1', [d.userId, d.name]);
         await emitProducts(ctx, 'seller_id', d.userId);
       }
+    },
+    // A closed account's listings that stay (sold ones: a paid sale is final, ADR 0010) keep
+    // nothing of who sold them: no name, email or phone in any list or page (ADR 0070).
+    UserDeleted: async (e, ctx) => {
+      const { userId } = e.data as EventOf<'UserDeleted'>['data'];
+      const { rowCount } = await ctx.db.query(`update products set seller_name = $2, seller_email = '', phone = '', seller_verified = false where seller_id = $1`, [
+        userId,
+        FORMER_SELLER,
+      ]);
+      if (rowCount) await emitProducts(ctx, 'seller_id', userId);
     },
     SellerVerified: async (e, ctx) => {
       const { userId } = e.data as EventOf<'SellerVerified'>['data'];

@@ -1,5 +1,8 @@
 import type { Blog, Category, EditableListing, Product, ProductReport } from '@tv-shop/contracts';
 
+/** Who sold a listing whose seller closed their account: what remains of them on it. */
+export const FORMER_SELLER = 'A former seller';
+
 /** Poisha in the read models, TK on the wire. */
 export const toTk = (poisha: number | string) => Number(poisha) / 100;
 

@@ -55,7 +55,7 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
             {product.seller} {product.sellerVerified ? <VerifiedMark /> : null}
           </dd>
           <dt>Contact</dt>
-          <dd>{product.phone_number}</dd>
+          <dd>{product.phone_number || 'Not available'}</dd>
           <dt>Posted</dt>
           <dd>{product.post_date}</dd>
           <dt>Used</dt>

@@ -45,7 +45,8 @@ export function ProductDetails({
           <dt>Location</dt>
           <dd>{product.location}</dd>
           <dt>Contact</dt>
-          <dd>{product.phone_number}</dd>
+          {/* None: its seller closed their account. */}
+          <dd>{product.phone_number || 'Not available'}</dd>
           <dt>Posted</dt>
           <dd>{product.post_date}</dd>
           <dt>Status</dt>
