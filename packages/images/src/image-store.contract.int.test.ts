@@ -33,6 +33,15 @@ function imageStoreContract(name: string, open: () => Promise<{ store: ImageStor
       expect((await store.list()).filter((x) => x.id === a)).toHaveLength(1);
     });
 
+    it('when the same bytes are put again later, then it is listed as stored then: the sweep counts from the latest upload', async () => {
+      const bytes = png(40);
+      const id = await store.put(bytes, 'image/png');
+      const first = (await store.list()).find((x) => x.id === id)!.storedAt.getTime();
+      await new Promise((r) => setTimeout(r, 50));
+      await store.put(bytes, 'image/png');
+      expect((await store.list()).find((x) => x.id === id)!.storedAt.getTime()).toBeGreaterThan(first);
+    });
+
     it('when an id is unknown or not an image id, then get answers null', async () => {
       expect(await store.get(`${'0'.repeat(40)}.png`)).toBeNull();
       expect(await store.get('../../etc/passwd')).toBeNull();

@@ -29,11 +29,12 @@ export class PostgresImageStore implements ImageStore {
 
   async put(bytes: Buffer, contentType: ImageType): Promise<string> {
     const id = imageIdOf(bytes, contentType);
-    await this.pool.query('insert into media.images (id, content_type, bytes) values ($1, $2, $3) on conflict (id) do nothing', [
-      id,
-      contentType,
-      bytes,
-    ]);
+    // Stored again, it is new again: the sweep's grace (ADR 0032) counts from the latest upload,
+    // as a local file's time does, or a photo uploaded again for a new listing could be swept.
+    await this.pool.query(
+      'insert into media.images (id, content_type, bytes) values ($1, $2, $3) on conflict (id) do update set stored_at = now()',
+      [id, contentType, bytes],
+    );
     return id;
   }
 
