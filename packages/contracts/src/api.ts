@@ -335,10 +335,13 @@ export const SEARCH_SORTS = ['newest', 'price_asc', 'price_desc'] as const;
 const money = decimalNumber().pipe(z.number().finite().min(0, 'must be 0 or more').max(100_000_000, 'is too large'));
 
 /**
- * `GET /api/products/search`: the query string. `q` matches words of the name, details and
- * location (a misspelt brand still finds it); `sold` is `false` (the default: what can be
- * bought), `true`, or `any`; `cursor` is the opaque `nextCursor` of the previous page.
+ * `GET /api/products/search`: the query string. `q` matches words of the name, details, location
+ * and brand (a misspelt brand still finds it; its first 8 different words count); `sold` is
+ * `false` (the default: what can be bought), `true`, or `any`; `cursor` is the opaque
+ * `nextCursor` of the previous page. A parameter it does not take is refused (400 naming it)
+ * rather than ignored: `?brand=` would otherwise answer every brand.
  */
+export const SEARCH_MAX_WORDS = 8;
 export const ProductSearchQuery = z
   .object({
     q: z.string().trim().max(200, 'must be at most 200 characters').optional(),
@@ -354,6 +357,7 @@ export const ProductSearchQuery = z
       .default(24),
     cursor: z.string().max(200).optional(),
   })
+  .strict()
   .refine((v) => v.minPrice === undefined || v.maxPrice === undefined || v.minPrice <= v.maxPrice, {
     message: 'must not be more than maxPrice',
     path: ['minPrice'],

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SEARCH_COUNT_CAP, type Product, type ProductSearch } from '@tv-shop/contracts';
+import { SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, type Product, type ProductSearch } from '@tv-shop/contracts';
 import { validation } from '@tv-shop/platform';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from './rows';
 
@@ -55,7 +55,7 @@ async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
         .split(/[^\p{L}\p{M}\p{N}]+/u)
         .filter((w) => w.length > 0),
     ),
-  ].slice(0, 8);
+  ].slice(0, SEARCH_MAX_WORDS);
   if (words.length === 0) return null;
   // One row per word, each with its own literal prefix pattern, so every look-up is an index scan.
   const lookups = words.map(
@@ -83,7 +83,8 @@ async function searchTerms(pool: pg.Pool, q: string): Promise<string | null> {
 
 /** The known words closest to a word no listing has, by trigrams ("samsng" → samsung); null if none is close. */
 async function nearWords(pool: pg.Pool, word: string): Promise<string[] | null> {
-  if (word.length < 4 || /^\d+$/.test(word)) return null;
+  // search_words keeps words of 1-40 characters: a longer one has no neighbour to find.
+  if (word.length < 4 || word.length > 40 || /^\d+$/.test(word)) return null;
   const { rows } = await pool.query<{ word: string }>(
     `select word from rm_catalog.search_words where word operator(public.%) $1
       order by public.similarity(word, $1) desc, word limit 3`,

@@ -8,7 +8,12 @@ export function parse<S extends z.ZodType>(schema: S, input: unknown, where = 'b
   }
   const res = schema.safeParse(input);
   if (res.success) return res.data;
-  const errors = res.error.issues.map((i) => ({ field: i.path.join('.') || where, message: plainMessage(i) }));
+  const errors = res.error.issues.flatMap((i) =>
+    // A parameter or member it does not take is named itself (`brand is unknown here`), one each.
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((key) => ({ field: [...i.path, key].join('.'), message: 'is unknown here' }))
+      : [{ field: i.path.join('.') || where, message: plainMessage(i) }],
+  );
   const first = errors[0]!;
   throw new AppError('validation', `${first.field} ${first.message}`, { errors });
 }

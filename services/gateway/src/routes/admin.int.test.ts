@@ -123,7 +123,7 @@ describe('the event log (admin)', () => {
       ['from=2030-01-01&to=2020-01-01', 'from'],
       ['from=2026-11-22T10:00:01Z&to=2026-11-22T10:00:00Z', 'from'],
       ['limit=1&limit=2', 'limit'],
-      ['colour=red', 'query'],
+      ['colour=red', 'colour'], // a parameter it does not take is named itself
     ]) {
       const res = await get<{ errors: { field: string }[] }>(`/admin/events?${query}`);
       expect(res.status, query).toBe(400);

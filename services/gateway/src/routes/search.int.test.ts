@@ -99,6 +99,9 @@ describe('search, product and seller pages', () => {
       ['limit=1e1', 'limit'],
       ['sort=random', 'sort'],
       ['condition=Broken', 'condition'],
+      // A filter it does not take is named, not ignored (which would answer every brand).
+      ['brand=sony', 'brand'],
+      ['page=2', 'page'],
     ] as const) {
       const res = await shop.call('GET', `/products/search?${query}`);
       expect(res.status).toBe(400);

@@ -28,6 +28,8 @@ function SignupPageContent() {
         </p>
         <Divider plain>OR</Divider>
         <GoogleButton onSignedIn={google} />
+        {/* The server opens a Google account as a buyer's, and a role never changes afterwards. */}
+        <p className="auth-card__switch">Google opens a buyer account. To sell, sign up with your email above.</p>
       </section>
     </div>
   );

@@ -8,7 +8,7 @@ import { productsStore } from './atoms';
 import { useIdList } from './use-id-list';
 import { useNewlyListed } from './use-newly-listed';
 import { usePageReadLive, useProfileAsListed } from './use-product-page';
-import { useReadAgainSoon, useSellerPushes } from './use-seller-pushes';
+import { mayChangeCount, useReadAgainSoon, useSellerPushes } from './use-seller-pushes';
 
 const available = (p: Product) => !p.sold;
 
@@ -31,8 +31,10 @@ export function useSellerPage(id: string) {
     setPage({ id, seller: data.seller, ids: data.listings.map((p) => p._id), readAt: position });
   }, [id, view, loadIntoStore]);
   const [again, readAgainSoon] = useReadAgainSoon(id);
-  useSellerPushes(id, ({ push }) => {
-    if (push.op === 'remove') readAgainSoon();
+  // Read again when what is for sale may have changed: a listing removed, or one sold or for sale
+  // again (made available, it is not newly listed, so nothing else would bring it back).
+  useSellerPushes(id, (pushed) => {
+    if (mayChangeCount(pushed)) readAgainSoon();
   });
   const state = usePageReadLive(load, again);
   const current = page?.id === id ? page : null;

@@ -1,4 +1,11 @@
-import { CONDITIONS, priceText, type Condition, type Product, type SEARCH_SORTS as ServerSorts } from '@tv-shop/contracts';
+import {
+  CONDITIONS,
+  priceText,
+  SEARCH_MAX_WORDS,
+  type Condition,
+  type Product,
+  type SEARCH_SORTS as ServerSorts,
+} from '@tv-shop/contracts';
 
 export type SearchSort = (typeof ServerSorts)[number];
 /** The server's sorts, spelt here so the browser does not import the schema module (and zod). */
@@ -120,5 +127,6 @@ export function newlyMatches(product: Product, state: ProductSearchState): boole
   const location = state.location.trim().toLowerCase();
   if (location && !product.location.toLowerCase().includes(location)) return false;
   const own = wordsOf(`${product.porduct_name} ${product.details} ${product.location} ${product.category_name}`);
-  return wordsOf(state.q).every((word) => own.some((w) => w.startsWith(word)));
+  // The words the server counts: the first 8 different ones.
+  return [...new Set(wordsOf(state.q))].slice(0, SEARCH_MAX_WORDS).every((word) => own.some((w) => w.startsWith(word)));
 }
