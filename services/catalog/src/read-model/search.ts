@@ -17,18 +17,23 @@ const ORDER = {
   price_desc: { column: 'resale_poisha', direction: 'desc' },
 } as const;
 
-/** A cursor is the last row's sort value and id, opaque to clients (base64url JSON). */
-const encodeCursor = (value: string, id: string) => Buffer.from(JSON.stringify([value, id])).toString('base64url');
-function decodeCursor(cursor: string): [string, string] {
+/**
+ * A cursor is the last row's sort value and id, and the sort it was given for, opaque to clients
+ * (base64url JSON): a cursor of one sort used with another would compare a time with prices.
+ */
+const encodeCursor = (value: string, id: string, sort: ProductSearch['sort']) =>
+  Buffer.from(JSON.stringify([value, id, sort])).toString('base64url');
+function decodeCursor(cursor: string, sort: ProductSearch['sort']): [string, string] {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (
       Array.isArray(parsed) &&
-      parsed.length === 2 &&
+      // Two members: a cursor given out before the sort was in it (its page still open).
+      (parsed.length === 2 || (parsed.length === 3 && parsed[2] === sort)) &&
       parsed.every((x) => typeof x === 'string') &&
       /^-?\d{1,18}$/.test(parsed[0] as string)
     )
-      return parsed as [string, string];
+      return [parsed[0] as string, parsed[1] as string];
   } catch {
     // Not ours: refused below like any other malformed cursor.
   }
@@ -125,7 +130,7 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
   const { column, direction } = ORDER[query.sort];
   const page = [...where];
   if (query.cursor) {
-    const [value, id] = decodeCursor(query.cursor);
+    const [value, id] = decodeCursor(query.cursor, query.sort);
     page.push(`(${column}, id) ${direction === 'desc' ? '<' : '>'} (${param(value)}::bigint, ${param(id)})`);
   }
   const limit = param(query.limit + 1);
@@ -155,7 +160,7 @@ export async function searchProducts(pool: pg.Pool, query: ProductSearch): Promi
   const last = shown[shown.length - 1];
   return {
     items: shown.map(toProduct),
-    nextCursor: more && last ? encodeCursor(column === 'listed_at' ? last.listed_at : last.resale_poisha, last.id) : null,
+    nextCursor: more && last ? encodeCursor(column === 'listed_at' ? last.listed_at : last.resale_poisha, last.id, query.sort) : null,
     total: Math.min(matches, SEARCH_COUNT_CAP),
     totalCapped: matches > SEARCH_COUNT_CAP,
   };

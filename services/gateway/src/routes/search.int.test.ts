@@ -83,6 +83,10 @@ describe('search, product and seller pages', () => {
       expect(paged).toEqual(all);
       expect(all).toHaveLength(4);
     }
+    // A cursor of one sort, used with another, is refused: it would compare a time with prices.
+    const newest = (await search('sort=newest&limit=1')).body.nextCursor!;
+    const mixed = await search(`sort=price_asc&limit=1&cursor=${newest}`);
+    expect([mixed.status, mixed.body.field]).toEqual([400, 'cursor']);
   });
 
   it('when the query is malformed, then the answer is a 400 naming the field', async () => {
