@@ -10,8 +10,10 @@ export interface ReadList {
 }
 
 /**
- * Listings made after `read` was read (they reach the store by push) that `matches` takes, newest
- * first; only new listings: an older one the page has not loaded stays where the server put it.
+ * Listings not in `read` that `matches` takes and that changed after `read` was read (they reach
+ * the store by push), newest first: listed since, or an older listing that came into the list
+ * since (for sale again, edited into its brand or price), which nothing else would bring back.
+ * A row the store holds as of the read or before stays where the server put it (a later page).
  * `read` and `matches` must be stable (the same objects until the list or its rule changes). One
  * pushed row patches the list in O(its length) rather than a look through the whole store.
  */
@@ -22,7 +24,10 @@ export function useNewlyListed(read: ReadList | null, matches: (p: Product) => b
   return useMemo(() => {
     if (!read) return [];
     const joins = (id: string, row: Product | undefined): row is Product =>
-      row !== undefined && !held.has(id) && row.listedAt > read.readAt && matches(row);
+      row !== undefined &&
+      !held.has(id) &&
+      (row.listedAt > read.readAt || (state.positions.get(id) ?? -Infinity) > read.readAt) &&
+      matches(row);
     const prev = last.current;
     let joined: Product[];
     if (prev && prev.read === read && prev.matches === matches && state.changed !== null && state.version === prev.version + 1) {

@@ -40,10 +40,13 @@ export function useSellerPage(id: string) {
   const current = page?.id === id ? page : null;
   const ids = useMemo(() => current?.ids ?? [], [current]);
   const read = useIdList(ids, available);
-  // Listed after the read, by this seller: new since, newest first, above the ones read.
+  // For sale since the read, by this seller: listed since (on top), or for sale again (in its
+  // place by listing time, newest first, as the server orders the page).
   const matches = useCallback((p: Product) => p.sellerId === id && available(p), [id]);
   const added = useNewlyListed(current, matches);
-  const listings = useMemo(() => (added.length === 0 ? read : [...added, ...read]), [added, read]);
+  const listings = useMemo(() => (added.length === 0 ? read : newestFirst([...added, ...read])), [added, read]);
   const seller = useProfileAsListed(current?.seller ?? null, listings[0]);
   return { ...state, seller, listings };
 }
+
+const newestFirst = (rows: Product[]) => rows.sort((a, b) => b.listedAt - a.listedAt);

@@ -161,15 +161,14 @@ function useJoining(shown: Results | null, search: ProductSearchState): Product[
 }
 
 /**
- * Where joining listings go: newest first on top; by price, in
- * their place among the rows read, unless the place is past the last row while more pages remain
- * (there, the next page brings it).
+ * Where joining listings go: in their place among the rows read by the search's sort (a new
+ * listing on top of the newest; one for sale again where its listing time or price puts it),
+ * unless the place is past the last row while more pages remain (there, the next page brings it).
  */
 function placeJoining(read: Product[], joining: Product[], sort: ProductSearchState['sort'], hasMore: boolean): Product[] {
   if (joining.length === 0) return read;
-  // Newer than anything the search read, so first, newest on top.
-  if (sort === 'newest') return [...joining, ...read];
-  const before = (a: Product, b: Product) => (sort === 'price_asc' ? a.resale_price < b.resale_price : a.resale_price > b.resale_price);
+  const before = (a: Product, b: Product) =>
+    sort === 'newest' ? a.listedAt > b.listedAt : sort === 'price_asc' ? a.resale_price < b.resale_price : a.resale_price > b.resale_price;
   const last = read[read.length - 1];
   const placed = [...read];
   for (const p of joining) {
