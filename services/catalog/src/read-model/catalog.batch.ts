@@ -111,6 +111,13 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   /** Products whose reports the admin dismissed: they leave the admin's Reported Items. */
   const dismissed = new Set<string>();
   const ofSeller = (sellerId: string) => [...products.values()].filter((p) => p.seller_id === sellerId);
+  /** The handlers' `update products set … where seller_id = $1`, as of the event at `position`. */
+  const patchSellerProducts = (sellerId: string, patch: Partial<ProductRecord>, position: number) => {
+    for (const p of ofSeller(sellerId)) {
+      products.update(p.id, patch);
+      touched.touch(p.id, position);
+    }
+  };
   /** The handlers' `delete from reports where product_id = $1`. */
   const dropReportsOf = (productId: string) => {
     for (const r of [...reports.values()].filter((x) => x.product_id === productId)) reports.delete(reports.keyOf(r));
@@ -142,29 +149,19 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       }
       case 'UserProfileUpdated': {
         const d = e.data as EventOf<'UserProfileUpdated'>['data'];
-        if (!sellers.update(d.userId, { name: d.name })) break;
-        for (const p of ofSeller(d.userId)) {
-          products.update(p.id, { seller_name: d.name });
-          touched.touch(p.id, e.position);
-        }
+        if (sellers.update(d.userId, { name: d.name })) patchSellerProducts(d.userId, { seller_name: d.name }, e.position);
         break;
       }
       case 'UserDeleted': {
         // The handler's update of a closed account's listings: nothing of who sold them stays.
         const { userId } = e.data as EventOf<'UserDeleted'>['data'];
-        for (const p of ofSeller(userId)) {
-          products.update(p.id, { seller_name: FORMER_SELLER, seller_email: '', phone: '', seller_verified: false });
-          touched.touch(p.id, e.position);
-        }
+        patchSellerProducts(userId, { seller_name: FORMER_SELLER, seller_email: '', phone: '', seller_verified: false }, e.position);
         break;
       }
       case 'SellerVerified': {
         const { userId } = e.data as EventOf<'SellerVerified'>['data'];
         sellers.update(userId, { verified: true });
-        for (const p of ofSeller(userId)) {
-          products.update(p.id, { seller_verified: true });
-          touched.touch(p.id, e.position);
-        }
+        patchSellerProducts(userId, { seller_verified: true }, e.position);
         break;
       }
       case 'ProductListed': {

@@ -134,10 +134,10 @@ export const catalogProjection: Projection = {
     // nothing of who sold them: no name, email or phone in any list or page (ADR 0070).
     UserDeleted: async (e, ctx) => {
       const { userId } = e.data as EventOf<'UserDeleted'>['data'];
-      const { rowCount } = await ctx.db.query(`update products set seller_name = $2, seller_email = '', phone = '', seller_verified = false where seller_id = $1`, [
-        userId,
-        FORMER_SELLER,
-      ]);
+      const { rowCount } = await ctx.db.query(
+        `update products set seller_name = $2, seller_email = '', phone = '', seller_verified = false where seller_id = $1`,
+        [userId, FORMER_SELLER],
+      );
       if (rowCount) await emitProducts(ctx, 'seller_id', userId);
     },
     SellerVerified: async (e, ctx) => {

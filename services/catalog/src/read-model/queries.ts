@@ -57,11 +57,10 @@ export class CatalogQueries {
    * names were recorded show the reporter's current name, which `namesOf` finds.
    */
   async reportedProducts(namesOf: NamesOf): Promise<ReportedProduct[]> {
-    const products = await this.products('where reported');
-    const { rows: taken } = await this.pool.query<{ id: string; reports_taken: number }>(
-      'select id, reports_taken from rm_catalog.products where reported',
+    // With the count of every report each had (admins only, so not among every read's columns).
+    const { rows: products } = await this.pool.query<ProductRow & { reports_taken: number }>(
+      `select ${PRODUCT_COLUMNS}, reports_taken from rm_catalog.products where reported order by listed_at desc`,
     );
-    const takenOf = new Map(taken.map((r) => [r.id, r.reports_taken]));
     const { rows } = await this.pool.query<ReportRow & { reporter_id: string }>(
       `select r.product_id, r.reporter_id, r.by_name, r.reason, r.at
        from rm_catalog.reports r join rm_catalog.products p on p.id = r.product_id
@@ -74,8 +73,7 @@ export class CatalogQueries {
       const report = { ...r, by_name: r.by_name || (names.get(r.reporter_id) ?? '') };
       byProduct.set(r.product_id, [...(byProduct.get(r.product_id) ?? []), report]);
     }
-    // A product reported between the two reads has no count yet: 0 refuses its dismissal (409), never passes it.
-    return products.map((p) => ({ ...p, reports: (byProduct.get(p._id) ?? []).map(toReport), reports_taken: takenOf.get(p._id) ?? 0 }));
+    return products.map((p) => ({ ...toProduct(p), reports: (byProduct.get(p.id) ?? []).map(toReport), reports_taken: p.reports_taken }));
   }
   /** How many listed products have reports waiting for the admin. */
   async reportedCount(): Promise<number> {

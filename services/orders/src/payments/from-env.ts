@@ -5,8 +5,21 @@ import { SandboxPaymentProvider } from './sandbox';
 import { StripePaymentProvider } from './stripe';
 
 const log = createLogger('payments');
-let warnedNoWebhook = false;
-let warnedNoPublishableKey = false;
+/** The Stripe settings already warned of, once per process. */
+const warned = new Set<string>();
+
+/**
+ * A Stripe setting without which payments go wrong (`why`): refused at start in production,
+ * warned of once elsewhere (a developer trying Stripe's test mode), with `hint` saying what it is.
+ */
+function required(env: NodeJS.ProcessEnv, name: string, why: string, hint: string): string | null {
+  const value = env[name]?.trim() || null;
+  if (value) return value;
+  if (env.NODE_ENV === 'production') throw new Error(`Invalid environment variable ${name}: ${name} ${why}`);
+  if (!warned.has(name)) log.warn(`${name} ${why}; set it (${hint}) outside development`);
+  warned.add(name);
+  return null;
+}
 
 /** Stripe when STRIPE_SECRET_KEY is set: the one place the Stripe settings are read. */
 function stripeFromEnv(env: NodeJS.ProcessEnv): StripePaymentProvider | null {
@@ -14,23 +27,21 @@ function stripeFromEnv(env: NodeJS.ProcessEnv): StripePaymentProvider | null {
   const apiBase = env.STRIPE_API_BASE?.trim() || null;
   if (apiBase && !URL.canParse(apiBase)) throw new Error('Invalid environment variable STRIPE_API_BASE: must be a URL');
   if (!key) return null;
-  const webhookSecret = env.STRIPE_WEBHOOK_SECRET?.trim() || null;
-  if (!webhookSecret) {
-    // Stripe's webhook is how the shop hears a payment whose page closed before it reported it
-    // (ADR 0059): without it such a buyer is charged and the booking stays unpaid.
-    const why = 'STRIPE_WEBHOOK_SECRET is not set: a card payment whose page closed before reporting it is never recorded';
-    if (env.NODE_ENV === 'production') throw new Error(`Invalid environment variable STRIPE_WEBHOOK_SECRET: ${why}`);
-    if (!warnedNoWebhook) log.warn(`${why}; set it (Stripe's signing secret for /api/stripe/webhook) outside development`);
-    warnedNoWebhook = true;
-  }
-  const publishableKey = env.STRIPE_PUBLISHABLE_KEY?.trim() || null;
-  if (!publishableKey) {
-    // The browser's card form is Stripe's, loaded with this key: without it buyers cannot pay.
-    const why = 'STRIPE_PUBLISHABLE_KEY is not set: the payment page has no card form, so no buyer can pay';
-    if (env.NODE_ENV === 'production') throw new Error(`Invalid environment variable STRIPE_PUBLISHABLE_KEY: ${why}`);
-    if (!warnedNoPublishableKey) log.warn(`${why}; set it (Stripe's publishable key, pk_...) outside development`);
-    warnedNoPublishableKey = true;
-  }
+  // Stripe's webhook is how the shop hears a payment whose page closed before it reported it
+  // (ADR 0059): without it such a buyer is charged and the booking stays unpaid.
+  const webhookSecret = required(
+    env,
+    'STRIPE_WEBHOOK_SECRET',
+    'is not set: a card payment whose page closed before reporting it is never recorded',
+    "Stripe's signing secret for /api/stripe/webhook",
+  );
+  // The browser's card form is Stripe's, loaded with this key: without it buyers cannot pay.
+  const publishableKey = required(
+    env,
+    'STRIPE_PUBLISHABLE_KEY',
+    'is not set: the payment page has no card form, so no buyer can pay',
+    "Stripe's publishable key, pk_...",
+  );
   return new StripePaymentProvider(key, publishableKey, webhookSecret, apiBase);
 }
 

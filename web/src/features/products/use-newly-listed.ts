@@ -24,10 +24,8 @@ export function useNewlyListed(read: ReadList | null, matches: (p: Product) => b
   return useMemo(() => {
     if (!read) return [];
     const joins = (id: string, row: Product | undefined): row is Product =>
-      row !== undefined &&
-      !held.has(id) &&
-      (row.listedAt > read.readAt || (state.positions.get(id) ?? -Infinity) > read.readAt) &&
-      matches(row);
+      // Changed since the read: a row listed since holds a position at or past its listing.
+      row !== undefined && !held.has(id) && (state.positions.get(id) ?? -Infinity) > read.readAt && matches(row);
     const prev = last.current;
     let joined: Product[];
     if (prev && prev.read === read && prev.matches === matches && state.changed !== null && state.version === prev.version + 1) {
