@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, inject, test } from 'vitest';
 import { useBrowser } from './support/browser';
 import { captionedPng } from './support/photos';
-import { api, choose, expectToast, logInFromHome, PASSWORD, sellerWithProduct } from './support/shop';
+import { api, choose, expectToast, listTv, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -138,4 +138,42 @@ test('when a seller edits a listing in two tabs, then the second tab says it was
   await expectToast(second, 'Listing updated');
   listed = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId)!;
   expect(listed).toMatchObject({ porduct_name: renamed, resale_price: 14999, edits: 2 });
+});
+
+test('when the answers to a save are lost and the listing shows the change meanwhile, then the form knows the change for its own, and Save again lands it once', async () => {
+  const productName = `LG 50" lost save ${Date.now()}`;
+  // Of a brand and place the search journey does not look for (the journeys share one shop).
+  const email = uniqueEmail('seller');
+  const { token } = await api(baseUrl).signup('Lost Answer Screens', email, 'Seller');
+  const listed = await listTv(baseUrl, token, productName, { category_id: 'lg', location: 'Zindabazar, Sylhet' });
+  const seller = { email, productId: listed.insertedId ?? '' };
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto(`/dashboard/my_product`);
+  await page.getByRole('button', { name: `Edit ${productName}` }).click();
+  await page.getByRole('heading', { name: 'Edit Listing' }).waitFor();
+  await page.getByLabel('Resale Price (TK)').fill('17250');
+
+  // The server makes each try; the page never hears back from the first three.
+  const keys: string[] = [];
+  await page.route(`**/api/product/${seller.productId}`, async (route) => {
+    if (route.request().method() !== 'PUT') return route.continue();
+    keys.push(route.request().headers()['idempotency-key'] ?? '');
+    const answer = await route.fetch();
+    if (keys.length <= 3) return route.abort('connectionreset');
+    return route.fulfill({ response: answer });
+  });
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await page.getByRole('alert').filter({ hasText: 'The server could not be reached.' }).waitFor({ timeout: 15_000 });
+  // The save was made: its push has reached the page, and the form does not take it for someone else's.
+  await expect.poll(async () => (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId)?.resale_price).toBe(17250);
+  await page.waitForTimeout(1000);
+  expect(await page.getByText('This listing was changed elsewhere since you opened it.').count()).toBe(0);
+
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Listing updated');
+  await page.waitForURL('**/dashboard/my_product');
+  expect(new Set(keys).size).toBe(1);
+  const saved = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId);
+  expect(saved).toMatchObject({ resale_price: 17250, edits: 1 });
 });

@@ -119,3 +119,49 @@ test("when a listing's photo is an address that cannot be loaded, then its card,
   expect(await page.locator('.product-page__photo img').count()).toBe(0);
   await snap(page, 'photo-missing-product-page');
 });
+
+test('when the answers to Add Product are lost and the seller presses Add Product again, then the TV is listed once', async () => {
+  const email = uniqueEmail('seller');
+  await api(baseUrl).signup('Tanvir Traders', email, 'Seller');
+  const page = await newPage();
+  await page.goto('/login');
+  await logIn(page, email, PASSWORD);
+  const productName = `Walton 43" lost answer ${Date.now()}`;
+  await page.goto('/dashboard/add_product');
+  await page.getByRole('heading', { name: 'Add Product' }).waitFor();
+  await page.getByLabel('Product Name').fill(productName);
+  await page.getByLabel('Location').fill('Mirpur, Dhaka');
+  await page.getByLabel('Resale Price (TK)').fill('21000');
+  await page.getByLabel('Original Price (TK)').fill('46000');
+  await page.getByLabel('Phone Number').fill('01822222222');
+  await choose(page, 'Condition', 'Good');
+  await choose(page, 'Years of Use', '2 years');
+  await choose(page, 'Category', 'Walton');
+  await page.getByLabel('Details').fill('Smart TV, remote and stand included.');
+  await page.getByLabel('Photos', { exact: true }).setInputFiles(await pngFile('lost-answer', [120, 53, 15], 160));
+  await page.getByText('1 of 8 photos').waitFor();
+
+  // The server gets each try and does it; the answer never reaches the page (a dropped
+  // connection on the way back), for the page's own tries: the first press gives up.
+  const keys: string[] = [];
+  await page.route('**/api/products', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    keys.push(route.request().headers()['idempotency-key'] ?? '');
+    const answer = await route.fetch();
+    if (keys.length <= 3) return route.abort('connectionreset');
+    return route.fulfill({ response: answer });
+  });
+  await page.getByRole('button', { name: 'Add Product' }).click();
+  await page.getByRole('alert').filter({ hasText: 'The server could not be reached.' }).waitFor({ timeout: 15_000 });
+  expect(keys).toHaveLength(3);
+
+  // Pressed again, the same listing: one TV in the shop, and the page says it was added.
+  await page.getByRole('button', { name: 'Add Product' }).click();
+  await expectToast(page, 'Product Add successfully');
+  await page.waitForURL('**/dashboard/my_product');
+  expect(new Set(keys).size).toBe(1);
+  const listed = (await api(baseUrl).allProducts()).filter((p) => p.porduct_name === productName);
+  expect(listed).toHaveLength(1);
+  await page.locator('tr').filter({ hasText: productName }).waitFor();
+  expect(await page.locator('tr').filter({ hasText: productName }).count()).toBe(1);
+});

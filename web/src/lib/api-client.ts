@@ -24,6 +24,12 @@ interface RequestOptions {
   query?: Record<string, string>;
   /** The call that changes this session's token: its own 401 ends the session at once (it waits for nothing). */
   changesToken?: boolean;
+  /**
+   * A write's Idempotency-Key, when the caller keeps one across the user's own tries of the same
+   * request (a form sent again after "could not be reached"): the server then does it once. The
+   * server scopes a key to the request's body, so a changed form is a new request all the same.
+   */
+  idempotencyKey?: string;
 }
 
 /** A list read, with the log position the server's read models had reached before it ran. */
@@ -90,7 +96,7 @@ export function onSessionEnded(handler: (refused: string, why: string | undefine
 }
 
 /** A random key; `randomUUID` exists only on secure pages (https, localhost), `getRandomValues` everywhere. */
-const newKey = (): string =>
+export const newKey = (): string =>
   typeof crypto.randomUUID === 'function'
     ? crypto.randomUUID()
     : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -118,7 +124,7 @@ export async function endSessionOnServer(token: string): Promise<boolean> {
 const WRITE_RETRIES = 2;
 
 async function send(path: string, options: RequestOptions): Promise<{ data: unknown; response: Response }> {
-  const { method = 'GET', body, auth = true, query, changesToken = false } = options;
+  const { method = 'GET', body, auth = true, query, changesToken = false, idempotencyKey } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = auth ? tokenStorage.get() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -137,7 +143,7 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
   // lost or was a 503: the server may have done it already (a service answered after the
   // gateway gave up), and the key makes the second try land once with the first one's answer.
   const write = method !== 'GET';
-  if (write) headers['Idempotency-Key'] = newKey();
+  if (write) headers['Idempotency-Key'] = idempotencyKey ?? newKey();
   let response: Response | null = null;
   for (let attempt = 0; ; attempt++) {
     response = await fetch(url, { method, headers, body: payload }).catch(() => null);

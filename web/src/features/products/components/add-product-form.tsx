@@ -2,7 +2,7 @@ import { Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
 import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category, type Product, type WriteAnswer } from '@tv-shop/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, errorMessage, fieldSentence, logFailure } from '@/lib/api-client';
+import { ApiError, errorMessage, fieldSentence, isOutage, logFailure, newKey } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
 import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
@@ -61,6 +61,27 @@ interface ListingFormProps {
   onStale?: () => void;
 }
 
+/** The fields a save sends that the listing shows back as they were sent (the server trims its text). */
+const SAVED_FIELDS = [
+  'porduct_name',
+  'location',
+  'resale_price',
+  'orginal_price',
+  'phone_number',
+  'product_condition',
+  'use_duration',
+  'category_id',
+  'details',
+  'productImage',
+] as const;
+
+/** Whether `listing` is what the save of `body` made of it. */
+const madeBy = (listing: Product, body: AddProductBody) =>
+  SAVED_FIELDS.every((field) => {
+    const sent = body[field];
+    return typeof sent === 'string' ? String(listing[field]) === sent.trim() : listing[field] === sent;
+  });
+
 /** What a listing tells everyone about its seller (ADR 0069): said where the seller types it in. */
 const LISTING_IS_PUBLIC = 'Shown on the listing with your name and email, for buyers to reach you.';
 
@@ -86,11 +107,20 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [form] = Form.useForm<AddProductValues>();
+  // One Idempotency-Key for this form's tries: a try whose answer was lost may have been done, and
+  // pressing the button again with the same listing then lands once. The photos are stored by
+  // their content, so the same photos give the same body; a changed form is a new request.
+  const [writeKey] = useState(newKey);
   // The listing's edits as the form was filled from it: the server refuses the save if another
   // edit (another tab, another device) came since, and the live listing shows it first (ADR 0061).
   const [seenEdits, setSeenEdits] = useState(listing?.edits);
+  // A save whose answer was lost (the server may have made it): if the listing's next edit is
+  // that save, it is this form's own, not one made elsewhere; sent again, it lands once (the key).
+  const [lostSave, setLostSave] = useState<{ edits: number; body: AddProductBody } | null>(null);
+  const ownEdit =
+    !!listing && !!lostSave && seenEdits === lostSave.edits && listing.edits === lostSave.edits + 1 && madeBy(listing, lostSave.body);
   // Not while this tab saves: its own edit is pushed back before the answer and the move away.
-  const editedElsewhere = !busy && listing?.edits !== undefined && seenEdits !== undefined && listing.edits > seenEdits;
+  const editedElsewhere = !busy && !ownEdit && listing?.edits !== undefined && seenEdits !== undefined && listing.edits > seenEdits;
   const loadAgainButton = useRef<HTMLButtonElement>(null);
   const loadAgain = () => {
     if (!listing) return;
@@ -119,6 +149,8 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
     setError(null);
     // Which photo a failed upload was, so the message can name it.
     let uploading = '';
+    let sent: AddProductBody | null = null;
+    setLostSave(null);
     try {
       // One at a time: a phone holds one full-size photo in memory while it is shrunk, not eight.
       const uploaded: UploadedImage[] = [];
@@ -147,9 +179,12 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
         ...pictures,
         category_name: category?.category_name ?? '',
       };
-      onSaved(await (listing ? editProduct(listing._id, { ...body, edits: seenEdits }) : addProduct(body)));
+      sent = body;
+      onSaved(await (listing ? editProduct(listing._id, { ...body, edits: seenEdits }, writeKey) : addProduct(body, writeKey)));
     } catch (failure) {
       logFailure(failure);
+      if (sent && listing && seenEdits !== undefined && (isOutage(failure) || !(failure instanceof ApiError)))
+        setLostSave({ edits: seenEdits, body: sent });
       setError(uploading ? `${uploading}: ${errorMessage(failure)}` : errorMessage(failure));
       // The server names the fields it refused: say it next to them too.
       const named = failure instanceof ApiError ? (failure.problem.errors ?? []).filter((e) => FORM_FIELDS.has(e.field)) : [];
