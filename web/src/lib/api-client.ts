@@ -30,6 +30,8 @@ interface RequestOptions {
    * server scopes a key to the request's body, so a changed form is a new request all the same.
    */
   idempotencyKey?: string;
+  /** The answer's body as a Blob (a download), not read as text: a large file is not held as a string. */
+  asBlob?: boolean;
 }
 
 /** A list read, with the log position the server's read models had reached before it ran. */
@@ -151,7 +153,15 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
     await new Promise((resolve) => setTimeout(resolve, 1000 * (attempt + 1)));
   }
   if (!response) throw new ApiError({ type: 'about:blank', title: 'The server could not be reached.', status: 0 });
-  const text = await response.text();
+  // The connection can drop after the status line (a server cut a download short on a fault).
+  const cutShort = () => new ApiError({ type: 'about:blank', title: 'The answer was cut short; nothing of it was kept.', status: 0 });
+  if (options.asBlob && response.ok) {
+    const blob = await response.blob().catch(() => null);
+    if (!blob) throw cutShort();
+    return { data: blob, response };
+  }
+  const text = await response.text().catch(() => null);
+  if (text === null) throw cutShort();
   const data: unknown = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const problem = toProblem(data, response);

@@ -2,7 +2,7 @@ import type { DailyActivity, LogEvent } from '@tv-shop/contracts';
 import { atom } from 'jotai';
 
 /** How many pushed events this tab keeps for the event log and the overview's feed. */
-const KEEP = 1000;
+export const KEEP_PUSHED = 1000;
 
 /**
  * The log's events as the socket pushed them (admin only), newest first. Pages show these above
@@ -16,7 +16,7 @@ export const addPushedEventAtom = atom(null, (get, set, event: LogEvent) => {
   // Pushes come in log order; a catch-up after a drop may replay older ones, so keep the order by position.
   const at = events.findIndex((e) => e.position < event.position);
   const next = at === -1 ? [...events, event] : [...events.slice(0, at), event, ...events.slice(at)];
-  set(pushedEventsAtom, next.slice(0, KEEP));
+  set(pushedEventsAtom, next.slice(0, KEEP_PUSHED));
 });
 
 /** Each day's figures as last pushed, with the log position that push reflects. */

@@ -48,3 +48,18 @@ export function matchesFilter(event: LogEvent, filter: TailFilter): boolean | un
 
 /** As the server reads `to`: a bare date (a shared link's `to=2026-11-22`) means up to that day's end. */
 const untilOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? Date.parse(to) + 86_400_000 - 1 : Date.parse(to));
+
+/**
+ * Whether the pushed events (newest first) skip a position after `from`: every event of the log
+ * is pushed to the admin in order, so a skipped one was not sent, or is no longer kept.
+ */
+export function skipsAfter(pushed: readonly LogEvent[], from: number): boolean {
+  let last = from;
+  for (let i = pushed.length - 1; i >= 0; i--) {
+    const { position } = pushed[i]!;
+    if (position <= from) continue;
+    if (position > last + 1) return true;
+    last = position;
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import type { LogEvent } from '@tv-shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { filterFromParams, matchesFilter } from './filter';
+import { filterFromParams, matchesFilter, skipsAfter } from './filter';
 
 const event: LogEvent = {
   position: 7,
@@ -43,5 +43,22 @@ describe('the live tail filter', () => {
   it('cannot judge an actor given by email: the server is asked', () => {
     expect(matchesFilter(event, { actor: 'rahim@example.com' })).toBeUndefined();
     expect(matchesFilter(event, { actor: 'rahim@example.com', type: 'ProductListed' })).toBe(false);
+  });
+});
+
+describe('a gap in the pushed events', () => {
+  const at = (...positions: number[]) => positions.map((position) => ({ ...event, position }));
+
+  it('is none when every position after the page follows the last', () => {
+    expect(skipsAfter(at(13, 12, 11), 10)).toBe(false);
+    expect(skipsAfter([], 10)).toBe(false);
+    // Pushes from before the page was read do not count.
+    expect(skipsAfter(at(11, 9, 4), 10)).toBe(false);
+  });
+
+  it('is found right after the page, or between two pushes', () => {
+    // The event log caught up on 11 and 12 without pushing them.
+    expect(skipsAfter(at(14, 13), 10)).toBe(true);
+    expect(skipsAfter(at(15, 13, 12, 11), 10)).toBe(true);
   });
 });

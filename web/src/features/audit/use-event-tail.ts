@@ -1,15 +1,17 @@
 import type { LogEvent } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getEventsAfter, getEventsNewestFirst } from './api/get-events';
-import { pushedEventsAtom } from './atoms';
-import { matchesFilter, type TailFilter } from './filter';
+import { KEEP_PUSHED, pushedEventsAtom } from './atoms';
+import { matchesFilter, skipsAfter, type TailFilter } from './filter';
 
 interface Loaded {
+  /** Which read of the first page this is: the live events and older pages belong to one. */
+  read: number;
   /** Read from the server, newest first: the first page and every older one asked for. */
   events: LogEvent[];
   /** The `before` for the next older page; null when the oldest has been read. */
@@ -18,74 +20,136 @@ interface Loaded {
   head: number;
 }
 
+/** The events after a page's head that pass the filter, newest first, as they came. */
+interface Live {
+  /** The read they follow (`Loaded.read`): a late answer for an earlier read is dropped. */
+  for: number;
+  events: LogEvent[];
+  /** Asked of the server up to here: every event to this position that passes is in `events`. */
+  upTo: number;
+}
+
+/** More live events than this since the page was read: the page is read again (newest first). */
+const MAX_LIVE = 2_000;
+/** After a failed ask, the next one waits this long. */
+const ASK_AGAIN_MS = 5_000;
+
 const newestFirst = (a: LogEvent, b: LogEvent) => b.position - a.position;
+
+/** `events` (newest first) with `more` added, each position once. */
+function withEvents(events: LogEvent[], more: readonly LogEvent[]): LogEvent[] {
+  const have = new Set(events.map((e) => e.position));
+  const added = more.filter((e) => !have.has(e.position));
+  return added.length === 0 ? events : [...events, ...added].sort(newestFirst);
+}
 
 /**
  * The filtered log, newest first: one page read from the server, then every pushed event that
- * passes the filter goes on top, without asking again. Older pages come on request. While
+ * passes the filter goes on top, without asking again. The server is asked only for what a push
+ * cannot say: whether an event passes a filter the page cannot check (an actor's email), and the
+ * events of a position the pushes skipped (the event log caught up on events too old to push,
+ * ADR 0038; or more came at once than this tab keeps). Older pages come on request. While
  * `pausedAt` is set, events after it are held back (counted in `held`) so the list keeps still.
  */
 export function useEventTail(filter: TailFilter, pausedAt: number | null) {
   const reload = useAtomValue(listsReloadAtom);
   const pushed = useAtomValue(pushedEventsAtom);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  /** Events the server said pass a filter the page cannot check itself (an actor's email). */
-  const [asked, setAsked] = useState<{ events: LogEvent[]; upTo: number }>({ events: [], upTo: 0 });
+  const [live, setLive] = useState<Live>({ for: 0, events: [], upTo: 0 });
+  /** The newest read of the first page started: an earlier one answering late is dropped. */
+  const started = useRef(0);
   const [older, setOlder] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
 
   const load = useCallback(async () => {
+    const read = ++started.current;
     const page = await getEventsNewestFirst(filter);
-    setLoaded({ events: page.events, next: page.next, head: page.head });
-    setAsked({ events: [], upTo: page.head });
+    if (read !== started.current) return;
+    setLoaded({ read, events: page.events, next: page.next, head: page.head });
+    setLive({ for: read, events: [], upTo: page.head });
     // Events after the head come by push, or by the socket's catch-up if it was not connected yet.
     noteListRead(page.head);
   }, [filter]);
   const state = useLoad(load, reload);
 
   const head = loaded?.head ?? Infinity;
-  const fresh = useMemo(() => pushed.filter((e) => e.position > head && matchesFilter(e, filter) === true), [pushed, head, filter]);
+  // Pushes that pass are kept here as they come (the tab's pushes keep only the last 1,000).
+  useEffect(() => {
+    if (!loaded) return;
+    const passing = pushed.filter((e) => e.position > loaded.head && matchesFilter(e, filter) === true);
+    if (passing.length > 0) setLive((l) => (l.for === loaded.read ? { ...l, events: withEvents(l.events, passing) } : l));
+  }, [pushed, loaded, filter]);
 
+  const current = live.for === loaded?.read;
+  const covered = Math.max(head, current ? live.upTo : head);
   // A push the page cannot judge: ask the server which of the events since the last answer pass.
   const unjudged = useMemo(
-    () => pushed.some((e) => e.position > Math.max(head, asked.upTo) && matchesFilter(e, filter) === undefined),
-    [pushed, head, asked.upTo, filter],
+    () => pushed.some((e) => e.position > covered && matchesFilter(e, filter) === undefined),
+    [pushed, covered, filter],
   );
+  // Every event of the log is pushed here in order, so a skipped position is an event this tab
+  // was not sent. (A failed append skips one too: asked once, for nothing.) When the tab's pushes
+  // are full, the oldest it kept may follow ones it let go: the look starts at the oldest kept.
+  const gap = useMemo(() => {
+    const oldest = pushed.length >= KEEP_PUSHED ? (pushed.at(-1)?.position ?? 0) - 1 : 0;
+    return skipsAfter(pushed, Math.max(covered, oldest));
+  }, [pushed, covered]);
+  const ask = loaded !== null && (unjudged || gap);
+  // One ask at a time; its answer counts for the page it was asked for, whatever came meanwhile.
+  const asking = useRef(false);
+  const [asked, setAsked] = useState(0);
   useEffect(() => {
-    if (!unjudged || !loaded) return;
-    let alive = true;
-    const from = Math.max(loaded.head, asked.upTo);
-    getEventsAfter(filter, from).then(
+    if (!ask || asking.current || !loaded) return;
+    asking.current = true;
+    const { read } = loaded;
+    getEventsAfter(filter, covered).then(
       (page) => {
-        if (!alive) return;
-        const last = page.events.at(-1)?.position ?? from;
-        setAsked((a) => ({ events: [...a.events, ...page.events], upTo: Math.max(a.upTo, page.next ?? Math.max(last, page.head)) }));
+        asking.current = false;
+        const upTo = page.next ?? Math.max(page.events.at(-1)?.position ?? covered, page.head);
+        setLive((l) => (l.for === read ? { ...l, events: withEvents(l.events, page.events), upTo: Math.max(l.upTo, upTo) } : l));
+        // Asked again at once if this answer moved on (a page of many) or came for an earlier read:
+        // else only at the next change.
+        if (upTo > covered || read !== started.current) setAsked((n) => n + 1);
       },
-      (error: unknown) => logFailure(error),
+      (error: unknown) => {
+        asking.current = false;
+        logFailure(error);
+        setTimeout(() => setAsked((n) => n + 1), ASK_AGAIN_MS);
+      },
     );
-    return () => {
-      alive = false;
-    };
-  }, [unjudged, loaded, asked.upTo, filter]);
+  }, [ask, loaded, covered, filter, asked]);
+
+  const liveEvents = useMemo(() => (current ? live.events : []), [current, live.events]);
+  // A busy log, watched for long: rather than grow without end, the page is read again.
+  const { retry } = state;
+  const tooMany = liveEvents.length > MAX_LIVE && pausedAt === null;
+  useEffect(() => {
+    if (tooMany) retry();
+  }, [tooMany, retry]);
 
   const all = useMemo(() => {
     const byPosition = new Map<number, LogEvent>();
-    for (const e of [...fresh, ...asked.events, ...(loaded?.events ?? [])]) byPosition.set(e.position, e);
+    for (const e of [...liveEvents, ...(loaded?.events ?? [])]) byPosition.set(e.position, e);
     return [...byPosition.values()].sort(newestFirst);
-  }, [fresh, asked.events, loaded]);
+  }, [liveEvents, loaded]);
 
   const events = useMemo(() => (pausedAt === null ? all : all.filter((e) => e.position <= pausedAt)), [all, pausedAt]);
 
-  const loadOlder = useCallback(async () => {
-    if (!loaded || loaded.next === null) return;
+  /** Reads the next older page; answers how many events it added (null when it failed or was dropped). */
+  const loadOlder = useCallback(async (): Promise<number | null> => {
+    if (!loaded || loaded.next === null) return null;
+    const { read, next: before } = loaded;
     setOlder({ loading: true, error: null });
     try {
-      const page = await getEventsNewestFirst(filter, loaded.next);
-      // Only onto the list it was asked for: loaded again meanwhile (the filter changed, a
-      // reload), the older page belongs to a list no longer shown, and its cursor with it.
-      setLoaded((l) => (l === loaded ? { ...l, events: [...l.events, ...page.events], next: page.next } : l));
+      const page = await getEventsNewestFirst(filter, before);
       setOlder({ loading: false, error: null });
+      // Only onto the list it was asked for: read again meanwhile (the filter changed, a
+      // reload), the older page belongs to a list no longer shown, and its cursor with it.
+      if (read !== started.current) return null;
+      setLoaded((l) => (l && l.read === read && l.next === before ? { ...l, events: [...l.events, ...page.events], next: page.next } : l));
+      return page.events.length;
     } catch (error) {
       setOlder({ loading: false, error: errorMessage(error) });
+      return null;
     }
   }, [filter, loaded]);
 

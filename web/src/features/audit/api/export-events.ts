@@ -7,13 +7,13 @@ const mime: Record<ExportFormat, string> = { ndjson: 'application/x-ndjson', csv
 
 /**
  * The filtered log as a file, fetched with the session's token (a plain link would go without
- * it) and saved from a Blob. The client reads the answer as text; a one-line NDJSON answer it
- * takes for JSON is written back as that line.
+ * it) and saved from a Blob as the server sent it (never held as one string: a whole log can be
+ * larger than a string may be). A download the server cut short (a fault part way) fails here
+ * and saves nothing, so that a part cannot pass for the whole.
  */
 export async function exportEvents(filter: TailFilter, format: ExportFormat): Promise<number> {
-  const answer = await apiRequest<unknown>('/admin/events/export', { query: { ...filterToQuery(filter), format } });
-  const text = answer === undefined ? '' : typeof answer === 'string' ? answer : `${JSON.stringify(answer)}\n`;
-  const blob = new Blob([text], { type: mime[format] });
+  const answer = await apiRequest<Blob>('/admin/events/export', { query: { ...filterToQuery(filter), format }, asBlob: true });
+  const blob = new Blob([answer], { type: mime[format] });
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;

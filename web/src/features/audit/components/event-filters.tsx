@@ -31,6 +31,9 @@ const toIso = (local?: string, throughMinute = false) => {
 
 const typeOptions = eventTypes.map((type) => ({ value: type, label: type }));
 
+/** As the server caps them (LogQuery): longer is refused, so the field stops there. */
+const MAX_LENGTH = { stream: 240, actor: 320, correlation: 120 } as const;
+
 /** Wide enough that the filters take a few rows beside the log; on a phone they would fill its first screen. */
 const roomy = () => typeof window.matchMedia !== 'function' || window.matchMedia('(min-width: 576px)').matches;
 
@@ -47,6 +50,11 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
   // The filter as the address has it: how many are set (the cause too, which a link sets).
   const query = filterToQuery(filter);
   const count = Object.keys(query).length;
+  // A type this page does not know (a link from a newer shop) is still the one applied: shown as such.
+  const options =
+    filter.type && !(eventTypes as readonly string[]).includes(filter.type)
+      ? [...typeOptions, { value: filter.type, label: filter.type }]
+      : typeOptions;
   const [open, setOpen] = useState(() => count > 0 || roomy());
   const summary = useRef<HTMLElement>(null);
   /** Whether the next new filter is this form's own (Apply, Clear, the cause's close) rather than a link's. */
@@ -71,16 +79,24 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
     own.current = JSON.stringify(filterToQuery(next)) !== key;
     onChange(next);
   };
+  // A time left as the address gave it stays exactly that (a bare date means a whole UTC day there,
+  // which the field can only show as its first minute in this browser's time).
+  const unchanged = (given: string | undefined, shown: string | undefined) =>
+    given !== undefined && shown === toLocal(given) && shown !== undefined;
   const apply = (values: Values) => {
-    if (!roomy()) setOpen(false);
+    // On a phone they fold to show the events; the focus goes to their heading, not the hidden button.
+    if (!roomy()) {
+      setOpen(false);
+      summary.current?.focus();
+    }
     change({
       type: values.type || undefined,
       stream: values.stream?.trim() || undefined,
       actor: values.actor?.trim() || undefined,
       correlation: values.correlation?.trim() || undefined,
       cause: filter.cause,
-      from: toIso(values.from),
-      to: toIso(values.to, true),
+      from: unchanged(filter.from, values.from) ? filter.from : toIso(values.from),
+      to: unchanged(filter.to, values.to) ? filter.to : toIso(values.to, true),
     });
   };
   return (
@@ -98,16 +114,16 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
         onFinish={apply}
       >
         <Form.Item name="type" label="Type" className="event-filters__field">
-          <FormSelect anyLabel="Any type" options={typeOptions} />
+          <FormSelect anyLabel="Any type" options={options} />
         </Form.Item>
         <Form.Item name="stream" label="Stream" className="event-filters__field">
-          <Input placeholder="product-…" allowClear />
+          <Input placeholder="product-…" allowClear maxLength={MAX_LENGTH.stream} />
         </Form.Item>
         <Form.Item name="actor" label="Actor" className="event-filters__field">
-          <Input placeholder="User id or email" allowClear />
+          <Input placeholder="User id or email" allowClear maxLength={MAX_LENGTH.actor} />
         </Form.Item>
         <Form.Item name="correlation" label="Correlation" className="event-filters__field">
-          <Input placeholder="Correlation id" allowClear />
+          <Input placeholder="Correlation id" allowClear maxLength={MAX_LENGTH.correlation} />
         </Form.Item>
         <Form.Item name="from" label="From" className="event-filters__field">
           <Input type="datetime-local" />

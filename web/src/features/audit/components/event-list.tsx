@@ -75,13 +75,16 @@ export function EventList({
   events,
   liveAfter,
   onFilter,
+  filtered,
 }: {
   events: LogEvent[];
+  /** Whether filters apply: an empty list says which it is. */
+  filtered: boolean;
   /** Events after this position came by push: they slide in. */
   liveAfter: number;
   onFilter: (key: 'correlation', value: string) => void;
 }) {
-  if (events.length === 0) return <EmptyText>No events match these filters.</EmptyText>;
+  if (events.length === 0) return <EmptyText>{filtered ? 'No events match these filters.' : 'No events yet.'}</EmptyText>;
   return (
     <ol className="event-list" aria-label="Events, newest first">
       {events.map((event) => (

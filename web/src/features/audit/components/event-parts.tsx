@@ -15,9 +15,12 @@ export function EventTypeTag({ type }: { type: string }) {
   );
 }
 
+// With the year and the zone: the filters take the browser's time, the export and the charts UTC.
 const timeFormat = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
   month: 'short',
+  year: 'numeric',
+  timeZoneName: 'short',
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
