@@ -4,7 +4,7 @@ import pg from 'pg';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { card, sellerWithProduct } from './support/shop';
+import { api, card, listTv, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const databaseUrl = inject('databaseUrl');
@@ -62,4 +62,55 @@ test('when an operator rebuilds a damaged read model beside the running shop, th
   // And the repaired read model is what the log says, row for row.
   const verify = await projectorTool('verify', 'catalog');
   expect(verify.code, verify.output).toBe(0);
+});
+
+test('when a rebuild tells an open search to read again, then the visitor keeps the pages they loaded, repaired', async () => {
+  // More listings than a page (24) that one word finds, one of them on the second page damaged.
+  const word = `Rebuildtest${Date.now()}`;
+  const client = api(baseUrl);
+  const { token } = await client.signup('Barisal Displays', uniqueEmail('seller'), 'Seller');
+  const photo = await client.uploadImage(token, [22, 101, 52]);
+  const ids: string[] = [];
+  for (let n = 1; n <= 27; n++) {
+    // Of no brand, place or price another journey searches for (the journeys share one shop).
+    const answer = await listTv(baseUrl, token, `${word} Screen ${n}`, {
+      productImage: photo,
+      category_id: 'other',
+      location: 'Barisal Sadar',
+      resale_price: 64000,
+      orginal_price: 98000,
+    });
+    ids.push(answer.insertedId ?? '');
+  }
+  const damagedName = `${word} damaged row`;
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    // The second listing is the second oldest: on the second page, newest first.
+    await db.query('update rm_catalog.products set name = $1 where id = $2', [damagedName, ids[1]]);
+  } finally {
+    await db.end();
+  }
+
+  const page = await newPage();
+  const exactCard = (name: string) =>
+    page.locator('article.product-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  await page.goto(`/all_products?q=${word}`);
+  await exactCard(`${word} Screen 27`).waitFor();
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await exactCard(damagedName).waitFor();
+  const cards = page.locator('article.product-card');
+  await expect.poll(() => cards.count()).toBe(27);
+  await waitLive(page);
+  await markNoReload(page);
+
+  const rebuild = await projectorTool('rebuild', 'catalog');
+  expect(rebuild.code, rebuild.output).toBe(0);
+
+  // Read again as far as it was shown: both pages, the damaged row repaired in its place.
+  await exactCard(`${word} Screen 2`).waitFor({ timeout: 15_000 });
+  expect(await exactCard(damagedName).count()).toBe(0);
+  expect(await cards.count()).toBe(27);
+  expect(await exactCard(`${word} Screen 1`).count()).toBe(1);
+  expect(await stillSamePage(page)).toBe(true);
 });

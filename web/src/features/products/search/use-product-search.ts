@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
+import { useLoad } from '@/lib/use-load';
 import { searchProducts } from '../api/search-products';
 import { productsStore } from '../atoms';
 import { useIdList } from '../use-id-list';
@@ -34,15 +35,15 @@ const onlyItsRows = () => false;
  * store and are shown by id, so pushes update them in place without a refetch; a row that no
  * longer matches the exact criteria (sold while `sold=false`, removed) drops out, and the total
  * counts it out too; a listing pushed since the search was read that matches it joins the results
- * (`useJoining`). A new search, Retry or a resync reads the first page again.
+ * (`useJoining`). A new search or Retry reads the first page again; a resync (the live connection
+ * missed too much) reads as many pages as were shown, so a visitor far down keeps their place,
+ * and if it fails the rows stay on screen with the page's notice of a failed refresh.
  */
 export function useProductSearch(search: ProductSearchState) {
   const key = JSON.stringify(search);
   const current = useMemo(() => JSON.parse(key) as ProductSearchState, [key]);
   const [results, setResults] = useState<Results | null>(null);
-  const [failure, setFailure] = useState<{ key: string; message: string } | null>(null);
   const [more, setMore] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const [attempt, setAttempt] = useState(0);
   const reload = useAtomValue(listsReloadAtom);
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
   const view = useMemo(() => searchView(current), [current]);
@@ -60,35 +61,46 @@ export function useProductSearch(search: ProductSearchState) {
     [loadIntoStore, view],
   );
 
-  useEffect(() => {
-    let alive = true;
-    setFailure(null);
+  /** The rows shown for this search so far, for a reload to read as far. */
+  const shownSoFar = useRef<{ key: string; count: number }>({ key: '', count: 0 });
+  /** The newest read started: an older one answering late (the search changed since) is dropped. */
+  const newestRead = useRef(0);
+  const load = useCallback(async () => {
+    const read = ++newestRead.current;
     setMore({ busy: false, error: null });
-    searchProducts(toApiQuery(current)).then(
-      (answer) => {
-        if (!alive) return;
-        const ids = take(answer);
-        setResults({ key, readAt: answer.position, ids, nextCursor: answer.nextCursor, total: answer.total, capped: answer.totalCapped });
-      },
-      (error: unknown) => {
-        logFailure(error);
-        if (alive) setFailure({ key, message: errorMessage(error) });
-      },
-    );
-    return () => {
-      alive = false;
-    };
-  }, [key, current, attempt, reload, take]);
+    const first = await searchProducts(toApiQuery(current));
+    if (read !== newestRead.current) return;
+    const ids = take(first);
+    let nextCursor = first.nextCursor;
+    const want = shownSoFar.current.key === key ? shownSoFar.current.count : 0;
+    while (nextCursor && ids.length < want) {
+      const page = await searchProducts(toApiQuery(current, nextCursor));
+      if (read !== newestRead.current) return;
+      ids.push(...take(page).filter((id) => !ids.includes(id)));
+      nextCursor = page.nextCursor;
+    }
+    setResults({ key, readAt: first.position, ids, nextCursor, total: first.total, capped: first.totalCapped });
+  }, [key, current, take]);
+  const state = useLoad(load, reload);
 
   const shown = results?.key === key ? results : null;
+  useEffect(() => {
+    shownSoFar.current = { key, count: shown?.ids.length ?? 0 };
+  }, [key, shown]);
   const loadMore = useCallback(async () => {
     if (!shown?.nextCursor) return;
+    const cursor = shown.nextCursor;
+    const read = newestRead.current;
     setMore({ busy: true, error: null });
     try {
-      const answer = await searchProducts(toApiQuery(current, shown.nextCursor));
+      const answer = await searchProducts(toApiQuery(current, cursor));
+      // The list was read again meanwhile (a resync): its own read covers this page, or its own cursor does.
+      if (read !== newestRead.current) return setMore({ busy: false, error: null });
       const ids = take(answer);
       setResults((r) =>
-        r && r.key === key ? { ...r, ids: [...r.ids, ...ids.filter((id) => !r.ids.includes(id))], nextCursor: answer.nextCursor } : r,
+        r && r.key === key && r.nextCursor === cursor
+          ? { ...r, ids: [...r.ids, ...ids.filter((id) => !r.ids.includes(id))], nextCursor: answer.nextCursor }
+          : r,
       );
       setMore({ busy: false, error: null });
     } catch (error) {
@@ -112,12 +124,7 @@ export function useProductSearch(search: ProductSearchState) {
   const read = useIdList(ids, keep);
   const joining = useJoining(shown, current);
   const products = useMemo(() => placeJoining(read, joining, current.sort, !!shown?.nextCursor), [read, joining, current.sort, shown]);
-  const error = failure?.key === key ? failure.message : null;
-  const retry = useCallback(() => {
-    setFailure(null);
-    setResults(null);
-    setAttempt((n) => n + 1);
-  }, []);
+  const error = shown ? null : state.error;
 
   return {
     products,
@@ -127,7 +134,7 @@ export function useProductSearch(search: ProductSearchState) {
     hasMore: !!shown?.nextCursor,
     loading: !shown && !error,
     error,
-    retry,
+    retry: state.retry,
     loadMore,
     loadingMore: more.busy,
     loadMoreError: more.error,
