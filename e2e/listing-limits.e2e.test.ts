@@ -2,7 +2,7 @@ import { expect, inject, test } from 'vitest';
 import type { Product, Problem } from '@tv-shop/contracts';
 import { snap, useBrowser } from './support/browser';
 import { pngFile } from './support/png';
-import { api, choose, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
+import { api, fillListing, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -52,15 +52,17 @@ test('when a seller has added as many TVs as the limit allows, then Add Product 
   const page = await newPage();
   await logInFromHome(page, email, PASSWORD);
   await page.goto('/dashboard/add_product');
-  await page.getByLabel('Product Name').fill('Sony Bravia 43" one too many');
-  await page.getByLabel('Location').fill('Mirpur, Dhaka');
-  await page.getByLabel('Resale Price (TK)').fill('18000');
-  await page.getByLabel('Original Price (TK)').fill('45000');
-  await page.getByLabel('Phone Number').fill('01700000000');
-  await choose(page, 'Condition', 'Good');
-  await choose(page, 'Years of Use', '1 year');
-  await choose(page, 'Category', 'Sony');
-  await page.getByLabel('Details').fill('Would be one listing too many.');
+  await fillListing(page, {
+    name: 'Sony Bravia 43" one too many',
+    location: 'Mirpur, Dhaka',
+    resalePrice: '18000',
+    originalPrice: '45000',
+    phone: '01700000000',
+    condition: 'Good',
+    yearsOfUse: '1 year',
+    category: 'Sony',
+    details: 'Would be one listing too many.',
+  });
   await page.getByLabel('Photos', { exact: true }).setInputFiles(await pngFile('limit', [180, 83, 9], 160));
   await page.getByText('1 of 8 photos').waitFor();
   await page.getByRole('button', { name: 'Add Product' }).click();

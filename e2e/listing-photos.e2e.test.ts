@@ -4,7 +4,7 @@ import { expect, inject, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { PHONE, snap, useBrowser } from './support/browser';
 import { bigPhoneJpeg, captionedPng } from './support/photos';
-import { api, card, choose, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, card, expectToast, fillListing, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -50,15 +50,17 @@ test('when a seller lists three photos, one a 7 MB phone photo, and reorders the
   await logInFromHome(page, email, PASSWORD);
   await page.goto('/dashboard/add_product');
   await page.getByText('Up to 8 photos; any size — we shrink them before upload.').waitFor();
-  await page.getByLabel('Product Name').fill(productName);
-  await page.getByLabel('Location').fill('Banani, Dhaka');
-  await page.getByLabel('Resale Price (TK)').fill('61000');
-  await page.getByLabel('Original Price (TK)').fill('140000');
-  await page.getByLabel('Phone Number').fill('01812345678');
-  await choose(page, 'Condition', 'Excellent');
-  await choose(page, 'Years of Use', '2 years');
-  await choose(page, 'Category', 'LG');
-  await page.getByLabel('Details').fill('Perfect blacks, no burn-in, wall bracket included.');
+  await fillListing(page, {
+    name: productName,
+    location: 'Banani, Dhaka',
+    resalePrice: '61000',
+    originalPrice: '140000',
+    phone: '01812345678',
+    condition: 'Excellent',
+    yearsOfUse: '2 years',
+    category: 'LG',
+    details: 'Perfect blacks, no burn-in, wall bracket included.',
+  });
 
   // A file that is not an image is named and left out when chosen, also one named like an image;
   // the images beside it are added.

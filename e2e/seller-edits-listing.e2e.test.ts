@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, inject, test } from 'vitest';
 import { useBrowser } from './support/browser';
 import { captionedPng } from './support/photos';
-import { api, choose, expectToast, listTv, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, choose, expectToast, listTv, logInFromHome, loseAnswers, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -155,14 +155,7 @@ test('when the answers to a save are lost and the listing shows the change meanw
   await page.getByLabel('Resale Price (TK)').fill('17250');
 
   // The server makes each try; the page never hears back from the first three.
-  const keys: string[] = [];
-  await page.route(`**/api/product/${seller.productId}`, async (route) => {
-    if (route.request().method() !== 'PUT') return route.continue();
-    keys.push(route.request().headers()['idempotency-key'] ?? '');
-    const answer = await route.fetch();
-    if (keys.length <= 3) return route.abort('connectionreset');
-    return route.fulfill({ response: answer });
-  });
+  const keys = await loseAnswers(page, `**/api/product/${seller.productId}`, 'PUT', 3);
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await page.getByRole('alert').filter({ hasText: 'The server could not be reached.' }).waitFor({ timeout: 15_000 });
   // The save was made: its push has reached the page, and the form does not take it for someone else's.

@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { pngFile } from './support/png';
-import { api, card, choose, expectToast, logIn, PASSWORD, uniqueEmail } from './support/shop';
+import { api, card, choose, expectToast, fillListing, logIn, loseAnswers, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -29,15 +29,17 @@ test('when a seller lists an advertised TV, then it is on the home page until it
   // dashboard's menu is behind a button).
   await page.locator('.profile-card').getByRole('link', { name: 'Add a TV for sale' }).click();
   await page.getByRole('heading', { name: 'Add Product' }).waitFor();
-  await page.getByLabel('Product Name').fill(productName);
-  await page.getByLabel('Location').fill('Gulshan, Dhaka');
-  await page.getByLabel('Resale Price (TK)').fill('32000');
-  await page.getByLabel('Original Price (TK)').fill('75000');
-  await page.getByLabel('Phone Number').fill('01811111111');
-  await choose(page, 'Condition', 'Excellent');
-  await choose(page, 'Years of Use', '3 years');
-  await choose(page, 'Category', 'Sony');
-  await page.getByLabel('Details').fill('4K HDR, wall mount included, original box.');
+  await fillListing(page, {
+    name: productName,
+    location: 'Gulshan, Dhaka',
+    resalePrice: '32000',
+    originalPrice: '75000',
+    phone: '01811111111',
+    condition: 'Excellent',
+    yearsOfUse: '3 years',
+    category: 'Sony',
+    details: '4K HDR, wall mount included, original box.',
+  });
   await page.getByLabel('Photos', { exact: true }).setInputFiles(await pngFile('product', [15, 118, 110], 160));
   await page.getByText('1 of 8 photos').waitFor();
   await snap(page, '2-add-product');
@@ -129,28 +131,22 @@ test('when the answers to Add Product are lost and the seller presses Add Produc
   const productName = `Walton 43" lost answer ${Date.now()}`;
   await page.goto('/dashboard/add_product');
   await page.getByRole('heading', { name: 'Add Product' }).waitFor();
-  await page.getByLabel('Product Name').fill(productName);
-  await page.getByLabel('Location').fill('Mirpur, Dhaka');
-  await page.getByLabel('Resale Price (TK)').fill('21000');
-  await page.getByLabel('Original Price (TK)').fill('46000');
-  await page.getByLabel('Phone Number').fill('01822222222');
-  await choose(page, 'Condition', 'Good');
-  await choose(page, 'Years of Use', '2 years');
-  await choose(page, 'Category', 'Walton');
-  await page.getByLabel('Details').fill('Smart TV, remote and stand included.');
+  await fillListing(page, {
+    name: productName,
+    location: 'Mirpur, Dhaka',
+    resalePrice: '21000',
+    originalPrice: '46000',
+    phone: '01822222222',
+    condition: 'Good',
+    yearsOfUse: '2 years',
+    category: 'Walton',
+    details: 'Smart TV, remote and stand included.',
+  });
   await page.getByLabel('Photos', { exact: true }).setInputFiles(await pngFile('lost-answer', [120, 53, 15], 160));
   await page.getByText('1 of 8 photos').waitFor();
 
-  // The server gets each try and does it; the answer never reaches the page (a dropped
-  // connection on the way back), for the page's own tries: the first press gives up.
-  const keys: string[] = [];
-  await page.route('**/api/products', async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    keys.push(route.request().headers()['idempotency-key'] ?? '');
-    const answer = await route.fetch();
-    if (keys.length <= 3) return route.abort('connectionreset');
-    return route.fulfill({ response: answer });
-  });
+  // The server gets each of the page's own tries and does it; no answer reaches the page: the first press gives up.
+  const keys = await loseAnswers(page, '**/api/products', 'POST', 3);
   await page.getByRole('button', { name: 'Add Product' }).click();
   await page.getByRole('alert').filter({ hasText: 'The server could not be reached.' }).waitFor({ timeout: 15_000 });
   expect(keys).toHaveLength(3);

@@ -162,3 +162,46 @@ export async function answerOf(page: Page, method: string, path: string, act: ()
     page.off('request', onRequest);
   }
 }
+
+/**
+ * The server gets each `method` call to `url` and does it, but the page never hears back from
+ * the first `lost` of them (the connection drops on the way back); later ones pass. Answers the
+ * Idempotency-Key of every call, in order.
+ */
+export async function loseAnswers(page: Page, url: string, method: string, lost: number): Promise<string[]> {
+  const keys: string[] = [];
+  await page.route(url, async (route) => {
+    if (route.request().method() !== method) return route.continue();
+    keys.push(route.request().headers()['idempotency-key'] ?? '');
+    const answer = await route.fetch();
+    if (keys.length <= lost) return route.abort('connectionreset');
+    return route.fulfill({ response: answer });
+  });
+  return keys;
+}
+
+/** A listing as the Add Product form takes it: the fields' text, and the choices' visible labels. */
+export interface ListingForm {
+  name: string;
+  location: string;
+  resalePrice: string;
+  originalPrice: string;
+  phone: string;
+  condition: string;
+  yearsOfUse: string;
+  category: string;
+  details: string;
+}
+
+/** Fills the Add Product (or Edit Listing) form's fields, photos apart. */
+export async function fillListing(page: Page, listing: ListingForm): Promise<void> {
+  await page.getByLabel('Product Name').fill(listing.name);
+  await page.getByLabel('Location').fill(listing.location);
+  await page.getByLabel('Resale Price (TK)').fill(listing.resalePrice);
+  await page.getByLabel('Original Price (TK)').fill(listing.originalPrice);
+  await page.getByLabel('Phone Number').fill(listing.phone);
+  await choose(page, 'Condition', listing.condition);
+  await choose(page, 'Years of Use', listing.yearsOfUse);
+  await choose(page, 'Category', listing.category);
+  await page.getByLabel('Details').fill(listing.details);
+}

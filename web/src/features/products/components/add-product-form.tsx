@@ -22,7 +22,8 @@ type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 
 const required = (what: string) => ({ required: true, whitespace: true, message: `Please enter the ${what}` });
 // The server's own checks of a listing's fields (AddProductBody), fetched on first use.
 const listingFields = serverFields(() => import('../add-product-schema').then((m) => m.AddProductBody.shape));
-const FORM_FIELDS = new Set<string>([
+/** A listing's own fields, as the form has them (its photos apart). */
+const LISTING_FIELDS = [
   'porduct_name',
   'location',
   'resale_price',
@@ -32,7 +33,8 @@ const FORM_FIELDS = new Set<string>([
   'use_duration',
   'category_id',
   'details',
-]);
+] as const;
+const FORM_FIELDS = new Set<string>(LISTING_FIELDS);
 const conditionOptions = CONDITIONS.map((value) => ({ value, label: value }));
 const durationOptions = USE_DURATIONS.map((value) => ({ value, label: value }));
 
@@ -62,18 +64,7 @@ interface ListingFormProps {
 }
 
 /** The fields a save sends that the listing shows back as they were sent (the server trims its text). */
-const SAVED_FIELDS = [
-  'porduct_name',
-  'location',
-  'resale_price',
-  'orginal_price',
-  'phone_number',
-  'product_condition',
-  'use_duration',
-  'category_id',
-  'details',
-  'productImage',
-] as const;
+const SAVED_FIELDS = [...LISTING_FIELDS, 'productImage'] as const;
 
 /** Whether `listing` is what the save of `body` made of it. */
 const madeBy = (listing: Product, body: AddProductBody) =>
