@@ -30,7 +30,7 @@ export const eventStoreMigrations: Migration[] = [
   },
   {
     id: '0002-append-in-one-round-trip',
-    // The whole append in one statement (ADR 0039): the stream's version check, the global
+    // The whole append in one statement (ADR 0040): the stream's version check, the global
     // ordering lock, the insert and the notification run server-side, so the lock is held only
     // from the insert to the commit instead of across several network round trips.
     sql: `
