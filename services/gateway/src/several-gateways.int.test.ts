@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChangePush } from '@tv-shop/contracts';
+import type { CatchUpAnswer, ChangePush } from '@tv-shop/contracts';
 import { PostgresEventStore, RedisChangeFeed, createPool, migrate, projectionMigrations } from '@tv-shop/platform';
-import { createTestDatabase } from '@tv-shop/platform/testing';
+import { createTestDatabase, type TestDatabase } from '@tv-shop/platform/testing';
 import { startProjector } from '@tv-shop/projector';
 import { drawTv } from '@tv-shop/images';
 import { startTestShop, type TestShop } from './testing/harness';
@@ -20,11 +20,13 @@ describe.skipIf(!redisUp)('several gateways and a separate projector over Redis'
   let a: TestShop;
   let b: TestShop;
   const stops: (() => Promise<unknown>)[] = [];
+  let db: TestDatabase;
+  let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    const db = await createTestDatabase('gateways');
+    db = await createTestDatabase('gateways');
     const channel = `tvshop:test:${randomUUID()}`;
     // Gateways side by side share the token secret (else each generates its own under its data dir).
-    const env = { REDIS_URL: redisUrl, REDIS_CHANNEL: channel, PROJECTOR: 'external', JWT_SECRET: randomUUID(), IMAGE_STORE: 'postgres' };
+    env = { REDIS_URL: redisUrl, REDIS_CHANNEL: channel, PROJECTOR: 'external', JWT_SECRET: randomUUID(), IMAGE_STORE: 'postgres' };
     const pool = createPool(db.url, 5);
     const store = new PostgresEventStore(pool);
     await PostgresEventStore.migrate(pool);
@@ -45,6 +47,27 @@ describe.skipIf(!redisUp)('several gateways and a separate projector over Redis'
     await b?.stop();
     await a?.stop();
     for (const s of stops.reverse()) await s();
+  });
+
+  it('when a page comes to a gateway that started after its last read (a restart, another gateway behind the balancer), then catch_up there says to read its lists again', async () => {
+    const seller = await a.signup('Seller');
+    const before = Number((await a.call('GET', '/advertise_products')).headers.get('x-position'));
+    const p = await a.addProduct(seller.token);
+    await a.call('PUT', `/product/get_advertise/${p._id}`, { token: seller.token });
+    const c = await startTestShop(env, { ...db, drop: async () => {} });
+    const socket = connect(c.url, { path: '/socket.io', transports: ['websocket'], reconnection: false });
+    try {
+      await new Promise((r) => socket.once('connect', () => r(null)));
+      const ask = (since: number) => new Promise<CatchUpAnswer>((resolve) => socket.emit('catch_up', since, resolve));
+      // The listing and its advertising came before this gateway ran: it never kept them.
+      expect(await ask(before)).toMatchObject({ resync: true, changes: [] });
+      // A page read from it is answered from what it keeps.
+      const now = Number((await c.call('GET', '/advertise_products')).headers.get('x-position'));
+      expect(await ask(now)).not.toHaveProperty('resync');
+    } finally {
+      socket.disconnect();
+      await c.stop();
+    }
   });
 
   it('when a seller writes through one gateway, then a socket on the other hears it and reads there see it at once', async () => {

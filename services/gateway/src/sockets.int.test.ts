@@ -20,6 +20,25 @@ describe('catch-up pages (unit)', () => {
     // Position 4 is someone else's: skipped, but covered by the page.
     expect(catchUpPage(kept, 3, everyone, 2, 12)).toEqual({ position: 12, changes: [kept[3]!.push, kept[4]!.push] });
   });
+  it('given many kept changes the socket may not see, then one ask looks at five pages of them at most and says more', () => {
+    const many = Array.from({ length: 40 }, (_, i) => ({
+      push: { entity: 'product' as const, op: 'remove' as const, id: `q${i + 1}`, position: i + 1 },
+      rooms: [i === 39 ? 'everyone' : 'user:x'],
+    }));
+    // A page of 2: ten changes looked at, none visible; the next ask goes on from the tenth.
+    expect(catchUpPage(many, 0, everyone, 2, 40)).toEqual({ position: 10, changes: [], more: true });
+    let from = 0;
+    let asks = 0;
+    const seen: number[] = [];
+    for (let more = true; more; asks++) {
+      const answer = catchUpPage(many, from, everyone, 2, 40);
+      seen.push(...answer.changes.map((c) => c.position));
+      more = answer.more === true;
+      from = answer.position;
+    }
+    expect(seen).toEqual([40]);
+    expect(asks).toBe(4);
+  });
   it('given a page that reaches the end, then the answer is at the head and has no more', () => {
     expect(catchUpPage(kept, 7, everyone, 2, 12)).toEqual({ position: 12, changes: [kept[4]!.push] });
     expect(catchUpPage(kept, 12, everyone, 2, 12)).toEqual({ position: 12, changes: [] });

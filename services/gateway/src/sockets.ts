@@ -5,7 +5,7 @@ import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEve
 import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
-import { mayView, RecentChanges, route, viewCatchUpPage } from './views';
+import { mayView, RecentChanges, route, SCAN_PAGES, viewCatchUpPage } from './views';
 import { accountOfToken, sessionAccounts, sessionCheck, signedOutOf, type AccountLookup } from './auth/middleware';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
@@ -84,7 +84,9 @@ export function catchUpPage(recent: readonly Kept[], from: number, visible: (roo
   }
   const changes: ChangePush[] = [];
   let i = lo;
-  for (; i < recent.length && changes.length < page; i++) if (visible(recent[i]!.rooms)) changes.push(recent[i]!.push);
+  // As for views: at most SCAN_PAGES pages' worth looked at per ask (a socket's rooms may see few).
+  const end = Math.min(recent.length, lo + page * SCAN_PAGES);
+  for (; i < end && changes.length < page; i++) if (visible(recent[i]!.rooms)) changes.push(recent[i]!.push);
   const more = i < recent.length;
   return { position: more ? recent[i - 1]!.push.position : Math.max(head, from), changes, ...(more ? { more: true as const } : {}) };
 }
@@ -236,6 +238,7 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   rebuildCheck.unref();
 
   const off = deps.feed.subscribe((n) => {
+    recent.begin(deps.position());
     if (n.kind === 'rebuilt') {
       rebuilt(n.projection, n.position);
       return;
@@ -384,12 +387,14 @@ function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' |
         perClient.set(client, ours);
         if (typeof ack !== 'function') return;
         const head = deps.position();
+        recent.begin(head);
         // A position past everything known (the head, or the newest change a faster read model
         // already published) is answered from there. Not from the head alone: a page that ended
         // on a change past the head would then be sent again and again.
         const from = typeof since === 'number' && Number.isFinite(since) && since >= 0 ? Math.min(since, Math.max(head, recent.newest)) : 0;
-        // Older than what is kept, or than a rebuild's swap: the client reloads its lists instead.
-        if (from > 0 && ((from < recent.oldest - 1 && recent.full) || from < recent.rebuilt)) {
+        // Older than what is kept, than a rebuild's swap, or than this gateway (a client that moved
+        // here from another, or back after a restart): the client reloads its lists instead.
+        if (from > 0 && ((from < recent.oldest - 1 && recent.full) || from < recent.rebuilt || from < recent.startedAt)) {
           ack({ position: head, changes: [], resync: true } satisfies CatchUpAnswer);
           return;
         }

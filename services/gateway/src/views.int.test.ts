@@ -89,6 +89,29 @@ describe('routing a change to views (unit)', () => {
     expect(answer.position).toBe(50);
   });
 
+  it('given a view that turns down most kept changes under its keys, then one ask looks at five pages of them at most, and asking on finds the rest', () => {
+    const recent = new RecentChanges(1000);
+    for (let i = 1; i <= 100; i++)
+      recent.add(
+        route(
+          { entity: 'product', op: 'upsert', id: `p${i}`, row: product(`p${i}`, { resale_price: i === 100 ? 90_000 : 1000 }), position: i },
+          ['all'],
+        ),
+      );
+    const dear: View = { kind: 'products', filter: { sold: 'false', minPrice: 50_000 } };
+    expect(recent.under(['products'], 0, 7).map((r) => r.push.position)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const first = viewCatchUpPage(recent, [dear], 0, 4, 100);
+    expect(first).toEqual({ position: 20, changes: [], more: true });
+    let answer = first;
+    const found: number[] = [];
+    while (answer.more) {
+      answer = viewCatchUpPage(recent, [dear], answer.position, 4, 100);
+      found.push(...answer.changes.map((c) => c.position));
+    }
+    expect(found).toEqual([100]);
+    expect(answer.position).toBe(100);
+  });
+
   it('given changes that arrive out of position order (the projections publish apart), then a catch-up from between them still gets each', () => {
     const recent = new RecentChanges(100);
     const booking = (id: string, position: number) =>

@@ -84,6 +84,9 @@ export function viewKeys(view: View): string[] {
 export function decide(views: readonly View[], r: Routed): ChangePush | null {
   const push = r.push;
   if (push.entity === 'product') {
+    // Listings are public: every product change goes to everyone. One sent more narrowly would
+    // be for those rooms alone, and a view does not widen it.
+    if (!r.rooms.includes(rooms.everyone)) return null;
     if (r.after && views.some((v) => productInView(v, r.after!))) return push;
     const held = r.before ? views.some((v) => productInView(v, r.before!)) : push.op === 'remove' && views.some(isProductView);
     return held ? { entity: 'product', op: 'remove', id: push.id, position: push.position } : null;
@@ -134,7 +137,20 @@ export class RecentChanges {
   readonly all: Routed[] = [];
   private readonly byKey = new Map<string, Routed[]>();
   private rebuiltPosition = 0;
+  private startPosition = 0;
   constructor(private readonly keep: number) {}
+
+  /**
+   * The log position when this gateway began keeping changes: the first one it knows (its
+   * checkpoints read, or a first notice). Changes before it were never kept here (they came
+   * before this gateway ran), so a catch-up from before it cannot be answered from what is kept.
+   */
+  get startedAt(): number {
+    return this.startPosition;
+  }
+  begin(position: number): void {
+    if (this.startPosition === 0 && position > 0) this.startPosition = position;
+  }
 
   add(r: Routed): void {
     insertByPosition(this.all, r);
@@ -176,22 +192,30 @@ export class RecentChanges {
     }
   }
 
-  /** The kept changes after `from` listed under any of `keys`, each once, by position. */
-  under(keys: readonly string[], from: number): Routed[] {
+  /**
+   * The first `limit` kept changes after `from` listed under any of `keys`, each once, by
+   * position. (The first `limit` of all are among the first `limit` of each key's list: only those
+   * are read, so an ask costs at most keys × limit, however much is kept.)
+   */
+  under(keys: readonly string[], from: number, limit = Infinity): Routed[] {
     const lists = keys.map((k) => this.byKey.get(k)).filter((l): l is Routed[] => !!l);
-    if (lists.length === 1) return lists[0]!.slice(after(lists[0]!, from));
+    const upTo = (list: Routed[], start: number) => Math.min(list.length, start + limit);
+    if (lists.length === 1) return lists[0]!.slice(after(lists[0]!, from), upTo(lists[0]!, after(lists[0]!, from)));
     const seen = new Set<Routed>();
     const out: Routed[] = [];
     for (const list of lists)
-      for (let i = after(list, from); i < list.length; i++) {
+      for (let i = after(list, from), end = upTo(list, i); i < end; i++) {
         const r = list[i]!;
         if (seen.has(r)) continue;
         seen.add(r);
         out.push(r);
       }
-    return out.sort((a, b) => a.push.position - b.push.position);
+    return out.sort((a, b) => a.push.position - b.push.position).slice(0, limit);
   }
 }
+
+/** How many pages' worth of kept changes one catch-up ask looks at, at most. */
+export const SCAN_PAGES = 5;
 
 /**
  * One page of a view socket's catch-up: what its views make of the kept changes after `from`
@@ -199,10 +223,13 @@ export class RecentChanges {
  */
 export function viewCatchUpPage(recent: RecentChanges, views: readonly View[], from: number, page: number, head: number) {
   const keys = [...new Set(views.flatMap(viewKeys))];
-  const candidates = recent.under(keys, from);
+  // At most SCAN_PAGES pages' worth of kept changes are looked at per ask, sent or not: views
+  // that turn most of them down (a price range nothing falls in) page on instead of scanning all.
+  const scan = page * SCAN_PAGES;
+  const candidates = recent.under(keys, from, scan + 1);
   const changes: ChangePush[] = [];
   let i = 0;
-  for (; i < candidates.length && changes.length < page; i++) {
+  for (; i < candidates.length && i < scan && changes.length < page; i++) {
     const push = decide(views, candidates[i]!);
     if (push) changes.push(push);
   }
