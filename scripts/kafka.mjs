@@ -101,7 +101,10 @@ export async function fetchKafka(opts = {}) {
     );
   }
   const jars = readdirSync(pending).filter((f) => f.endsWith('.jar'));
-  if (jars.length === 0) throw new Error(`mvn finished but copied no jars into ${pending}`);
+  if (jars.length === 0) {
+    await rm(pending, { recursive: true, force: true });
+    throw new Error('mvn finished but copied no jars');
+  }
   await rm(p.libs, { recursive: true, force: true });
   await rename(pending, p.libs);
   await writeFile(p.manifest, `${jars.sort().join('\n')}\n`);
@@ -290,8 +293,11 @@ export async function startKafka(opts = {}) {
       await rm(p.pidfile, { force: true });
       throw new Error(`the broker exited while starting; the end of ${p.log}:\n${tail(p.log)}`);
     }
-    if (Date.now() > deadline)
-      throw new Error(`the broker did not answer on ${brokers[0]} within ${START_TIMEOUT_MS / 1000} s; see ${p.log}`);
+    if (Date.now() > deadline) {
+      // Ours and not answering: it is stopped rather than left running behind the error.
+      await stopKafka({ ...opts, pid, quiet: true });
+      throw new Error(`the broker did not answer on ${brokers[0]} within ${START_TIMEOUT_MS / 1000} s (stopped); see ${p.log}`);
+    }
     await sleep(250);
   }
   say(`broker ready on ${brokers[0]}`);

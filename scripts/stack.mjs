@@ -7,6 +7,7 @@
 // Ctrl-C stops all of it. Also used by the whole-stack tests (`startStack`).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -40,10 +41,28 @@ async function ensureDatabase(url) {
   }
 }
 
+/** Whether something already accepts connections on 127.0.0.1:`port`. */
+const taken = (port) =>
+  new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.setTimeout(1000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+
 async function waitUntilUp(name, url, child, timeoutMs) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting`);
+    // Only while its own process lives: an answer from anything else on the port is not it.
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited (${child.signalCode ?? `code ${child.exitCode}`}) while starting`);
     const ok = await fetch(url, { signal: AbortSignal.timeout(1000) }).then(
       (r) => r.ok,
       () => false,
@@ -63,23 +82,60 @@ async function waitUntilUp(name, url, child, timeoutMs) {
  * above ('catalog', 'projector', 'gateway-b', ...); `skip` leaves it out; `port` and `env` (added
  * to the stack's) are its own; `wrap` prefixes its command line (`['ip', 'netns', 'exec', ns]`:
  * run it in a network namespace); `healthUrl` is where it tells it is up, when this machine
- * cannot reach it on 127.0.0.1 (null: do not wait for it).
+ * cannot reach it on 127.0.0.1 (null: do not wait for it). `onStarting` is handed the stack's
+ * `stop` before anything starts, so that an interrupted start can stop what it had started.
  */
 export async function startStack(opts = {}) {
   const port = Number(opts.port ?? process.env.PORT ?? 3000);
   const log = opts.quiet ? () => {} : (line) => process.stdout.write(line);
   const databaseUrl = opts.databaseUrl ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/tvshop_stack';
-  if (!opts.databaseUrl && !process.env.DATABASE_URL) await ensureDatabase(databaseUrl);
-  let kafka = null;
-  let brokers = opts.kafkaBrokers ?? process.env.KAFKA_BROKERS;
-  if (!brokers) {
-    kafka = await ensureKafka({});
-    brokers = kafka.brokers.join(',');
+  const processes = { ...PROCESSES };
+  for (const [name, o] of Object.entries(opts.processes ?? {})) {
+    const base = processes[o.like ?? name];
+    if (!base) throw new Error(`stack: no process ${o.like ?? name} to run ${name} like`);
+    processes[name] = { ...base, ...o, env: { ...base.env, ...o.env } };
   }
+  const started = Object.keys(processes).filter((name) => !processes[name].skip);
+  const portOf = (name) => processes[name].port ?? (processes[name].gateway !== undefined ? port + processes[name].gateway : undefined);
+  // A port already answering (npm start on 3000, a stack left running) would pass for the process
+  // meant to be there: said now, before anything starts.
+  for (const name of started) {
+    const own = portOf(name);
+    if (own !== undefined && processes[name].healthUrl === undefined && (await taken(own)))
+      throw new Error(`port ${own} (${name}) is in use: stop what listens there (npm start? another stack?) or set PORT`);
+  }
+  if (!opts.databaseUrl && !process.env.DATABASE_URL) await ensureDatabase(databaseUrl);
   if (!existsSync(path.join(root, 'web/dist/index.html')) && !process.env.WEB_DIST) {
     log('Building the web app (web/dist)...\n');
     const r = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: opts.quiet ? 'ignore' : 'inherit' });
     if (r.status !== 0) throw new Error('the web app did not build');
+  }
+  const children = new Map();
+  let kafka = null;
+  let stopping = null;
+  // Once, however many ask (Ctrl-C while a start that fails also stops it).
+  const stop = () => (stopping ??= stopAll());
+  const stopAll = async () => {
+    await Promise.all(
+      [...children.entries()].map(
+        ([, child]) =>
+          new Promise((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            child.once('exit', resolve);
+            child.kill('SIGTERM');
+            setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
+          }),
+      ),
+    );
+    children.clear();
+    if (kafka && !kafka.reused) await kafka.stop();
+  };
+  // From here on what was started can be stopped, also while the rest is still starting (Ctrl-C).
+  opts.onStarting?.(stop);
+  let brokers = opts.kafkaBrokers ?? process.env.KAFKA_BROKERS;
+  if (!brokers) {
+    kafka = await ensureKafka({});
+    brokers = kafka.brokers.join(',');
   }
   const env = {
     ...process.env,
@@ -97,17 +153,9 @@ export async function startStack(opts = {}) {
     DATA_DIR: process.env.DATA_DIR ?? path.join(root, 'data/stack'),
     ...opts.env,
   };
-  const children = new Map();
-  const processes = { ...PROCESSES };
-  for (const [name, o] of Object.entries(opts.processes ?? {})) {
-    const base = processes[o.like ?? name];
-    if (!base) throw new Error(`stack: no process ${o.like ?? name} to run ${name} like`);
-    processes[name] = { ...base, ...o, env: { ...base.env, ...o.env } };
-  }
-  const started = Object.keys(processes).filter((name) => !processes[name].skip);
   const spawnOne = (name) => {
     const p = processes[name];
-    const ownPort = p.port ?? (p.gateway !== undefined ? port + p.gateway : undefined);
+    const ownPort = portOf(name);
     const childEnv = { ...env, ...(ownPort ? { PORT: String(ownPort) } : {}), ...p.env };
     const argv = [...(p.wrap ?? []), process.execPath, '--import', 'tsx', p.main, ...(p.args ?? [])];
     const child = spawn(argv[0], argv.slice(1), {
@@ -119,6 +167,10 @@ export async function startStack(opts = {}) {
     const relay = (chunk) => log(chunk.toString().replace(/^(?=.)/gm, prefix));
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);
+    // A process gone on its own is said, not left for the next request to find.
+    child.once('exit', (code, signal) => {
+      if (!stopping && children.get(name) === child) log(`${prefix}exited (${signal ?? `code ${code}`})\n`);
+    });
     children.set(name, child);
     return child;
   };
@@ -126,26 +178,11 @@ export async function startStack(opts = {}) {
     const p = processes[name];
     if (p.healthUrl !== undefined) return p.healthUrl;
     if (!p.health) return null;
-    return `http://127.0.0.1:${p.port ?? (p.gateway !== undefined ? port + p.gateway : undefined)}${p.health}`;
+    return `http://127.0.0.1:${portOf(name)}${p.health}`;
   };
   const up = async (name, timeoutMs = 90_000) => {
     const url = urlOf(name);
     if (url) await waitUntilUp(name, url, children.get(name), timeoutMs);
-  };
-  const stop = async () => {
-    await Promise.all(
-      [...children.entries()].map(
-        ([, child]) =>
-          new Promise((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', resolve);
-            child.kill('SIGTERM');
-            setTimeout(() => child.kill('SIGKILL'), 20_000).unref();
-          }),
-      ),
-    );
-    children.clear();
-    if (kafka && !kafka.reused) await kafka.stop();
   };
   try {
     // The services and the projector first: the gateways make the admin account at start.
@@ -182,22 +219,23 @@ export async function startStack(opts = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  let stack = null;
+  let stopStack = null;
   let stopping = false;
   const shutdown = async (code) => {
     if (stopping) return;
     stopping = true;
     console.log('\nstopping the stack...');
-    await stack?.stop().catch((err) => console.error(err));
+    await stopStack?.().catch((err) => console.error(err));
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
   try {
-    stack = await startStack();
+    const stack = await startStack({ onStarting: (stop) => (stopStack = stop) });
     console.log(`\nTV Shop stack is up: ${stack.urls.join(' and ')} (Kafka at ${stack.brokers.join(',')}). Ctrl-C stops it.\n`);
   } catch (err) {
-    console.error(`the stack could not start: ${err instanceof Error ? err.message : String(err)}`);
+    // Stopped by Ctrl-C while starting: that is no failure to report.
+    if (!stopping) console.error(`the stack could not start: ${err instanceof Error ? err.message : String(err)}`);
     await shutdown(1);
   }
 }

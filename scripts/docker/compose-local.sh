@@ -14,9 +14,10 @@
 # environment, so it is private to this user and removed afterwards.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# Both rendered files hold the secrets: private to this user from their first byte.
+umask 077
 rendered="$(mktemp "${TMPDIR:-/tmp}/tvshop-compose.XXXXXX.yml")"
-chmod 600 "$rendered"
-trap 'rm -f "$rendered"' EXIT
+trap 'rm -f "$rendered" "$rendered.in"' EXIT
 
 docker-compose --project-directory "$ROOT" -f "$ROOT/docker-compose.yml" -f "$ROOT/docker-compose.local.yml" config >"$rendered.in"
 # In the rendered file each service's keys sit at 4 spaces; drop every `ports:` key with its
