@@ -16,20 +16,16 @@ export function EventTypeTag({ type }: { type: string }) {
 }
 
 // With the year and the zone: the filters take the browser's time, the export and the charts UTC.
-const timeFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZoneName: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+const clockFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
 
+/** The event's moment in this browser's time: its day, then its time and zone (on a line of its own where the column is narrow). */
 export function EventTime({ at }: { at: string }) {
+  const moment = new Date(at);
   return (
     <time dateTime={at} title={at} className="event-time">
-      {timeFormat.format(new Date(at))}
+      <span className="event-time__part">{dateFormat.format(moment)}</span>{' '}
+      <span className="event-time__part">{clockFormat.format(moment)}</span>
     </time>
   );
 }
