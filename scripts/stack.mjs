@@ -101,7 +101,8 @@ export async function startStack(opts = {}) {
   // meant to be there: said now, before anything starts.
   for (const name of started) {
     const own = portOf(name);
-    if (own !== undefined && processes[name].healthUrl === undefined && (await taken(own)))
+    // (A process in a network namespace of its own has its ports there, not here.)
+    if (own !== undefined && !processes[name].wrap && processes[name].healthUrl === undefined && (await taken(own)))
       throw new Error(`port ${own} (${name}) is in use: stop what listens there (npm start? another stack?) or set PORT`);
   }
   if (!opts.databaseUrl && !process.env.DATABASE_URL) await ensureDatabase(databaseUrl);
@@ -111,6 +112,8 @@ export async function startStack(opts = {}) {
     if (r.status !== 0) throw new Error('the web app did not build');
   }
   const children = new Map();
+  /** The broker being started here, if one is: awaited by a stop that comes meanwhile. */
+  let kafkaStarting = null;
   let kafka = null;
   let stopping = null;
   // Once, however many ask (Ctrl-C while a start that fails also stops it).
@@ -128,14 +131,17 @@ export async function startStack(opts = {}) {
       ),
     );
     children.clear();
-    if (kafka && !kafka.reused) await kafka.stop();
+    const broker = kafka ?? (await kafkaStarting?.catch(() => null));
+    if (broker && !broker.reused) await broker.stop();
   };
   // From here on what was started can be stopped, also while the rest is still starting (Ctrl-C).
   opts.onStarting?.(stop);
   let brokers = opts.kafkaBrokers ?? process.env.KAFKA_BROKERS;
   if (!brokers) {
-    kafka = await ensureKafka({});
+    kafkaStarting = ensureKafka({});
+    kafka = await kafkaStarting;
     brokers = kafka.brokers.join(',');
+    if (stopping) throw new Error('stopped while starting');
   }
   const env = {
     ...process.env,
@@ -154,6 +160,8 @@ export async function startStack(opts = {}) {
     ...opts.env,
   };
   const spawnOne = (name) => {
+    // Stopped meanwhile (Ctrl-C while an earlier one was coming up): nothing more starts.
+    if (stopping) throw new Error('stopped while starting');
     const p = processes[name];
     const ownPort = portOf(name);
     const childEnv = { ...env, ...(ownPort ? { PORT: String(ownPort) } : {}), ...p.env };

@@ -92,6 +92,7 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     reads,
     accounts: (id, fresh) => accounts.get(id, fresh),
     position: () => positions.position,
+    logHead: () => store.headPosition(),
     limits: config.sockets,
     sessionCheckMs: config.socketSessionCheckMs,
     rebuildCheckMs: config.rebuildCheckMs,

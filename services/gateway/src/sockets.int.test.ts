@@ -39,6 +39,16 @@ describe('catch-up pages (unit)', () => {
     expect(seen).toEqual([40]);
     expect(asks).toBe(4);
   });
+  it('given one event that made several changes, then a page never ends among them (the next ask starts after their position)', () => {
+    // A deleted seller's three listings, all at position 2.
+    const tied = [1, 2, 2, 2, 3].map((position, n) => ({
+      push: { entity: 'product' as const, op: 'remove' as const, id: `t${n}`, position },
+      rooms: ['everyone'],
+    }));
+    const first = catchUpPage(tied, 0, everyone, 2, 3);
+    expect(first).toEqual({ position: 2, changes: tied.slice(0, 4).map((t) => t.push), more: true });
+    expect(catchUpPage(tied, first.position, everyone, 2, 3)).toEqual({ position: 3, changes: [tied[4]!.push] });
+  });
   it('given a page that reaches the end, then the answer is at the head and has no more', () => {
     expect(catchUpPage(kept, 7, everyone, 2, 12)).toEqual({ position: 12, changes: [kept[4]!.push] });
     expect(catchUpPage(kept, 12, everyone, 2, 12)).toEqual({ position: 12, changes: [] });

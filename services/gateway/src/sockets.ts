@@ -5,7 +5,7 @@ import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEve
 import { createLogger, type ChangeFeed } from '@tv-shop/platform';
 import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
-import { mayView, RecentChanges, route, SCAN_PAGES, viewCatchUpPage } from './views';
+import { mayView, RecentChanges, route, SCAN_PAGES, throughTies, viewCatchUpPage } from './views';
 import { accountOfToken, sessionAccounts, sessionCheck, signedOutOf, type AccountLookup } from './auth/middleware';
 import type { Tokens } from './auth/tokens';
 import type { ReadModels } from './read-models';
@@ -84,9 +84,14 @@ export function catchUpPage(recent: readonly Kept[], from: number, visible: (roo
   }
   const changes: ChangePush[] = [];
   let i = lo;
-  // As for views: at most SCAN_PAGES pages' worth looked at per ask (a socket's rooms may see few).
-  const end = Math.min(recent.length, lo + page * SCAN_PAGES);
-  for (; i < end && changes.length < page; i++) if (visible(recent[i]!.rooms)) changes.push(recent[i]!.push);
+  // As for views: at most SCAN_PAGES pages' worth looked at per ask (a socket's rooms may see
+  // few), and a page ends with the rest of its last position's changes.
+  let end = throughTies(recent, Math.min(recent.length, lo + page * SCAN_PAGES));
+  for (; i < end; i++) {
+    if (!visible(recent[i]!.rooms)) continue;
+    changes.push(recent[i]!.push);
+    if (changes.length === page) end = Math.min(end, throughTies(recent, i + 1));
+  }
   const more = i < recent.length;
   return { position: more ? recent[i - 1]!.push.position : Math.max(head, from), changes, ...(more ? { more: true as const } : {}) };
 }
@@ -107,6 +112,8 @@ export interface SocketDeps {
   /** The account behind a token and its password stamp (the gateway's cache); default: read each time. */
   accounts?: AccountLookup;
   position: () => number;
+  /** The log's head (the event store's last position): read once this gateway listens, see RecentChanges.startedAt. */
+  logHead?: () => Promise<number>;
   limits?: Partial<SocketLimits>;
   /** Other origins whose pages may open a socket (CORS_ORIGINS); the app's own always may. */
   corsOrigins?: string[];
@@ -238,7 +245,6 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
   rebuildCheck.unref();
 
   const off = deps.feed.subscribe((n) => {
-    recent.begin(deps.position());
     if (n.kind === 'rebuilt') {
       rebuilt(n.projection, n.position);
       return;
@@ -258,12 +264,29 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     // A changed account may have a new password: its sockets opened with an earlier one close.
     if (r.push.entity === 'user' && r.push.op === 'upsert') void closeStaleOf(r.push.id);
   });
+  // Now that changes are heard, the head of the log says what may have come before: a catch-up
+  // from before it reads its lists again (until it is read, every catch-up does). Without the
+  // store (tests of the sockets alone), the first position known stands in for it.
+  let headTimer: NodeJS.Timeout | undefined;
+  const readHead = () => {
+    if (!deps.logHead) return recent.begin(deps.position());
+    deps.logHead().then(
+      (head) => recent.begin(head),
+      (err: unknown) => {
+        log.warn('could not read the head of the log; trying again', err);
+        headTimer = setTimeout(readHead, 2000);
+        headTimer.unref();
+      },
+    );
+  };
+  readHead();
 
   return {
     io,
     fanout,
     async close() {
       off();
+      clearTimeout(headTimer);
       clearInterval(sweep);
       clearInterval(rebuildCheck);
       fanout.close();
@@ -387,7 +410,6 @@ function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' |
         perClient.set(client, ours);
         if (typeof ack !== 'function') return;
         const head = deps.position();
-        recent.begin(head);
         // A position past everything known (the head, or the newest change a faster read model
         // already published) is answered from there. Not from the head alone: a page that ended
         // on a change past the head would then be sent again and again.

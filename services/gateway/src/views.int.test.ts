@@ -11,7 +11,7 @@ import {
   type ViewsAnswer,
 } from '@tv-shop/contracts';
 import { startTestShop, type TestShop } from './testing/harness';
-import { decide, RecentChanges, route, viewCatchUpPage } from './views';
+import { decide, RecentChanges, route, viewCatchUpPage, viewKeys } from './views';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -110,6 +110,22 @@ describe('routing a change to views (unit)', () => {
     }
     expect(found).toEqual([100]);
     expect(answer.position).toBe(100);
+  });
+
+  it('given one event that made many changes, then neither a full page nor the scan limit ends among them', () => {
+    const recent = new RecentChanges(1000);
+    // Position 1: one listing; position 2: a seller's twelve listings removed at once; position 3: one more.
+    recent.add(route({ entity: 'product', op: 'upsert', id: 'a', row: product('a'), position: 1 }, ['all']));
+    for (let n = 0; n < 12; n++) recent.add(route({ entity: 'product', op: 'remove', id: `s${n}`, position: 2 }, ['all']));
+    recent.add(route({ entity: 'product', op: 'upsert', id: 'b', row: product('b'), position: 3 }, ['all']));
+    const forSale: View = { kind: 'products', filter: { sold: 'false' } };
+    expect(recent.under(viewKeys(forSale), 0, 3).map((r) => r.push.position)).toEqual([1, ...Array<number>(12).fill(2)]);
+    const first = viewCatchUpPage(recent, [forSale], 0, 2, 3);
+    expect(first.changes.map((c) => c.id)).toEqual(['a', ...Array.from({ length: 12 }, (_, n) => `s${n}`)]);
+    expect(first).toMatchObject({ position: 2, more: true });
+    const next = viewCatchUpPage(recent, [forSale], first.position, 2, 3);
+    expect(next.changes.map((c) => c.id)).toEqual(['b']);
+    expect(next).not.toHaveProperty('more');
   });
 
   it('given changes that arrive out of position order (the projections publish apart), then a catch-up from between them still gets each', () => {

@@ -137,19 +137,19 @@ export class RecentChanges {
   readonly all: Routed[] = [];
   private readonly byKey = new Map<string, Routed[]>();
   private rebuiltPosition = 0;
-  private startPosition = 0;
+  private startPosition = Infinity;
   constructor(private readonly keep: number) {}
 
   /**
-   * The log position when this gateway began keeping changes: the first one it knows (its
-   * checkpoints read, or a first notice). Changes before it were never kept here (they came
-   * before this gateway ran), so a catch-up from before it cannot be answered from what is kept.
+   * The head of the log as read once this gateway listened for changes (Infinity until then):
+   * changes up to it may have been published before that and never kept here, so a catch-up
+   * from before it cannot be answered from what is kept. Later changes all reach it.
    */
   get startedAt(): number {
     return this.startPosition;
   }
-  begin(position: number): void {
-    if (this.startPosition === 0 && position > 0) this.startPosition = position;
+  begin(head: number): void {
+    if (this.startPosition === Infinity) this.startPosition = head;
   }
 
   add(r: Routed): void {
@@ -199,7 +199,7 @@ export class RecentChanges {
    */
   under(keys: readonly string[], from: number, limit = Infinity): Routed[] {
     const lists = keys.map((k) => this.byKey.get(k)).filter((l): l is Routed[] => !!l);
-    const upTo = (list: Routed[], start: number) => Math.min(list.length, start + limit);
+    const upTo = (list: readonly Routed[], start: number) => throughTies(list, Math.min(list.length, start + limit));
     if (lists.length === 1) return lists[0]!.slice(after(lists[0]!, from), upTo(lists[0]!, after(lists[0]!, from)));
     const seen = new Set<Routed>();
     const out: Routed[] = [];
@@ -210,12 +210,23 @@ export class RecentChanges {
         seen.add(r);
         out.push(r);
       }
-    return out.sort((a, b) => a.push.position - b.push.position).slice(0, limit);
+    out.sort((a, b) => a.push.position - b.push.position);
+    return out.slice(0, throughTies(out, Math.min(out.length, limit)));
   }
 }
 
 /** How many pages' worth of kept changes one catch-up ask looks at, at most. */
 export const SCAN_PAGES = 5;
+
+/**
+ * `end`, moved past the changes after it at the same position as the one before it: one event
+ * can make many changes (a deleted seller's every listing), and a page or a cut that ends inside
+ * them would lose the rest (the next ask starts after that position).
+ */
+export function throughTies(list: readonly { push: { position: number } }[], end: number): number {
+  while (end > 0 && end < list.length && list[end]!.push.position === list[end - 1]!.push.position) end++;
+  return end;
+}
 
 /**
  * One page of a view socket's catch-up: what its views make of the kept changes after `from`
@@ -225,15 +236,18 @@ export function viewCatchUpPage(recent: RecentChanges, views: readonly View[], f
   const keys = [...new Set(views.flatMap(viewKeys))];
   // At most SCAN_PAGES pages' worth of kept changes are looked at per ask, sent or not: views
   // that turn most of them down (a price range nothing falls in) page on instead of scanning all.
-  const scan = page * SCAN_PAGES;
-  const candidates = recent.under(keys, from, scan + 1);
+  const candidates = recent.under(keys, from, page * SCAN_PAGES);
   const changes: ChangePush[] = [];
   let i = 0;
-  for (; i < candidates.length && i < scan && changes.length < page; i++) {
+  let end = candidates.length;
+  for (; i < end; i++) {
     const push = decide(views, candidates[i]!);
     if (push) changes.push(push);
+    // A full page ends with the rest of its last position's changes.
+    if (changes.length === page) end = throughTies(candidates, i + 1);
   }
-  const more = i < candidates.length;
+  // Stopped before the end of what is kept under its keys: the next ask goes on from here.
+  const more = i < candidates.length || (i > 0 && recent.under(keys, candidates[i - 1]!.push.position, 1).length > 0);
   return {
     position: more ? candidates[i - 1]!.push.position : Math.max(head, from),
     changes,

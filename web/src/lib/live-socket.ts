@@ -85,10 +85,23 @@ export function noteListRead(position: number, view?: View): void {
 }
 
 const RETRY_REFUSED_MS = 3000;
-/** A tab waits up to this long before reading its lists again after a read model's rebuild. */
+/** A tab waits up to this long before reading its lists again after a `resync`. */
 const RESYNC_SPREAD_MS = 2000;
 /** A reload of the lists told by a `resync` and not yet done (kept across sockets). */
 let resyncOwed: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Reads the lists again after a wait of this tab's own, so that thousands of open pages told
+ * at once (a rebuild, a gateway that restarted) do not all ask at once. The reload happens even
+ * if the socket is replaced meanwhile (a sign-in, a sign-out).
+ */
+function resyncSoon(reload: () => void): void {
+  if (resyncOwed !== undefined) return;
+  resyncOwed = setTimeout(() => {
+    resyncOwed = undefined;
+    reload();
+  }, Math.random() * RESYNC_SPREAD_MS);
+}
 
 /**
  * Whether the page is live: `connecting` until a socket first connects, `reconnecting` while a
@@ -188,7 +201,7 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
       answer.changes.forEach(receive);
       log.last = Math.max(log.last, answer.position);
       if (page === undefined) coveredFrom = Math.min(coveredFrom, since);
-      if (answer.resync) handlers.onResync();
+      if (answer.resync) resyncSoon(handlers.onResync);
       // The server answers a page at a time: the next one starts where this one ended (not at
       // log.last, which live pushes may already have moved past the pages still to come).
       if (answer.more && !answer.resync) {
@@ -272,14 +285,7 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   // again, each tab after a wait of its own, so that thousands of open pages do not all ask at once.
   // Where the tab stands in the log does not move: pushes and catch-ups go on as before, and the
   // reload happens even if this socket is replaced meanwhile (a sign-in, a sign-out).
-  socket.on('resync', () => {
-    if (resyncOwed !== undefined) return;
-    const reload = handlers.onResync;
-    resyncOwed = setTimeout(() => {
-      resyncOwed = undefined;
-      reload();
-    }, Math.random() * RESYNC_SPREAD_MS);
-  });
+  socket.on('resync', () => resyncSoon(handlers.onResync));
   socket.on('synced', ({ position }) => {
     // After a catch-up its answer says where we are; otherwise the stream starts here.
     if (askedThisConnection) return;
