@@ -48,9 +48,15 @@ export const MAX_VIEWS_PER_SOCKET = 16;
 /** The answer to `views`: the position from which the socket is current to its views, and the views it may not have. */
 export interface ViewsAnswer {
   position: number;
-  /** `viewKey`s refused: not allowed for this socket (another account's, the admins'), or malformed. */
+  /**
+   * `viewKey`s refused: not allowed for this socket (another account's, the admins'), or malformed.
+   * Or `VIEWS_REFUSED_FOR_ADDRESS` alone: the whole call was refused, and the socket keeps the views it had.
+   */
   refused: string[];
 }
+
+/** A `views` call refused whole: the sockets of its client address called too often this minute (ADR 0072). */
+export const VIEWS_REFUSED_FOR_ADDRESS = 'too many views calls from this address; try again in a minute';
 
 /** A batch of pushes for a socket that subscribed to views, in log order. */
 export type ViewPushes = ChangePush[];

@@ -76,6 +76,9 @@ const Env = z.object({
   CATCH_UP_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerMinute),
   CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpCallsPerClientPerMinute),
   CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.catchUpChangesPerClientPerMinute),
+  // Sockets one client address may hold open, and its sockets' `views` calls per minute together (ADR 0072).
+  SOCKETS_PER_CLIENT: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.socketsPerClient),
+  VIEWS_CALLS_PER_CLIENT_PER_MINUTE: z.coerce.number().int().min(1).default(DEFAULT_SOCKET_LIMITS.viewsCallsPerClientPerMinute),
   // Unset: GET /metrics on the public port answers 404 (the internal listener, METRICS_PORT, is the host's).
   METRICS_TOKEN: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
@@ -156,6 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       catchUpChangesPerMinute: e.CATCH_UP_CHANGES_PER_MINUTE,
       catchUpCallsPerClientPerMinute: e.CATCH_UP_CALLS_PER_CLIENT_PER_MINUTE,
       catchUpChangesPerClientPerMinute: e.CATCH_UP_CHANGES_PER_CLIENT_PER_MINUTE,
+      socketsPerClient: e.SOCKETS_PER_CLIENT,
+      viewsCallsPerClientPerMinute: e.VIEWS_CALLS_PER_CLIENT_PER_MINUTE,
     },
   };
   return { ...base, ...overrides };

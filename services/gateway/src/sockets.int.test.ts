@@ -1,9 +1,12 @@
 import jwt from 'jsonwebtoken';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatchUpAnswer, ClientToServerEvents, ServerToClientEvents } from '@tv-shop/contracts';
+import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEvents, View, ViewsAnswer } from '@tv-shop/contracts';
+import { VIEWS_REFUSED_FOR_ADDRESS } from '@tv-shop/contracts';
 import { Tokens } from './auth/tokens';
-import { catchUpPage } from './sockets';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { catchUpPage, ClientConnections } from './sockets';
 import { startTestShop, type TestShop } from './testing/harness';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -181,5 +184,94 @@ describe('Socket.IO catch-up budget per client address', () => {
     const second = await open({ 'X-Forwarded-For': '203.0.113.9' });
     for (let i = 0; i < 4; i++) expect(await ask(second)).toBe('answered');
     expect(await ask(second)).toBe('closed');
+  });
+});
+
+describe('open sockets per client address (unit)', () => {
+  const request = (address: string) => ({ socket: { remoteAddress: address } }) as unknown as IncomingMessage;
+  class Raw extends EventEmitter {
+    closed = false;
+    constructor(readonly request: IncomingMessage) {
+      super();
+    }
+    close() {
+      this.closed = true;
+      this.emit('close');
+    }
+  }
+  const raw = (address: string) => new Raw(request(address));
+
+  it('given two handshakes that passed the check in the same moment, then the one past the cap is closed as it opens, and counted no more', () => {
+    const connections = new ClientConnections(2, (req) => req.socket.remoteAddress!);
+    const [a, b, c] = [raw('10.0.0.1'), raw('10.0.0.1'), raw('10.0.0.1')];
+    expect(connections.mayOpen(a.request)).toBe(true);
+    connections.opened(a);
+    connections.opened(b);
+    // c was allowed before b was counted.
+    connections.opened(c);
+    expect([a.closed, b.closed, c.closed]).toEqual([false, false, true]);
+    expect(connections.of('10.0.0.1')).toBe(2);
+    expect(connections.mayOpen(request('10.0.0.1'))).toBe(false);
+    expect(connections.mayOpen(request('10.0.0.2'))).toBe(true);
+    a.close();
+    expect(connections.of('10.0.0.1')).toBe(1);
+    expect(connections.mayOpen(request('10.0.0.1'))).toBe(true);
+  });
+});
+
+describe('Socket.IO sockets and views per client address', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    shop = await startTestShop({ SOCKETS_PER_CLIENT: '3', VIEWS_CALLS_PER_CLIENT_PER_MINUTE: '5' });
+  });
+  afterAll(async () => {
+    await shop.stop();
+  });
+  const refusal = (opts: Parameters<TestShop['socket']>[0]) =>
+    shop.socket(opts).then(
+      ({ socket }) => (socket.disconnect(), 'opened'),
+      (err: Error) => err.message,
+    );
+  /** A socket, once the server has counted the ones closed before it as closed (a moment after they close). */
+  const opened = async () => {
+    for (let i = 0; ; i++) {
+      try {
+        return (await shop.socket({})).socket;
+      } catch (err) {
+        if (i >= 60) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  };
+
+  it('when one address holds its cap of open sockets, then one more is refused at its handshake (either transport, whatever it claims) until one closes', async () => {
+    const held = [await opened(), await opened(), (await shop.socket({ transport: 'polling' })).socket];
+    expect(await refusal({})).not.toBe('opened');
+    expect(await refusal({ transport: 'polling' })).not.toBe('opened');
+    // X-Forwarded-For is not believed without TRUST_PROXY.
+    expect(await refusal({ headers: { 'X-Forwarded-For': '203.0.113.7' } })).not.toBe('opened');
+    // The sockets held are still served.
+    const answer = await new Promise((resolve) => held[0]!.emit('catch_up', 0, resolve));
+    expect(answer).toMatchObject({ position: expect.any(Number) });
+
+    held[0]!.disconnect();
+    const again = await opened();
+    expect(again.connected).toBe(true);
+    [...held, again].forEach((s) => s.disconnect());
+  });
+
+  it('when the sockets of one address call views past its budget together, then the call past it is refused whole and every socket stays open', async () => {
+    const [first, second] = [await opened(), await opened()];
+    const call = (s: Client, view: View) => new Promise<ViewsAnswer>((resolve) => s.emit('views', [view], resolve));
+    const sony: View = { kind: 'products', filter: { category: 'sony' } };
+    for (let i = 0; i < 3; i++) expect((await call(first, sony)).refused).toEqual([]);
+    for (let i = 0; i < 2; i++) expect((await call(second, sony)).refused).toEqual([]);
+    // The sixth call of the address: refused, and the socket keeps the views it had.
+    expect((await call(second, { kind: 'products', filter: { category: 'lg' } })).refused).toEqual([VIEWS_REFUSED_FOR_ADDRESS]);
+    expect(first.connected && second.connected).toBe(true);
+    const pushed = new Promise<ChangePush[]>((resolve) => second.once('changes', resolve));
+    const seller = await shop.signup('Seller');
+    await shop.addProduct(seller.token, { category_id: 'sony' });
+    expect((await pushed).map((p) => p.entity)).toContain('product');
   });
 });

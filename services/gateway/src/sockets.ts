@@ -3,7 +3,7 @@ import { Server, type Socket } from 'socket.io';
 import { SessionAwareAdapter, type PrivateSessionId, type Session } from 'socket.io-adapter';
 import type { CatchUpAnswer, ChangePush, ClientToServerEvents, ServerToClientEvents, User, View, ViewsAnswer } from '@tv-shop/contracts';
 import { createLogger, type ChangeFeed } from '@tv-shop/platform';
-import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey } from '@tv-shop/contracts';
+import { MAX_VIEWS_PER_SOCKET, parseView, rooms, viewKey, VIEWS_REFUSED_FOR_ADDRESS } from '@tv-shop/contracts';
 import { DEFAULT_FANOUT, Fanout, type FanoutOptions } from './fanout';
 import { mayView, RecentChanges, route, SCAN_PAGES, throughTies, viewCatchUpPage } from './views';
 import { accountOfToken, sessionAccounts, sessionCheck, signedOutOf, type AccountLookup } from './auth/middleware';
@@ -12,6 +12,7 @@ import type { ReadModels } from './read-models';
 import { corsOptions, originAllowed } from './http/cors';
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
+import { ipKeyGenerator } from 'express-rate-limit';
 
 const log = createLogger('sockets');
 
@@ -43,6 +44,13 @@ export interface SocketLimits {
    */
   catchUpCallsPerClientPerMinute: number;
   catchUpChangesPerClientPerMinute: number;
+  /**
+   * Sockets one client address may hold open at once; one more is refused at its handshake
+   * (ADR 0072). Generous: a household, an office or a mobile carrier's NAT shares one address.
+   */
+  socketsPerClient: number;
+  /** `views` calls of all the sockets of one client address together per minute; past it the calling socket is closed. */
+  viewsCallsPerClientPerMinute: number;
 }
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   catchUpPage: 200,
@@ -50,6 +58,8 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   catchUpChangesPerMinute: 2 * RECENT,
   catchUpCallsPerClientPerMinute: 300,
   catchUpChangesPerClientPerMinute: 6 * RECENT,
+  socketsPerClient: 1000,
+  viewsCallsPerClientPerMinute: 6000,
 };
 
 interface Budget {
@@ -63,6 +73,79 @@ const within = (b: Budget, now: number, calls: number, changes: number): Budget 
   fresh.calls += 1;
   return fresh.calls > calls || fresh.changes > changes ? null : fresh;
 };
+
+/** Per-minute budgets by client address, each forgotten once its minute is over. */
+function clientBudgets() {
+  const byClient = new Map<string, Budget>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, b] of byClient) if (now - b.start >= 60_000) byClient.delete(key);
+  }, 60_000);
+  sweep.unref();
+  return {
+    /** Spends one call of `client`'s budget: its budget while within, else null (nothing spent is kept). */
+    take(client: string, now: number, calls: number, changes: number): Budget | null {
+      const spent = within(byClient.get(client) ?? { start: now, calls: 0, changes: 0 }, now, calls, changes);
+      if (spent) byClient.set(client, spent);
+      return spent;
+    },
+    stop: () => clearInterval(sweep),
+  };
+}
+
+/** The engine's side of a connection: the handshake's request, and its end. */
+interface RawConnection {
+  request: IncomingMessage;
+  once(event: 'close', listener: () => void): unknown;
+  close(): unknown;
+}
+
+/**
+ * Open connections per client address (ADR 0072). A handshake past the cap is refused before
+ * anything is kept for it; one that passed in the same moment as another (the check and the
+ * count are a turn apart) is closed as it opens, so the cap holds exactly.
+ */
+export class ClientConnections {
+  private readonly open = new Map<string, number>();
+  constructor(
+    private readonly cap: number,
+    private readonly clientOf: (req: IncomingMessage) => string,
+  ) {}
+  /** When a refusal was last logged per client: said once a minute, not per handshake. */
+  private readonly logged = new Map<string, number>();
+  /** Whether a new connection from this request's client may open. */
+  mayOpen(req: IncomingMessage): boolean {
+    const client = this.clientOf(req);
+    if ((this.open.get(client) ?? 0) < this.cap) return true;
+    const now = Date.now();
+    if (now - (this.logged.get(client) ?? 0) >= 60_000) {
+      if (this.logged.size > 10_000) this.logged.clear();
+      this.logged.set(client, now);
+      // Behind a proxy without TRUST_PROXY every visitor is the proxy's address: this says so.
+      log.warn('socket refused: its client address holds the most open sockets allowed (SOCKETS_PER_CLIENT)', { client, cap: this.cap });
+    }
+    return false;
+  }
+  /** Counts an opened connection until it closes; closes it at once when its client is over the cap. */
+  opened(raw: RawConnection) {
+    const client = this.clientOf(raw.request);
+    const count = (this.open.get(client) ?? 0) + 1;
+    this.open.set(client, count);
+    raw.once('close', () => {
+      const left = (this.open.get(client) ?? 1) - 1;
+      if (left > 0) this.open.set(client, left);
+      else this.open.delete(client);
+    });
+    if (count > this.cap) {
+      log.warn('connection closed: its client holds too many open sockets', { client, cap: this.cap });
+      raw.close();
+    }
+  }
+  /** Open connections of one client (for tests and metrics). */
+  of(client: string) {
+    return this.open.get(client) ?? 0;
+  }
+}
 
 interface Kept {
   push: ChangePush;
@@ -138,6 +221,9 @@ export interface SocketDeps {
 export function attachSockets(server: HttpServer, deps: SocketDeps) {
   const corsOrigins = deps.corsOrigins ?? [];
   const auth = roomAuthorisation(deps);
+  const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
+  const clientOf = clientAddress(deps.trustProxy ?? false);
+  const connections = new ClientConnections(limits.socketsPerClient, clientOf);
   const io = new Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>(server, {
     path: '/socket.io',
     serveClient: false,
@@ -147,20 +233,25 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
     // Long-polling is plain HTTP and follows the API's CORS rules; a WebSocket is not subject to
     // CORS in browsers, so its Origin is checked here: the app's own page, or an allowed origin.
     cors: corsOptions(corsOrigins),
+    // Only a handshake is asked (a connection's later requests carry its id): here the origin,
+    // and the client's open connections (ADR 0072).
     allowRequest: (req, done) => {
       const origin = req.headers.origin;
       const own = origin !== undefined && sameHost(origin, req.headers.host);
-      done(null, origin === undefined || own || originAllowed(corsOrigins)(origin));
+      if (!(origin === undefined || own || originAllowed(corsOrigins)(origin))) return done('origin not allowed', false);
+      if (!connections.mayOpen(req)) return done('too many open sockets from this address', false);
+      done(null, true);
     },
   });
+  io.engine.on('connection', (raw: RawConnection) => connections.opened(raw));
   io.use(auth.middleware);
 
   const recent = new RecentChanges(RECENT);
   const fanout = new Fanout(io, { ...DEFAULT_FANOUT, ...deps.fanout }, deps.position());
   /** Sockets narrowed to views, by account: closed with it when it is deleted. */
   const viewSocketsOf = new Map<string, Set<LiveSocket>>();
-  const views = viewService(fanout, viewSocketsOf);
-  const catchUp = catchUpService(recent, deps);
+  const views = viewService(fanout, viewSocketsOf, limits, clientOf);
+  const catchUp = catchUpService(recent, deps, limits, clientOf);
   io.on('connection', (socket: LiveSocket) => onConnection(socket, deps.position, catchUp, views));
 
   /**
@@ -291,6 +382,7 @@ export function attachSockets(server: HttpServer, deps: SocketDeps) {
       clearInterval(rebuildCheck);
       fanout.close();
       catchUp.stop();
+      views.stop();
       io.disconnectSockets(true);
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },
@@ -376,18 +468,16 @@ function checkedSessionAdapter(stillValid: (data: Partial<SocketData> | undefine
  * `catch_up`: a page of the kept changes the socket may see, within a per-minute budget per
  * socket and per client address (past either, the socket is closed).
  */
-function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' | 'trustProxy' | 'position'>) {
-  const limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
-  const clientOf = clientAddress(deps.trustProxy ?? false);
-  const perClient = new Map<string, Budget>();
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [key, b] of perClient) if (now - b.start >= 60_000) perClient.delete(key);
-  }, 60_000);
-  sweep.unref();
+function catchUpService(
+  recent: RecentChanges,
+  deps: Pick<SocketDeps, 'position'>,
+  limits: SocketLimits,
+  clientOf: (req: IncomingMessage) => string,
+) {
+  const perClient = clientBudgets();
 
   return {
-    stop: () => clearInterval(sweep),
+    stop: perClient.stop,
     /** Answers `catch_up` on this socket from now on. */
     serve(socket: LiveSocket) {
       let window: Budget = { start: Date.now(), calls: 0, changes: 0 };
@@ -395,19 +485,13 @@ function catchUpService(recent: RecentChanges, deps: Pick<SocketDeps, 'limits' |
       socket.on('catch_up', (since, ack) => {
         const now = Date.now();
         const mine = within(window, now, limits.catchUpCallsPerMinute, limits.catchUpChangesPerMinute);
-        const ours = within(
-          perClient.get(client) ?? { start: now, calls: 0, changes: 0 },
-          now,
-          limits.catchUpCallsPerClientPerMinute,
-          limits.catchUpChangesPerClientPerMinute,
-        );
+        const ours = perClient.take(client, now, limits.catchUpCallsPerClientPerMinute, limits.catchUpChangesPerClientPerMinute);
         if (!mine || !ours) {
           log.warn('socket closed: catch_up asked too often', { socket: socket.id, client, perSocket: !mine, perClient: !ours });
           socket.disconnect(true);
           return;
         }
         window = mine;
-        perClient.set(client, ours);
         if (typeof ack !== 'function') return;
         const head = deps.position();
         // A position past everything known (the head, or the newest change a faster read model
@@ -446,7 +530,8 @@ function clientAddress(trustSetting: boolean | number | string): (req: IncomingM
         : typeof trustSetting === 'number'
           ? (_addr, hop) => hop < trustSetting
           : proxyaddr.compile(trustSetting.split(',').map((t) => t.trim()));
-  return (req) => proxyaddr(req, trust);
+  // An IPv6 client is its /56, as for the HTTP limits: one holder has a whole block of addresses.
+  return (req) => ipKeyGenerator(proxyaddr(req, trust) || 'unknown');
 }
 
 /**
@@ -454,7 +539,13 @@ function clientAddress(trustSetting: boolean | number | string): (req: IncomingM
  * socket's account like a room (another account's, or the admins', is refused); the socket leaves
  * its default rooms and joins the fan-out's group for its set of views.
  */
-function viewService(fanout: Fanout, viewSocketsOf: Map<string, Set<LiveSocket>>) {
+function viewService(
+  fanout: Fanout,
+  viewSocketsOf: Map<string, Set<LiveSocket>>,
+  limits: SocketLimits,
+  clientOf: (req: IncomingMessage) => string,
+) {
+  const perClient = clientBudgets();
   const track = (socket: LiveSocket, on: boolean) => {
     const id = socket.data.user?._id;
     if (!id) return;
@@ -492,21 +583,39 @@ function viewService(fanout: Fanout, viewSocketsOf: Map<string, Set<LiveSocket>>
     track(socket, true);
     return { position: fanout.coveredFrom, refused };
   };
+  /** Whether a refusal for this address was logged this minute: said once, not per call. */
+  const refusalsLogged = new Map<string, number>();
+  const refusedForAddress = (socket: LiveSocket, client: string): ViewsAnswer => {
+    const now = Date.now();
+    if (now - (refusalsLogged.get(client) ?? 0) >= 60_000) {
+      if (refusalsLogged.size > 10_000) refusalsLogged.clear();
+      refusalsLogged.set(client, now);
+      log.warn('views refused: the sockets of this address called views too often this minute', { socket: socket.id, client });
+    }
+    return { position: fanout.coveredFrom, refused: [VIEWS_REFUSED_FOR_ADDRESS] };
+  };
   return {
     apply,
+    stop: perClient.stop,
     serve(socket: LiveSocket) {
-      // A page changes its views when it opens a list: a few a minute. Past the budget the socket
-      // is closed (it reconnects and subscribes again), as for catch_up (ADR 0023).
+      // A page changes its views when it opens a list: a few a minute. Past its own budget the
+      // socket is closed (it reconnects and subscribes again), as for catch_up (ADR 0023). Past
+      // its address's (ADR 0072) the call is refused and the socket keeps the views it had:
+      // closing it would have it reconnect and call again, and its neighbours' with it.
       let budget = { start: Date.now(), calls: 0, changes: 0 };
+      const client = clientOf(socket.request);
       socket.on('views', (asked, ack) => {
-        const fresh = within(budget, Date.now(), VIEWS_PER_MINUTE, Infinity);
+        const now = Date.now();
+        const fresh = within(budget, now, VIEWS_PER_MINUTE, Infinity);
         if (!fresh) {
-          log.warn('socket over its views budget: closed', { socket: socket.id });
+          log.warn('socket over its views budget: closed', { socket: socket.id, client });
           socket.disconnect(true);
           return;
         }
         budget = fresh;
-        const answer = apply(socket, asked);
+        const answer = perClient.take(client, now, limits.viewsCallsPerClientPerMinute, Infinity)
+          ? apply(socket, asked)
+          : refusedForAddress(socket, client);
         if (typeof ack === 'function') ack(answer);
         else socket.emit('views', answer);
       });

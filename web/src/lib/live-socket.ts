@@ -1,6 +1,6 @@
 import type { Socket } from 'socket.io-client';
 import type { ChangePush, ClientToServerEvents, ServerToClientEvents, View } from '@tv-shop/contracts';
-import { viewKey } from '@tv-shop/contracts';
+import { viewKey, VIEWS_REFUSED_FOR_ADDRESS } from '@tv-shop/contracts';
 import { env } from '@/config/env';
 import { afterFirstScreen } from './first-screen';
 
@@ -85,6 +85,11 @@ export function noteListRead(position: number, view?: View): void {
 }
 
 const RETRY_REFUSED_MS = 3000;
+/** A socket the server closes within this of its connect counts toward a streak; the reopen waits grow to REOPEN_MAX_MS. */
+const CLOSE_STREAK_MS = 60_000;
+const REOPEN_MAX_MS = 30_000;
+/** About how long a `views` call refused for this address waits before it is sent again (ADR 0072). */
+const VIEWS_AGAIN_MS = 60_000;
 /** A tab waits up to this long before reading its lists again after a `resync`. */
 const RESYNC_SPREAD_MS = 2000;
 /** A reload of the lists told by a `resync` and not yet done (kept across sockets). */
@@ -175,6 +180,9 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   let askedThisConnection = false;
   let closed = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  /** When this socket last connected, and how many times in a row the server closed it soon after. */
+  let connectedAt = 0;
+  let closesInARow = 0;
   /** Whether this socket was down after having been up (or failing from the start). */
   let wasDown = false;
   setStatus('connecting');
@@ -225,10 +233,13 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
     retry = setTimeout(() => socket.connect(), delayMs);
   };
 
+  /** A `views` call to send again, the last having been refused for this address. */
+  let viewsAgain: ReturnType<typeof setTimeout> | undefined;
   /** The views sent on this connection and not answered yet, in order (the server answers each with a `views` event). */
   const sentViews: string[][] = [];
   /** Subscribes this socket to the watched views; views new to it are covered from the answer's position. */
   const sendViews = () => {
+    clearTimeout(viewsAgain);
     if (!socket.connected) return;
     sentViews.push([...watched.keys()]);
     socket.emit(
@@ -240,6 +251,13 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   let viewGap = Infinity;
   socket.on('views', (answer) => {
     const keys = sentViews.shift() ?? [];
+    // Refused whole (this address's sockets called too often this minute, ADR 0072): nothing
+    // changed on the server, so those views are not covered yet; sent again in a while.
+    if (answer.refused.includes(VIEWS_REFUSED_FOR_ADDRESS)) {
+      clearTimeout(viewsAgain);
+      viewsAgain = setTimeout(sendViews, VIEWS_AGAIN_MS * (0.5 + Math.random()));
+      return;
+    }
     // Not expected from the app's own pages (a few views each, the server takes 16): said, not
     // swallowed, since those lists then stay as read until the page reads them again.
     if (answer.refused.length > 0) console.warn(`live updates refused for ${answer.refused.join(', ')}: those lists will not change live`);
@@ -266,6 +284,7 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   socket.on('changes', (pushes) => pushes.forEach(receive));
   socket.on('connect', () => {
     document.documentElement.dataset.live = 'connected';
+    connectedAt = Date.now();
     connection += 1;
     asking = null;
     askedThisConnection = false;
@@ -298,8 +317,13 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
     asking = null;
     if (log.last > 0) log.gapFrom = Math.min(log.gapFrom, log.last);
     down();
-    // The server closes a deleted account's sockets; anything else it closes, we reopen.
-    if (reason === 'io server disconnect') void recheckSession(0);
+    // The server closes a deleted account's sockets; anything else it closes (a budget spent),
+    // we reopen: at once the first time, then after longer and longer waits while it keeps
+    // closing them soon after they open.
+    if (reason === 'io server disconnect') {
+      closesInARow = Date.now() - connectedAt < CLOSE_STREAK_MS ? closesInARow + 1 : 1;
+      void recheckSession(closesInARow <= 1 ? 0 : Math.min(REOPEN_MAX_MS, 1000 * 2 ** (closesInARow - 2)) * (0.5 + Math.random() / 2));
+    }
   });
   socket.on('connect_error', () => {
     document.documentElement.dataset.live = 'disconnected';
@@ -329,6 +353,7 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   return () => {
     closed = true;
     clearTimeout(retry);
+    clearTimeout(viewsAgain);
     window.removeEventListener('offline', offline);
     window.removeEventListener('online', online);
     if (stream === current) stream = null;
