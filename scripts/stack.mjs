@@ -31,8 +31,16 @@ async function ensureDatabase(url) {
   const name = decodeURIComponent(target.pathname.slice(1));
   const admin = new URL(url);
   admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
+  // A server that does not answer (a firewall dropping packets) is said within seconds, not waited on.
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 10_000, query_timeout: 30_000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => {});
+    throw new Error(
+      `PostgreSQL at ${target.host} could not be reached to create ${name}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   try {
     const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
     if (rowCount === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
@@ -169,7 +177,9 @@ export async function startStack(opts = {}) {
     const child = spawn(argv[0], argv.slice(1), {
       cwd: root,
       env: childEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      // The IPC channel is a lifeline: when this process dies, even by kill -9, it closes and
+      // each child stops itself (nothing is sent over it).
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
     const prefix = `[${name}] `;
     const relay = (chunk) => log(chunk.toString().replace(/^(?=.)/gm, prefix));

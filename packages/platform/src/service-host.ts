@@ -120,13 +120,19 @@ export async function runServiceMain(
     process.exit(1);
   }
   log.info(`${name} takes commands at ${host.url}/commands (${describeTopology(topology)})`);
-  const stop = async (code = 0) => {
-    await host.stop().catch((err: unknown) => log.warn(`${name} did not stop cleanly`, { error: String(err) }));
-    process.exit(code);
-  };
+  // Once, however many ask (Ctrl-C sends SIGINT, the stack then SIGTERM, and its end closes the channel).
+  let stopping: Promise<never> | undefined;
+  const stop = (code = 0) =>
+    (stopping ??= host
+      .stop()
+      .catch((err: unknown) => log.warn(`${name} did not stop cleanly`, { error: String(err) }))
+      .then(() => process.exit(code)));
   // A database fault nobody awaited is ridden out; any other uncaught error stops the service
   // non-zero so its supervisor starts a fresh one.
   guardProcess(log, () => void stop(1));
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
+  // Started by `npm run stack` with an IPC channel: if that process dies, even by kill -9, the
+  // channel closes and this one stops too rather than live on as an orphan.
+  if (process.send) process.once('disconnect', () => void stop());
 }

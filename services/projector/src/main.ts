@@ -122,7 +122,12 @@ async function execute(cmd: Exclude<Command, { command: 'help' }>): Promise<numb
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
+        // Started by `npm run stack` with an IPC channel: its end (that process died, even by
+        // kill -9) stops this one too.
+        if (process.send) process.once('disconnect', resolve);
       });
+      // A channel listened to keeps the process alive: closed, the process ends once all below is closed.
+      if (process.connected) process.disconnect();
       await projector.stop();
       await served?.close();
       await metrics.close();
