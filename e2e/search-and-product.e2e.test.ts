@@ -205,12 +205,37 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     for (const name of [qled.name, crystal.name, sony, neo]) await card(page, name).waitFor();
     await snap(page, '14-seller-page');
 
-    // Back on the filtered list, the seller sells the 14,000 TV elsewhere: it leaves the list by push.
+    // Back on the filtered list, the seller reprices the 14,000 TV, then sells it elsewhere: it leaves the list by push.
     await page.goto(searchUrl);
     await card(page, crystal.name).waitFor();
     await waitLive(page);
     await markNoReload(page);
     const countBefore = await page.getByText(/^\d+ TVs?$/).textContent();
+
+    // First the seller raises the 14,000 TV to 27,000: it moves down past the 25,000 one to its
+    // new place by price, live, and is counted as before.
+    const listedCrystal = (await client.allProducts()).find((p) => p._id === crystalId)!;
+    await client.editProduct(sellerToken, crystalId, {
+      porduct_name: listedCrystal.porduct_name,
+      productImage: listedCrystal.productImage,
+      details: listedCrystal.details,
+      location: listedCrystal.location,
+      resale_price: 27000,
+      orginal_price: listedCrystal.orginal_price,
+      use_duration: listedCrystal.use_duration,
+      phone_number: listedCrystal.phone_number,
+      product_condition: listedCrystal.product_condition,
+      category_id: listedCrystal.category_id,
+    });
+    await card(page, crystal.name).getByText('27,000 TK').waitFor();
+    const titlesRepriced = await page.locator('article.product-card h3').allTextContents();
+    expect(titlesRepriced.indexOf(crystal.name)).toBeGreaterThan(titlesRepriced.indexOf(qled.name));
+    const pricesRepriced = (await page.locator('article.product-card .price-resale').allTextContents()).map((t) =>
+      Number(t.replace(/[^\d.]/g, '')),
+    );
+    expect(pricesRepriced).toEqual([...pricesRepriced].sort((a, b) => a - b));
+    expect(await page.getByText(/^\d+ TVs?$/).textContent()).toBe(countBefore);
+    expect(await stillSamePage(page)).toBe(true);
 
     const sellerPage = await openPage(browser, baseUrl);
     await sellerPage.goto('/login');

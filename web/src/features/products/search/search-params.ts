@@ -130,3 +130,23 @@ export function newlyMatches(product: Product, state: ProductSearchState): boole
   // The words the server counts: the first 8 different ones.
   return [...new Set(wordsOf(state.q))].slice(0, SEARCH_MAX_WORDS).every((word) => own.some((w) => w.startsWith(word)));
 }
+
+/** Whether `a` comes before `b` in the sort (ties: not before, so the one placed goes after its equals). */
+export const sortsBefore = (sort: ProductSearchState['sort']) => (a: Product, b: Product) =>
+  sort === 'newest' ? a.listedAt > b.listedAt : sort === 'price_asc' ? a.resale_price < b.resale_price : a.resale_price > b.resale_price;
+
+/**
+ * Rows read by the search whose price changed since, placed again among the others by the price
+ * sort. One whose new place is past the last row read stays last: it was read and is counted; the
+ * next page may bring it again, and then it is where that page puts it.
+ */
+export function placeRepriced(rows: Product[], repriced: Product[], sort: ProductSearchState['sort']): Product[] {
+  if (repriced.length === 0) return rows;
+  const before = sortsBefore(sort);
+  const placed = [...rows];
+  for (const p of repriced) {
+    const at = placed.findIndex((q) => before(p, q));
+    placed.splice(at === -1 ? placed.length : at, 0, p);
+  }
+  return placed;
+}

@@ -1,6 +1,6 @@
 import type { Product } from '@tv-shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { BROWSE, newlyMatches, readSearch, stillMatches, toApiQuery, writeSearch } from './search-params';
+import { BROWSE, newlyMatches, placeRepriced, readSearch, stillMatches, toApiQuery, writeSearch } from './search-params';
 
 const tv = (patch: Partial<Product> = {}): Product => ({
   _id: 'p1',
@@ -92,5 +92,25 @@ describe('a listing pushed after the search was read', () => {
     expect(newlyMatches(tv({ resale_price: 40000 }), search)).toBe(false);
     // Stricter than the server: a misspelling the server would widen does not join live.
     expect(newlyMatches(tv(), { ...BROWSE, q: 'samsng' })).toBe(false);
+  });
+});
+
+describe('a listing whose price changed after the search was read', () => {
+  const rows = [tv({ _id: 'a', resale_price: 10000 }), tv({ _id: 'b', resale_price: 20000 }), tv({ _id: 'c', resale_price: 30000 })];
+  const ids = (list: Product[]) => list.map((p) => p._id);
+
+  it('given a price sort, then it takes its new place among the rows read, after rows of the same price', () => {
+    const cheaper = tv({ _id: 'x', resale_price: 20000 });
+    expect(ids(placeRepriced(rows, [cheaper], 'price_asc'))).toEqual(['a', 'b', 'x', 'c']);
+    expect(ids(placeRepriced([...rows].reverse(), [cheaper], 'price_desc'))).toEqual(['c', 'b', 'x', 'a']);
+    expect(ids(placeRepriced(rows, [tv({ _id: 'x', resale_price: 5000 })], 'price_asc'))).toEqual(['x', 'a', 'b', 'c']);
+  });
+
+  it('given a new place past the last row read, then it stays last (it was read and counted)', () => {
+    expect(ids(placeRepriced(rows, [tv({ _id: 'x', resale_price: 90000 })], 'price_asc'))).toEqual(['a', 'b', 'c', 'x']);
+  });
+
+  it('given nothing repriced, then the rows stay as the server ordered them', () => {
+    expect(placeRepriced(rows, [], 'price_asc')).toBe(rows);
   });
 });

@@ -9,7 +9,7 @@ import { searchProducts } from '../api/search-products';
 import { productsStore } from '../atoms';
 import { useIdList } from '../use-id-list';
 import { useNewlyListed } from '../use-newly-listed';
-import { newlyMatches, stillMatches, toApiQuery, type ProductSearchState } from './search-params';
+import { newlyMatches, placeRepriced, sortsBefore, stillMatches, toApiQuery, type ProductSearchState } from './search-params';
 
 interface Results {
   /** The search these pages answer (its canonical JSON). */
@@ -51,9 +51,14 @@ export function useProductSearch(search: ProductSearchState) {
 
   /** Each result's words and place as the server matched them: changed since, they may no longer match. */
   const matchedAt = useRef(new Map<string, string>());
+  /** Each result's price as the server placed it: changed since, a price sort places it again. */
+  const pricedAt = useRef(new Map<string, number>());
   const take = useCallback(
     (answer: ProductSearchAnswer) => {
-      for (const p of answer.items) matchedAt.current.set(p._id, matchedText(p));
+      for (const p of answer.items) {
+        matchedAt.current.set(p._id, matchedText(p));
+        pricedAt.current.set(p._id, p.resale_price);
+      }
       loadIntoStore({ rows: answer.items, position: answer.position, inScope: onlyItsRows });
       noteListRead(answer.position, view);
       return answer.items.map((p) => p._id);
@@ -76,7 +81,9 @@ export function useProductSearch(search: ProductSearchState) {
     while (nextCursor && ids.length < want) {
       const page = await searchProducts(toApiQuery(current, nextCursor));
       if (read !== newestRead.current) return;
-      ids.push(...take(page).filter((id) => !ids.includes(id)));
+      const pageIds = take(page);
+      // A row read again (its price moved it since the page before was read) is where this page puts it.
+      ids.splice(0, ids.length, ...ids.filter((id) => !pageIds.includes(id)), ...pageIds);
       nextCursor = page.nextCursor;
     }
     setResults({ key, readAt: first.position, ids, nextCursor, total: first.total, capped: first.totalCapped });
@@ -99,7 +106,7 @@ export function useProductSearch(search: ProductSearchState) {
       const ids = take(answer);
       setResults((r) =>
         r && r.key === key && r.nextCursor === cursor
-          ? { ...r, ids: [...r.ids, ...ids.filter((id) => !r.ids.includes(id))], nextCursor: answer.nextCursor }
+          ? { ...r, ids: [...r.ids.filter((id) => !ids.includes(id)), ...ids], nextCursor: answer.nextCursor }
           : r,
       );
       setMore({ busy: false, error: null });
@@ -123,7 +130,20 @@ export function useProductSearch(search: ProductSearchState) {
   const ids = useMemo(() => shown?.ids ?? [], [shown]);
   const read = useIdList(ids, keep);
   const joining = useJoining(shown, current);
-  const products = useMemo(() => placeJoining(read, joining, current.sort, !!shown?.nextCursor), [read, joining, current.sort, shown]);
+  const products = useMemo(() => {
+    // A row whose seller changed its price since it was read takes its new place in a price sort.
+    const repriced =
+      current.sort === 'newest' ? [] : read.filter((p) => (pricedAt.current.get(p._id) ?? p.resale_price) !== p.resale_price);
+    const stayed = repriced.length === 0 ? read : read.filter((p) => !repriced.includes(p));
+    // Joining rows stop at the last row in the server's order: a repriced row kept last is no page end.
+    return placeJoining(
+      placeRepriced(stayed, repriced, current.sort),
+      joining,
+      current.sort,
+      !!shown?.nextCursor,
+      stayed[stayed.length - 1],
+    );
+  }, [read, joining, current.sort, shown]);
   const error = shown ? null : state.error;
 
   return {
@@ -170,13 +190,18 @@ function useJoining(shown: Results | null, search: ProductSearchState): Product[
 /**
  * Where joining listings go: in their place among the rows read by the search's sort (a new
  * listing on top of the newest; one for sale again where its listing time or price puts it),
- * unless the place is past the last row while more pages remain (there, the next page brings it).
+ * unless the place is past `last`, the last row in the server's order, while more pages remain
+ * (there, the next page brings it).
  */
-function placeJoining(read: Product[], joining: Product[], sort: ProductSearchState['sort'], hasMore: boolean): Product[] {
+function placeJoining(
+  read: Product[],
+  joining: Product[],
+  sort: ProductSearchState['sort'],
+  hasMore: boolean,
+  last: Product | undefined,
+): Product[] {
   if (joining.length === 0) return read;
-  const before = (a: Product, b: Product) =>
-    sort === 'newest' ? a.listedAt > b.listedAt : sort === 'price_asc' ? a.resale_price < b.resale_price : a.resale_price > b.resale_price;
-  const last = read[read.length - 1];
+  const before = sortsBefore(sort);
   const placed = [...read];
   for (const p of joining) {
     if (hasMore && last && !before(p, last)) continue;
