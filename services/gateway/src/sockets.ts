@@ -49,7 +49,7 @@ export interface SocketLimits {
    * (ADR 0072). Generous: a household, an office or a mobile carrier's NAT shares one address.
    */
   socketsPerClient: number;
-  /** `views` calls of all the sockets of one client address together per minute; past it the calling socket is closed. */
+  /** `views` calls of all the sockets of one client address together per minute; past it a call is refused and the socket keeps its views. */
   viewsCallsPerClientPerMinute: number;
 }
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {

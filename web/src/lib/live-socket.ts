@@ -88,7 +88,7 @@ const RETRY_REFUSED_MS = 3000;
 /** A socket the server closes within this of its connect counts toward a streak; the reopen waits grow to REOPEN_MAX_MS. */
 const CLOSE_STREAK_MS = 60_000;
 const REOPEN_MAX_MS = 30_000;
-/** About how long a `views` call refused for this address waits before it is sent again (ADR 0072). */
+/** A `views` call refused for this address is sent again after 1-1.5 times this: past the minute of its budget (ADR 0072). */
 const VIEWS_AGAIN_MS = 60_000;
 /** A tab waits up to this long before reading its lists again after a `resync`. */
 const RESYNC_SPREAD_MS = 2000;
@@ -235,6 +235,8 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
 
   /** A `views` call to send again, the last having been refused for this address. */
   let viewsAgain: ReturnType<typeof setTimeout> | undefined;
+  /** Whether a `views` call was accepted on this connection (until then the socket is in its default rooms). */
+  let viewsTaken = false;
   /** The views sent on this connection and not answered yet, in order (the server answers each with a `views` event). */
   const sentViews: string[][] = [];
   /** Subscribes this socket to the watched views; views new to it are covered from the answer's position. */
@@ -252,12 +254,17 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
   socket.on('views', (answer) => {
     const keys = sentViews.shift() ?? [];
     // Refused whole (this address's sockets called too often this minute, ADR 0072): nothing
-    // changed on the server, so those views are not covered yet; sent again in a while.
+    // changed on the server; sent again once that minute is over. A socket that has had no views
+    // accepted on this connection is still in its default rooms and hears every list it may see,
+    // so its views are covered as far as it is (no catch-up for each list read meanwhile).
     if (answer.refused.includes(VIEWS_REFUSED_FOR_ADDRESS)) {
+      if (!viewsTaken) for (const key of keys) if (!viewCoveredFrom.has(key)) viewCoveredFrom.set(key, 0);
       clearTimeout(viewsAgain);
-      viewsAgain = setTimeout(sendViews, VIEWS_AGAIN_MS * (0.5 + Math.random()));
+      viewsAgain = setTimeout(sendViews, VIEWS_AGAIN_MS * (1 + Math.random() / 2));
       return;
     }
+    viewsTaken = true;
+    clearTimeout(viewsAgain);
     // Not expected from the app's own pages (a few views each, the server takes 16): said, not
     // swallowed, since those lists then stay as read until the page reads them again.
     if (answer.refused.length > 0) console.warn(`live updates refused for ${answer.refused.join(', ')}: those lists will not change live`);
@@ -289,6 +296,7 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
     asking = null;
     askedThisConnection = false;
     viewCoveredFrom.clear();
+    viewsTaken = false;
     sentViews.length = 0;
     // Views first: the catch-up that follows answers for them (the server takes a socket's events in order).
     sendViews();
@@ -320,8 +328,9 @@ function open(io: typeof import('socket.io-client').io, token: string | null, ha
     // The server closes a deleted account's sockets; anything else it closes (a budget spent),
     // we reopen: at once the first time, then after longer and longer waits while it keeps
     // closing them soon after they open.
+    if (Date.now() - connectedAt >= CLOSE_STREAK_MS) closesInARow = 0;
     if (reason === 'io server disconnect') {
-      closesInARow = Date.now() - connectedAt < CLOSE_STREAK_MS ? closesInARow + 1 : 1;
+      closesInARow += 1;
       void recheckSession(closesInARow <= 1 ? 0 : Math.min(REOPEN_MAX_MS, 1000 * 2 ** (closesInARow - 2)) * (0.5 + Math.random() / 2));
     }
   });
