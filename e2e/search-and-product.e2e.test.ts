@@ -222,7 +222,7 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
       location: listedCrystal.location,
       resale_price: 27000,
       orginal_price: listedCrystal.orginal_price,
-      use_duration: listedCrystal.use_duration,
+      use_duration: '2 years',
       phone_number: listedCrystal.phone_number,
       product_condition: listedCrystal.product_condition,
       category_id: listedCrystal.category_id,

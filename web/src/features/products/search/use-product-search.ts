@@ -18,6 +18,11 @@ interface Results {
   readAt: number;
   ids: string[];
   nextCursor: string | null;
+  /**
+   * The last row read, as it was read: the next page starts after it (the cursor holds its sort
+   * value then), so a listing that joins past it waits for that page, whatever became of the row.
+   */
+  end: Product | undefined;
   /** Matches when the first page was read (later pages' totals would count twice what changed since). */
   total: number;
   /** More than the server counts (its count stops at 1,000). */
@@ -26,6 +31,12 @@ interface Results {
 
 /** What the server's words and place match a listing on (its search vector's fields). */
 const matchedText = (p: Product) => [p.porduct_name, p.details, p.location, p.category_name].join('\n');
+
+/** A page's last row as it was read (a copy: what the store does with the row later is not what the cursor holds). */
+const endOf = (items: Product[]): Product | undefined => {
+  const last = items.at(-1);
+  return last && { ...last };
+};
 
 /** A page's rows answer only for themselves: rows of the store it does not hold stay as they are. */
 const onlyItsRows = () => false;
@@ -77,6 +88,7 @@ export function useProductSearch(search: ProductSearchState) {
     if (read !== newestRead.current) return;
     const ids = take(first);
     let nextCursor = first.nextCursor;
+    let end = endOf(first.items);
     const want = shownSoFar.current.key === key ? shownSoFar.current.count : 0;
     while (nextCursor && ids.length < want) {
       const page = await searchProducts(toApiQuery(current, nextCursor));
@@ -85,8 +97,9 @@ export function useProductSearch(search: ProductSearchState) {
       // A row read again (its price moved it since the page before was read) is where this page puts it.
       ids.splice(0, ids.length, ...ids.filter((id) => !pageIds.includes(id)), ...pageIds);
       nextCursor = page.nextCursor;
+      end = endOf(page.items) ?? end;
     }
-    setResults({ key, readAt: first.position, ids, nextCursor, total: first.total, capped: first.totalCapped });
+    setResults({ key, readAt: first.position, ids, nextCursor, end, total: first.total, capped: first.totalCapped });
   }, [key, current, take]);
   const state = useLoad(load, reload);
 
@@ -106,7 +119,12 @@ export function useProductSearch(search: ProductSearchState) {
       const ids = take(answer);
       setResults((r) =>
         r && r.key === key && r.nextCursor === cursor
-          ? { ...r, ids: [...r.ids.filter((id) => !ids.includes(id)), ...ids], nextCursor: answer.nextCursor }
+          ? {
+              ...r,
+              ids: [...r.ids.filter((id) => !ids.includes(id)), ...ids],
+              nextCursor: answer.nextCursor,
+              end: endOf(answer.items) ?? r.end,
+            }
           : r,
       );
       setMore({ busy: false, error: null });
@@ -135,14 +153,7 @@ export function useProductSearch(search: ProductSearchState) {
     const repriced =
       current.sort === 'newest' ? [] : read.filter((p) => (pricedAt.current.get(p._id) ?? p.resale_price) !== p.resale_price);
     const stayed = repriced.length === 0 ? read : read.filter((p) => !repriced.includes(p));
-    // Joining rows stop at the last row in the server's order: a repriced row kept last is no page end.
-    return placeJoining(
-      placeRepriced(stayed, repriced, current.sort),
-      joining,
-      current.sort,
-      !!shown?.nextCursor,
-      stayed[stayed.length - 1],
-    );
+    return placeJoining(placeRepriced(stayed, repriced, current.sort), joining, current.sort, !!shown?.nextCursor, shown?.end);
   }, [read, joining, current.sort, shown]);
   const error = shown ? null : state.error;
 
@@ -190,8 +201,8 @@ function useJoining(shown: Results | null, search: ProductSearchState): Product[
 /**
  * Where joining listings go: in their place among the rows read by the search's sort (a new
  * listing on top of the newest; one for sale again where its listing time or price puts it),
- * unless the place is past `last`, the last row in the server's order, while more pages remain
- * (there, the next page brings it).
+ * unless the place is past `last`, the last row read as it was read (the next page's cursor), while
+ * more pages remain (there, the next page brings it).
  */
 function placeJoining(
   read: Product[],
