@@ -3,7 +3,7 @@ import { AppError } from './errors';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from './event-store/types';
 import type { Logger } from './log';
 import { backoffMs } from './retry';
-import { openCheckpoint, policyCheckpoint, storeCheckpoint } from './projections/checkpoints';
+import { openCheckpoint, policyCheckpoint, recordHandles, storeCheckpoint } from './projections/checkpoints';
 
 /** How long the checkpoint of batches with nothing to react to waits to be stored. */
 const STORE_IDLE_AFTER_MS = 250;
@@ -69,7 +69,13 @@ export async function startPolicy(opts: {
   };
   const sub: Subscription = (opts.source ?? opts.store).subscribe({
     name: `policy.${opts.name}`,
-    from: await openCheckpoint(opts.pool, key),
+    from: await (async () => {
+      const from = await openCheckpoint(opts.pool, key);
+      // Which events it reacts to: a write waiting for its reactions (`settle`) counts the policy
+      // as past the others at once, not after their checkpoint's idle store (reachedCheckpoint).
+      await recordHandles(opts.pool, key, Object.keys(opts.handlers));
+      return from;
+    })(),
     onBatch: async ({ events, position }) => {
       if (!events.some((e) => opts.handlers[e.type])) {
         reached = position;

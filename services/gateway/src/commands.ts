@@ -4,6 +4,7 @@ import type { AddressedCommand, ResultOf, WriteAnswer } from '@tv-shop/contracts
 import type pg from 'pg';
 import {
   AppError,
+  CheckpointTimeout,
   createLogger,
   uuidFromName,
   policyCheckpoint,
@@ -39,6 +40,8 @@ export class CommandSender {
     private readonly db: { pool: pg.Pool; store: EventStore },
     /** Server secret for the body fingerprint, so ids derived from a signup body reveal nothing. */
     private readonly fingerprintKey: string,
+    /** How long an answer waits for the reactions of its write (`settle`) before it says it is behind. */
+    private readonly settleMs = 10_000,
   ) {}
 
   commandId(req: Request, scope = ''): string {
@@ -72,14 +75,37 @@ export class CommandSender {
       correlationId: req.get('X-Correlation-Id')?.slice(0, 100) ?? commandId,
     });
     let position = reply.position;
+    let settled = true;
+    const settleUntil = Date.now() + this.settleMs;
     if (opts.settle?.length) {
-      await Promise.all(opts.settle.map((p) => waitForCheckpoint(this.db.pool, policyCheckpoint(p), reply.position)));
-      position = await this.db.store.headPosition();
+      // The reactions' own events may cause more (a deleted seller's listings are removed, and
+      // then the bookings of those listings are cancelled): the policies are waited for again up
+      // to the head of the log until it stands still, three rounds at most. Reactions that take
+      // longer than the wait (a seller's hundred listings on a slow database) are late, not
+      // failed: the write stands and its answer says it is behind.
+      const until = settleUntil;
+      const policies = opts.settle.map(policyCheckpoint);
+      try {
+        let upTo = reply.position;
+        for (let round = 0; round < 3; round++) {
+          await Promise.all(policies.map((p) => waitForCheckpoint(this.db.pool, p, upTo, Math.max(1, until - Date.now()))));
+          const head = await this.db.store.headPosition();
+          position = Math.max(position, upTo);
+          if (head <= upTo) break;
+          upTo = head;
+        }
+      } catch (err) {
+        if (!(err instanceof CheckpointTimeout)) throw err;
+        log.warn("the write's reactions did not finish in time", { position: reply.position, policy: err.checkpoint });
+        settled = false;
+      }
     }
-    const behind = !(await this.positions.waitFor(position));
+    // Within what is left of the same wait when reactions took part of it.
+    const left = opts.settle?.length ? Math.max(1, settleUntil - Date.now()) : undefined;
+    const behind = !settled || !(await this.positions.waitFor(position, left));
     if (behind) {
-      // The write is stored; only the read models lag. Say so rather than pretend or fail it.
-      log.warn('read models did not reach the write in time', { position });
+      // The write is stored; only the read models (or its reactions) lag. Say so rather than pretend or fail it.
+      if (settled) log.warn('read models did not reach the write in time', { position });
       req.res?.setHeader('X-Read-Models', 'behind');
     }
     // The service answers with its command's result type (contracts' CommandResults).

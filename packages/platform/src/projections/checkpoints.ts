@@ -277,6 +277,18 @@ export async function projectionPositions(db: Db): Promise<Record<string, number
   return Object.fromEntries(rows.map((r) => [r.name, Number(r.position)]));
 }
 
+/** A checkpoint that did not reach a position in the time given: the work is late, not failed. */
+export class CheckpointTimeout extends Error {
+  constructor(
+    readonly checkpoint: string,
+    readonly position: number,
+    timeoutMs: number,
+  ) {
+    super(`${checkpoint} did not reach ${position} in ${timeoutMs} ms`);
+    this.name = 'CheckpointTimeout';
+  }
+}
+
 /**
  * Waits until a checkpoint reached `position` (bounded; `stored`: the stored position itself, not
  * how far its read model has got): a policy that reads a read model waits
@@ -293,7 +305,7 @@ export async function waitForCheckpoint(
   const until = Date.now() + timeoutMs;
   const read = opts.stored ? readCheckpoint : reachedCheckpoint;
   while ((await read(db, name)) < position) {
-    if (Date.now() > until) throw new Error(`${name} did not reach ${position} in ${timeoutMs} ms`);
+    if (Date.now() > until) throw new CheckpointTimeout(name, position, timeoutMs);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

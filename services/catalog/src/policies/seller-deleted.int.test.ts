@@ -94,6 +94,34 @@ describe('policy: a deleted seller’s TVs for sale are removed', () => {
     expect((await eventsOf('p3')).map((e) => e.type)).toEqual(['ProductListed']);
   });
 
+  it('when one of the seller’s listings is refused (gone a moment before), then the others are removed all the same', async () => {
+    await send('V', 'ListProduct', 'p6', listing('V', 'p6'));
+    await catalog.caughtUp();
+    // Rows the read model still shows but the log no longer has for sale (withdrawn or removed in
+    // the moment between the policy's read and its command): one sorts before p6 whatever the order.
+    const { rows } = await db.pool.query<{ column_name: string }>(
+      `select column_name from information_schema.columns
+        where table_schema = 'rm_catalog' and table_name = 'products' and is_generated = 'NEVER'`,
+    );
+    const columns = rows.map((r) => `"${r.column_name}"`).join(', ');
+    const copied = rows.map((r) => `r."${r.column_name}"`).join(', ');
+    for (const [id, at] of [
+      ['a-gone', '1'],
+      ['z-gone', '9000000000000000'],
+    ])
+      await db.pool.query(
+        `insert into rm_catalog.products (${columns})
+         select ${copied} from rm_catalog.products p,
+                jsonb_populate_record(null::rm_catalog.products, to_jsonb(p) || jsonb_build_object('id', $1::text, 'listed_at', $2::text)) r
+          where p.id = 'p6'`,
+        [id, at],
+      );
+    await deleteUser('V', 'Seller', streams.user('V'));
+    await catalog.caughtUp();
+    await expect.poll(async () => (await eventsOf('p6')).map((e) => e.type)).toEqual(['ProductListed', 'ProductRemoved']);
+    await db.pool.query(`delete from rm_catalog.products where id in ('a-gone', 'z-gone')`);
+  });
+
   it('when the policy reads the deletion again (a restart from an old checkpoint), then nothing is repeated', async () => {
     await catalog.stop();
     await setCheckpoint(db.pool, policyCheckpoint('catalog'), 0);

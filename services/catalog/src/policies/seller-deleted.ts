@@ -1,5 +1,6 @@
 import { streams, type EventOf } from '@tv-shop/contracts';
 import {
+  AppError,
   createLogger,
   startPolicy,
   SYSTEM_ACTOR,
@@ -37,6 +38,7 @@ export interface SellerDeletedDeps {
  */
 export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDeletedDeps) {
   const queries = new CatalogQueries(pool);
+  const log = createLogger('catalog');
   const remove = (e: RecordedEvent, productId: string) =>
     run(
       productId,
@@ -60,13 +62,23 @@ export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDel
     pool,
     store,
     source: events,
-    log: createLogger('catalog'),
+    log,
     handlers: {
       UserDeleted: async (e) => {
         const { userId, role } = (e as RecordedEvent<'UserDeleted', EventOf<'UserDeleted'>['data']>).data;
         if (role !== 'Seller') return;
         await waitForCheckpoint(pool, catalogProjection.name, e.position);
-        for (const product of await queries.availableOf(userId)) await remove(e, product._id);
+        // One at a time, and one refused (withdrawn or removed by the admin a moment ago) does
+        // not leave the rest for sale: a refusal is a decision about that listing only.
+        for (const product of await queries.availableOf(userId)) {
+          try {
+            await remove(e, product._id);
+          } catch (err) {
+            // A write that kept meeting others (`concurrency`) is not a decision: retried with the event.
+            if (!(err instanceof AppError) || err.status >= 500 || err.kind === 'concurrency') throw err;
+            log.info(`a closed account's listing was not removed: ${err.message}`, { productId: product._id });
+          }
+        }
       },
       ProductListed: async (e) => {
         const { productId, sellerId } = e.data as EventOf<'ProductListed'>['data'];

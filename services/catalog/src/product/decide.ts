@@ -155,6 +155,9 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
         return [{ type: 'ProductRemoved', data: { productId: s.listing.productId, reason: 'withdrawn' } }];
       }
       const s = listed(state);
+      // A closed account's sold TVs stay (a buyer's order, or the seller's record of the sale,
+      // points at them): one sold between the policy's read and this command is left as it is.
+      if (command.data.reason === 'seller-deleted' && s.sold) return [];
       // An admin removing a product someone reported removes it for the report; the seller's
       // account deletion stays the reason when that is what asks.
       const reason = command.data.reason === 'seller-deleted' ? 'seller-deleted' : s.reported ? 'reported' : 'admin';

@@ -313,6 +313,14 @@ describe('product decider', () => {
       .when({ type: 'RemoveProduct', data: { reason: 'seller-deleted' } })
       .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'seller-deleted' } }]);
   });
+  it('given a product sold (paid for, or by hand) a moment before its seller account was deleted, then it stays', () => {
+    given(listed, soldToB1)
+      .when({ type: 'RemoveProduct', data: { reason: 'seller-deleted' } })
+      .then([]);
+    given(listed, sold)
+      .when({ type: 'RemoveProduct', data: { reason: 'seller-deleted' } })
+      .then([]);
+  });
   it('given a product for sale or sold by hand, when its seller withdraws it, then ProductRemoved as withdrawn', () => {
     const withdrawn = [{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } }] as const;
     given(listed)

@@ -85,6 +85,21 @@ describe('users and admin API', () => {
     expect(again.status).toBe(409);
   });
 
+  it('when the admin deletes a seller whose TV a buyer booked, then by the answer the booking is cancelled too', async () => {
+    const admin = await shop.admin();
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const p = await shop.addProduct(seller.token);
+    const bookingId = await shop.book(buyer.token, p._id);
+    expect((await shop.call('DELETE', `/users/${seller.user._id}`, { token: admin.token })).status).toBe(200);
+    // No waiting: the listing's removal and its booking's cancellation are the deletion's reactions.
+    const mine = (await shop.call('GET', `/bookings?email=${encodeURIComponent(buyer.user.email)}`, { token: buyer.token })).body as {
+      _id: string;
+      status: string;
+    }[];
+    expect(mine.find((b) => b._id === bookingId)).toMatchObject({ status: 'cancelled' });
+  });
+
   it('when two sellers share a name, then a look-up by name is refused as ambiguous and look-ups by id or product find the right one', async () => {
     const name = `Same Name ${Date.now()}`;
     const admin = await shop.admin();

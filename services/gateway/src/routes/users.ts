@@ -73,7 +73,8 @@ export function userRoutes({ reads, sender }: GatewayDeps): Router {
   r.delete('/users/:id', async (req, res) => {
     const admin = withRole(req, 'Admin');
     const id = idParam(req.params.id, 'User');
-    // The answer waits until the seller's listings are removed and the buyer's bookings cancelled.
+    // The answer waits until the seller's listings are removed, and the bookings of them and the
+    // buyer's own are cancelled (CommandSender.send's settle).
     const reply = await sender.send(
       req,
       { service: 'identity', type: 'DeleteUser', aggregateId: id, data: { requestedBy: admin._id } },
