@@ -9,7 +9,7 @@ const newPage = useBrowser(baseUrl);
 
 /** Either limit's sentence (ADR 0035); the shop runs with its defaults, so the hour's comes first. */
 const LIMIT_SENTENCE =
-  /^(You have added \d+ TVs? in the last hour, the most allowed\. You can add another in \d+ minutes?\.|You already have \d+ TVs? for sale, the most one seller may have\. Mark one sold or remove it before adding another\.)$/;
+  /^(You have added \d+ TVs? in the last hour, the most allowed\. You can add another in \d+ minutes?\.|You already have \d+ TVs? for sale, the most one seller may have\. Mark one sold or withdraw it before adding another\.)$/;
 
 test('when a seller has added as many TVs as the limit allows, then Add Product says why the next one is refused, and nothing is listed', async () => {
   const client = api(baseUrl);

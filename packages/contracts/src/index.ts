@@ -1,5 +1,6 @@
 export * from './entities';
 export * from './api';
+export * from './removed';
 export * from './events';
 export * from './socket';
 export * from './protocol';

@@ -1,4 +1,4 @@
-import { CANCEL_REASON_TEXT, type ChangePush } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, REMOVED_REASON_TEXT, type ChangePush, type Product } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
@@ -8,7 +8,7 @@ import { bookingsStore } from '@/features/bookings/atoms';
 import { productsStore, reportedProductsStore } from '@/features/products/atoms';
 import { announceProductPush } from '@/features/products/use-seller-pushes';
 import { usersStore } from '@/features/users/atoms';
-import { ApiError } from '@/lib/api-client';
+import { ApiError, apiRead } from '@/lib/api-client';
 import { connectLive } from '@/lib/live-socket';
 import { refreshSessionUserAtom, sessionAtom, sessionTokenAtom, sessionUserAtom } from '@/lib/session';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
@@ -53,6 +53,12 @@ export function LiveSync() {
       switch (push.entity) {
         case 'product':
           announceProductPush(push, jotai.get(productsStore.stateAtom));
+          if (push.op === 'remove') {
+            const products = jotai.get(productsStore.stateAtom);
+            // Not for a push older than what this tab has (a catch-up's replay).
+            if (push.position > (products.positions.get(push.id) ?? -Infinity))
+              announceRemovalToSeller(push.id, products.rows.get(push.id));
+          }
           return applyProduct(push);
         case 'reported_product':
           return applyReported(push);
@@ -94,6 +100,17 @@ export function LiveSync() {
         push.row.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled']
       )
         toast(`${push.row.username} cancelled their booking of ${push.row.porduct_name}`, { id: `booking-${push.id}-${push.position}` });
+    };
+    // A seller's listing taken off by someone else (the admin, after a report) leaves the page
+    // that shows it (My Products, its own page) with a word of why, not silently. The push carries
+    // no reason: the listing's 410 does. Their own withdrawal (this tab or another of theirs) is
+    // no news, nor is a listing still there (it only left a view).
+    const announceRemovalToSeller = (id: string, before: Product | undefined) => {
+      if (!userId || before?.sellerId !== userId) return;
+      apiRead(`/product/${encodeURIComponent(id)}`).catch((error: unknown) => {
+        const reason = error instanceof ApiError && error.status === 410 ? error.problem.removed?.reason : undefined;
+        if (reason && reason !== 'withdrawn') toast(`${before.porduct_name}: ${REMOVED_REASON_TEXT[reason]}.`, { id: `removed-${id}` });
+      });
     };
     // A 401 here also ends the session through the API client, which replaces this socket.
     const sessionStillValid = async () => {

@@ -28,7 +28,7 @@ const tvs = (n: number) => `${n} TV${n === 1 ? '' : 's'}`;
 function checkActive(state: SellerListingsState, limits: ListingLimits, before: string): void {
   if (limits.active <= 0 || state.held.size < limits.active) return;
   throw tooManyRequests(
-    `You already have ${tvs(limits.active)} for sale, the most one seller may have. Mark one sold or remove it before ${before}.`,
+    `You already have ${tvs(limits.active)} for sale, the most one seller may have. Mark one sold or withdraw it before ${before}.`,
     { field: ACTIVE_LIMIT, retryAfter: ACTIVE_RETRY_AFTER_S },
   );
 }

@@ -53,7 +53,7 @@ describe('seller listings decider', () => {
       .when(open('p4', 141))
       .thenThrows({ kind: 'too_many_requests', status: 429, field: ACTIVE_LIMIT, retryAfter: ACTIVE_RETRY_AFTER_S });
     expect(refusal(open('p4', 141), ...full).message).toBe(
-      'You already have 3 TVs for sale, the most one seller may have. Mark one sold or remove it before adding another.',
+      'You already have 3 TVs for sale, the most one seller may have. Mark one sold or withdraw it before adding another.',
     );
   });
 

@@ -46,7 +46,7 @@ describe('listing limits', () => {
     expectRefused(
       res,
       'active_listings',
-      /^You already have 5 TVs for sale, the most one seller may have\. Mark one sold or remove it before adding another\.$/,
+      /^You already have 5 TVs for sale, the most one seller may have\. Mark one sold or withdraw it before adding another\.$/,
     );
     expect(res.headers.get('retry-after')).toBe('3600');
     expect(await stored()).toEqual(before);

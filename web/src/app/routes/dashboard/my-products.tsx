@@ -12,7 +12,7 @@ function MyProductsPageContent() {
   const email = user?.email ?? '';
   const { products, ...list } = useSellerProducts(email, user?._id ?? '');
   // Who bought each TV sold here, from the seller's bookings (a paid booking names its buyer).
-  const { bookings } = useSellerBookings(email);
+  const { bookings, loading: bookingsLoading, error: bookingsError } = useSellerBookings(email);
   const buyers = useMemo(() => new Map(bookings.filter((b) => b.status === 'paid').map((b) => [b.product_id, b.username])), [bookings]);
   // How many buyers booked each TV and have not paid: Make Sold cancels their bookings, so it asks first.
   const openBookings = useMemo(() => {
@@ -21,8 +21,9 @@ function MyProductsPageContent() {
     return open;
   }, [bookings]);
   return (
-    <DashboardPage title={paths.dashboard.myProducts.title} what="products" list={list}>
-      <MyProductsTable products={products} buyers={buyers} openBookings={openBookings} />
+    // The rows wait for the bookings too: Make Sold asks first on a row with unpaid bookings.
+    <DashboardPage title={paths.dashboard.myProducts.title} what="products" list={{ ...list, loading: list.loading || bookingsLoading }}>
+      <MyProductsTable products={products} buyers={buyers} openBookings={openBookings} bookingsKnown={!bookingsError} />
     </DashboardPage>
   );
 }

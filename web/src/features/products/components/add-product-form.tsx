@@ -4,12 +4,15 @@ import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category, type Pro
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage, fieldSentence, isOutage, logFailure, newKey } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
-import { uploadPhoto, type UploadedImage } from '@/lib/upload-image';
+import type { UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
 import { editProduct } from '../api/edit-product';
 import { PhotosInput, photosRule } from './photos-input';
 import { resaleWarningRule } from './resale-warning';
 import { Notice } from '@/components/ui/notice';
+
+/** How long a photo uploaded from the form is used again rather than uploaded anew. */
+const UPLOAD_KEPT_MS = 60 * 60 * 1000;
 
 type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 'productThumbnails' | 'resale_price' | 'orginal_price'> & {
   /** As typed: the server's rule (AddProductBody) decides what a price is, here and there. */
@@ -113,6 +116,13 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   // Not while this tab saves: its own edit is pushed back before the answer and the move away.
   const editedElsewhere = !busy && !ownEdit && listing?.edits !== undefined && seenEdits !== undefined && listing.edits > seenEdits;
   const loadAgainButton = useRef<HTMLButtonElement>(null);
+  /**
+   * Photos already uploaded from this form, by file: a save pressed again after a refusal or a
+   * lost answer does not send them again (eight photos over mobile data, and the upload limit).
+   * The server stores a photo by its content; one not yet referred to is kept a day, so an entry
+   * is trusted for an hour.
+   */
+  const uploads = useRef(new WeakMap<File, { image: UploadedImage; at: number }>());
   const loadAgain = () => {
     if (!listing) return;
     form.resetFields();
@@ -147,8 +157,17 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
       const uploaded: UploadedImage[] = [];
       for (const [index, photo] of (replacingPhotos ? photos : []).entries()) {
         uploading = `Photo ${index + 1} (${photo.name})`;
+        const kept = uploads.current.get(photo);
+        if (kept && Date.now() - kept.at < UPLOAD_KEPT_MS) {
+          uploaded.push(kept.image);
+          continue;
+        }
         setProgress(`Uploading photo ${index + 1} of ${photos.length}…`);
-        uploaded.push(await uploadPhoto(photo));
+        // The shrinking and uploading code comes with the first photo sent, not with the form.
+        const { uploadPhoto } = await import('@/lib/upload-image');
+        const image = await uploadPhoto(photo);
+        uploads.current.set(photo, { image, at: Date.now() });
+        uploaded.push(image);
       }
       uploading = '';
       setProgress(listing ? 'Saving your changes…' : 'Saving the listing…');

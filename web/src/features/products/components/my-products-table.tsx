@@ -40,8 +40,11 @@ function useMakeAvailable() {
         toast.success('Status Change Successfully');
       } catch (error) {
         logFailure(error);
-        if (error instanceof ApiError && error.status === 429) setRefusal({ name, message: errorMessage(error) });
-        else toast.error(errorMessage(error));
+        // Kept above the list, and said where the seller is too: the row pressed may be far below it.
+        if (error instanceof ApiError && error.status === 429) {
+          setRefusal({ name, message: errorMessage(error) });
+          toast.error(`${name} could not be made available. ${errorMessage(error)}`);
+        } else toast.error(errorMessage(error));
       } finally {
         finish(id);
       }
@@ -55,16 +58,19 @@ function useMakeAvailable() {
  * A seller's listings; each toggle shows only the button for the row's current state. `buyers`
  * names who paid for each TV sold here (from the seller's bookings): a paid sale is final, so
  * such a row says who bought it instead of offering Make Available. `openBookings` counts the
- * unpaid bookings of each TV: Make Sold cancels them, so on such a row it asks first.
+ * unpaid bookings of each TV: Make Sold cancels them, so on such a row it asks first, and on
+ * every row while the bookings are not known (not read yet, or their read failed).
  */
 export function MyProductsTable({
   products,
   buyers,
   openBookings = new Map(),
+  bookingsKnown = true,
 }: {
   products: Product[];
   buyers: ReadonlyMap<string, string>;
   openBookings?: ReadonlyMap<string, number>;
+  bookingsKnown?: boolean;
 }) {
   const sold = useMarkProductSold();
   const available = useMakeAvailable();
@@ -109,22 +115,36 @@ export function MyProductsTable({
                     Sold to {buyers.get(row._id) ?? 'a buyer'}
                   </span>
                 ) : row.sold ? (
-                  <Button size="small" onClick={() => void available.run(row._id, row.porduct_name)} loading={available.isPending(row._id)}>
+                  <Button
+                    size="small"
+                    onClick={() => void available.run(row._id, row.porduct_name)}
+                    loading={available.isPending(row._id)}
+                    aria-label={`Make Available: ${row.porduct_name}`}
+                  >
                     Make Available
                   </Button>
-                ) : openBookings.get(row._id) ? (
+                ) : openBookings.get(row._id) || !bookingsKnown ? (
                   <ConfirmAction
                     title={`Mark ${row.porduct_name} sold?`}
-                    description={`${openBookings.get(row._id) === 1 ? 'A buyer booked it and has' : `${openBookings.get(row._id)} buyers booked it and have`} not paid: their booking is cancelled. You can make it available again.`}
+                    description={
+                      bookingsKnown
+                        ? `${openBookings.get(row._id) === 1 ? 'A buyer booked it and has' : `${openBookings.get(row._id)} buyers booked it and have`} not paid: their booking is cancelled. You can make it available again.`
+                        : 'Your bookings could not be read just now: if buyers booked it and have not paid, their bookings are cancelled. You can make it available again.'
+                    }
                     okText="Make Sold"
                     onConfirm={() => sold.run(row._id)}
                   >
-                    <Button size="small" loading={sold.isPending(row._id)}>
+                    <Button size="small" loading={sold.isPending(row._id)} aria-label={`Make Sold: ${row.porduct_name}`}>
                       Make Sold
                     </Button>
                   </ConfirmAction>
                 ) : (
-                  <Button size="small" onClick={() => void sold.run(row._id)} loading={sold.isPending(row._id)}>
+                  <Button
+                    size="small"
+                    onClick={() => void sold.run(row._id)}
+                    loading={sold.isPending(row._id)}
+                    aria-label={`Make Sold: ${row.porduct_name}`}
+                  >
                     Make Sold
                   </Button>
                 ),
@@ -154,7 +174,13 @@ export function MyProductsTable({
               render: (_, row) => (
                 <Space wrap>
                   {row.advertised ? (
-                    <Button size="small" danger onClick={() => void unadvertise.run(row._id)} loading={unadvertise.isPending(row._id)}>
+                    <Button
+                      size="small"
+                      danger
+                      onClick={() => void unadvertise.run(row._id)}
+                      loading={unadvertise.isPending(row._id)}
+                      aria-label={`Remove Advertise: ${row.porduct_name}`}
+                    >
                       Remove Advertise
                     </Button>
                   ) : (
@@ -165,6 +191,7 @@ export function MyProductsTable({
                       disabled={row.sold}
                       onClick={() => void advertise.run(row._id)}
                       loading={advertise.isPending(row._id)}
+                      aria-label={`Advertise: ${row.porduct_name}`}
                     >
                       Advertise
                     </Button>

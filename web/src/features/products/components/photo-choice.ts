@@ -32,9 +32,9 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export interface PhotoChoice {
   /** The pictures to add, in the order chosen. */
   taken: File[];
-  /** The files left out as not pictures, named; null when none was. */
+  /** What was left out: files that are not pictures, named, and photos past the most a listing holds; null when nothing was. */
   refused: string | null;
-  /** What was added, or what did not fit; null when no picture was chosen. */
+  /** What was added; null when nothing was. */
   said: string | null;
 }
 
@@ -49,14 +49,14 @@ export async function sortChoice(chosen: File[], kept: number, isImage: (file: F
   const notPictures = chosen.filter((_, i) => !ok[i]).map((file) => file.name);
   const taken = picked.slice(0, MAX_LISTING_PHOTOS - kept);
   const left = picked.length - taken.length;
+  // What was left out is shown (an alert), not only said: a seller who chose ten sees why two are missing.
+  const leftOut = [
+    notPictures.length > 0 ? `Not a photo this browser can read, so not added: ${notPictures.join(', ')}.` : null,
+    left > 0 ? `A listing holds ${MAX_LISTING_PHOTOS} photos; ${plural(left, 'photo')} not added.` : null,
+  ].filter((text): text is string => text !== null);
   return {
     taken,
-    refused: notPictures.length > 0 ? `Not a photo this browser can read, so not added: ${notPictures.join(', ')}.` : null,
-    said:
-      picked.length === 0
-        ? null
-        : left > 0
-          ? `A listing holds ${MAX_LISTING_PHOTOS} photos; ${plural(left, 'photo')} not added.`
-          : `${plural(taken.length, 'photo')} added.`,
+    refused: leftOut.length > 0 ? leftOut.join(' ') : null,
+    said: taken.length === 0 ? null : `${plural(taken.length, 'photo')} added.`,
   };
 }
