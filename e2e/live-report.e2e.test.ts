@@ -8,9 +8,14 @@ const newPage = useBrowser(baseUrl);
 
 test('when a buyer reports a TV, then the admin sees it live; when the admin removes it, it leaves the buyer page, and its open product page says so with a way on', async () => {
   const productName = `Panasonic Viera ${Date.now()}`;
-  const { productId } = await sellerWithProduct(baseUrl, 'Chittagong Screens', productName);
+  const { productId, email: sellerEmail } = await sellerWithProduct(baseUrl, 'Chittagong Screens', productName);
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Live Buyer', email, 'Buyer');
+  // The seller has My Products open the whole time.
+  const seller = await newPage();
+  await logInFromHome(seller, sellerEmail, PASSWORD);
+  await seller.goto('/dashboard/my_product');
+  await seller.locator('tr').filter({ hasText: productName }).waitFor();
 
   const buyer = await newPage();
   const admin = await newPage();
@@ -28,7 +33,15 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   await buyer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
   const productCard = card(buyer, productName);
   await productCard.waitFor();
-  await Promise.all([waitLive(buyer), waitLive(admin), waitLive(reader), markNoReload(buyer), markNoReload(admin), markNoReload(reader)]);
+  await Promise.all([
+    waitLive(buyer),
+    waitLive(admin),
+    waitLive(reader),
+    waitLive(seller),
+    markNoReload(buyer),
+    markNoReload(admin),
+    markNoReload(reader),
+  ]);
 
   const adminRow = admin.locator('tr').filter({ hasText: productName });
   // Add Report asks first, with room for a reason.
@@ -42,7 +55,7 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   const seenAfter = Date.now() - reportedAt;
   expect(seenAfter).toBeLessThan(1_000);
   await expectToast(buyer, 'Add Report Successfully');
-  await productCard.getByText('Reported', { exact: true }).waitFor();
+  await productCard.getByText('You reported this', { exact: true }).waitFor();
   expect(await productCard.getByRole('button', { name: 'Add Report' }).count()).toBe(0);
   await adminRow.getByText('Live Buyer').waitFor();
   await adminRow.getByText('“The photo shows a different TV”').waitFor();
@@ -55,6 +68,9 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   await expectToast(admin, 'Successfully Delete Reported Product');
   await productCard.waitFor({ state: 'detached', timeout: 1_000 });
   expect(await stillSamePage(buyer)).toBe(true);
+  // The seller's row goes, and they are told why, not left to wonder.
+  await seller.locator('tr').filter({ hasText: productName }).waitFor({ state: 'detached' });
+  await expectToast(seller, `${productName}: TV Shop removed it after it was reported.`);
   await adminRow.waitFor({ state: 'detached' });
   await snap(buyer, '5-buyer-after-removal');
 
@@ -89,6 +105,13 @@ test('when the admin dismisses a report, then the listing leaves Reported Items,
   const productCard = card(buyer, productName);
   await productCard.getByText('Reported', { exact: true }).waitFor();
   await Promise.all([waitLive(buyer), waitLive(admin), markNoReload(buyer)]);
+  // Another buyer's report leaves Add Report to each buyer; this one reported before this page
+  // opened, and is told so rather than refused.
+  await productCard.getByRole('button', { name: 'Add Report' }).click();
+  await buyer.getByRole('dialog').getByRole('button', { name: 'Report' }).click();
+  await expectToast(buyer, 'You have already reported this TV; the admin reviews it.');
+  await productCard.getByText('You reported this', { exact: true }).waitFor();
+  expect(await productCard.getByRole('button', { name: 'Add Report' }).count()).toBe(0);
 
   await adminRow.getByRole('button', { name: `Dismiss the reports of ${productName}` }).click();
   await admin.getByText('Its reports are dismissed and it stays in the shop').waitFor();
@@ -97,6 +120,7 @@ test('when the admin dismisses a report, then the listing leaves Reported Items,
   await adminRow.waitFor({ state: 'detached' });
   // The buyer's page hears it without a reload: the TV is still there, and may be reported again.
   await productCard.getByRole('button', { name: 'Add Report' }).waitFor();
+  expect(await productCard.getByText(/Reported|You reported this/).count()).toBe(0);
   expect(await stillSamePage(buyer)).toBe(true);
   expect((await client.allProducts()).find((p) => p._id === productId)).toMatchObject({ reported: false, sold: false });
 });

@@ -75,12 +75,12 @@ export function ProductActions({ product, onBook, className = 'product-card__act
           Book Now
         </Button>
       ) : null}
-      {product.reported ? (
+      {isBuyer ? (
+        <ReportButton product={product} />
+      ) : product.reported ? (
         <Tag color="orange" className="reported-label">
           Reported
         </Tag>
-      ) : isBuyer ? (
-        <ReportButton product={product} />
       ) : null}
     </div>
   );

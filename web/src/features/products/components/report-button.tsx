@@ -1,30 +1,59 @@
 import type { Product } from '@tv-shop/contracts';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { Tag } from '@/components/ui/tag';
 import { Button } from '@/components/ui/button';
+import { useSessionUser } from '@/lib/session';
 
 // The dialog (antd's Modal, in the shop's theme) is downloaded when a buyer first presses Add Report.
 const ReportDialog = lazy(() =>
   Promise.all([import('./report-dialog'), import('@/lib/antd-theme')]).then(([m, t]) => ({ default: t.withAntd(m.ReportDialog) })),
 );
 
-/** Add Report asks first, with room to say what is wrong; the admin reads it in Reported Items. */
+/** The listings reported from this tab, by buyer and listing: each buyer reports a listing once. */
+const reportedHere = new Set<string>();
+
+/**
+ * Add Report asks first, with room to say what is wrong; the admin reads it in Reported Items.
+ * A listing someone else reported may be reported again by each buyer (the admin reads every
+ * reason), so the button stays beside the Reported tag until this buyer has reported it.
+ */
 export function ReportButton({ product }: { product: Product }) {
+  const user = useSessionUser();
   const [open, setOpen] = useState(false);
+  const [, setReported] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  const key = `${user?._id ?? ''}:${product._id}`;
+  // Its reports dismissed, the listing may be reported again by anyone, this buyer too.
+  if (!product.reported) reportedHere.delete(key);
   // The dialog leaves with its close: focus goes back to the button that opened it (if it is
-  // still there: a report turns it into the Reported tag).
+  // still there: a report turns it into the tag).
   const close = () => {
     setOpen(false);
     setTimeout(() => button.current?.focus(), 0);
   };
+  const reported = () => {
+    reportedHere.add(key);
+    setReported(true);
+  };
+  if (reportedHere.has(key))
+    return (
+      <Tag color="orange" className="reported-label">
+        You reported this
+      </Tag>
+    );
   return (
     <>
+      {product.reported ? (
+        <Tag color="orange" className="reported-label">
+          Reported
+        </Tag>
+      ) : null}
       <Button ref={button} variant="danger" onClick={() => setOpen(true)}>
         Add Report
       </Button>
       {open ? (
         <Suspense fallback={null}>
-          <ReportDialog product={product} onClose={close} />
+          <ReportDialog product={product} onClose={close} onReported={reported} />
         </Suspense>
       ) : null}
     </>

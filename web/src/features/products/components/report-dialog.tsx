@@ -2,6 +2,7 @@ import { Input, Modal } from 'antd';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useState } from 'react';
 import toast from 'react-hot-toast';
+import { ApiError } from '@/lib/api-client';
 import { useSubmit } from '@/lib/use-submit';
 import { reportProduct } from '../api/report-product';
 import { usePatchProduct } from '../use-patch-product';
@@ -10,15 +11,23 @@ import { Notice } from '@/components/ui/notice';
 export const REPORT_REASON_MAX = 500;
 
 /** The Add Report dialog: room to say what is wrong; the admin reads it in Reported Items. */
-export function ReportDialog({ product, onClose }: { product: Product; onClose: () => void }) {
+export function ReportDialog({ product, onClose, onReported }: { product: Product; onClose: () => void; onReported: () => void }) {
   const [reason, setReason] = useState('');
   const patchProduct = usePatchProduct();
   const send = useCallback(async () => {
-    const answer = await reportProduct(product._id, reason.trim());
-    patchProduct(product._id, answer, { reported: true });
-    toast.success('Add Report Successfully');
+    try {
+      const answer = await reportProduct(product._id, reason.trim());
+      patchProduct(product._id, answer, { reported: true });
+      toast.success('Add Report Successfully');
+    } catch (error) {
+      // One report per buyer: a report sent before (another tab, before a reload) is no failure.
+      // Only that refusal: another 409 (a write that met others) is said as it is.
+      if (!(error instanceof ApiError && error.status === 409 && error.problem.type?.endsWith('/illegal-state'))) throw error;
+      toast('You have already reported this TV; the admin reviews it.');
+    }
+    onReported();
     onClose();
-  }, [product._id, reason, patchProduct, onClose]);
+  }, [product._id, reason, patchProduct, onClose, onReported]);
   const { submit, busy, error, setError } = useSubmit(send);
   const close = () => {
     setError(null);

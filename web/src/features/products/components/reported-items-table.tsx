@@ -52,7 +52,18 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
           // The admin judges a report against the listing as buyers see it.
           render: (_, row) => <Link to={paths.product.href(row._id)}>{row.porduct_name}</Link>,
         },
-        { title: 'Price', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.resale_price) },
+        {
+          title: 'Price',
+          key: 'price',
+          className: 'cell-nowrap',
+          // Whether a buyer already paid: the Delete question says what removing it then means.
+          render: (_, row) => (
+            <>
+              {formatTk(row.resale_price)}
+              {row.paid_sale ? <div>Sold: a buyer paid</div> : row.sold ? <div>Sold</div> : null}
+            </>
+          ),
+        },
         { title: 'Reports', key: 'report', render: (_, row) => <Reports product={row} /> },
         {
           title: 'Action',
@@ -61,7 +72,11 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
             <Space wrap>
               <ConfirmAction
                 title={`Delete ${row.porduct_name}?`}
-                description="It leaves the shop for good, and the unpaid bookings of it are cancelled."
+                description={
+                  row.paid_sale
+                    ? 'A buyer has paid for it: their order and payment stay as they are (TV Shop makes no refund), and the listing leaves the shop for good.'
+                    : 'It leaves the shop for good, and the unpaid bookings of it are cancelled.'
+                }
                 okText="Delete"
                 okButtonProps={{ danger: true }}
                 onConfirm={() => remove.run(row._id)}
