@@ -80,7 +80,8 @@ export class CommandSender {
     if (opts.settle?.length) {
       // The reactions' own events may cause more (a deleted seller's listings are removed, and
       // then the bookings of those listings are cancelled): the policies are waited for again up
-      // to the head of the log until it stands still, three rounds at most. Reactions that take
+      // to the head of the log until it stands still, three rounds at most (on a busy shop the log
+      // may not: the answer then waits up to the last position checked). Reactions that take
       // longer than the wait (a seller's hundred listings on a slow database) are late, not
       // failed: the write stands and its answer says it is behind.
       const until = settleUntil;

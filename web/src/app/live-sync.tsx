@@ -1,4 +1,4 @@
-import { CANCEL_REASON_TEXT, REMOVED_REASON_TEXT, type ChangePush, type Product } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, removedReasonText, type ChangePush, type Product } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
@@ -109,7 +109,7 @@ export function LiveSync() {
       if (!userId || before?.sellerId !== userId) return;
       apiRead(`/product/${encodeURIComponent(id)}`).catch((error: unknown) => {
         const reason = error instanceof ApiError && error.status === 410 ? error.problem.removed?.reason : undefined;
-        if (reason && reason !== 'withdrawn') toast(`${before.porduct_name}: ${REMOVED_REASON_TEXT[reason]}.`, { id: `removed-${id}` });
+        if (reason && reason !== 'withdrawn') toast(`${before.porduct_name}: ${removedReasonText(reason)}.`, { id: `removed-${id}` });
       });
     };
     // A 401 here also ends the session through the API client, which replaces this socket.

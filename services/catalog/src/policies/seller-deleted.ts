@@ -74,8 +74,11 @@ export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDel
           try {
             await remove(e, product._id);
           } catch (err) {
-            // A write that kept meeting others (`concurrency`) is not a decision: retried with the event.
-            if (!(err instanceof AppError) || err.status >= 500 || err.kind === 'concurrency') throw err;
+            // A write that kept meeting others (`concurrency`) is not a decision: thrown as a plain
+            // error, which the policy does not take for a refusal, so the event is read again.
+            if (err instanceof AppError && err.kind === 'concurrency')
+              throw new Error(`removing ${product._id} kept meeting other writes; the deletion is read again`, { cause: err });
+            if (!(err instanceof AppError) || err.status >= 500) throw err;
             log.info(`a closed account's listing was not removed: ${err.message}`, { productId: product._id });
           }
         }
