@@ -84,12 +84,11 @@ export class CommandSender {
       // may not: the answer then waits up to the last position checked). Reactions that take
       // longer than the wait (a seller's hundred listings on a slow database) are late, not
       // failed: the write stands and its answer says it is behind.
-      const until = settleUntil;
       const policies = opts.settle.map(policyCheckpoint);
       try {
         let upTo = reply.position;
         for (let round = 0; round < 3; round++) {
-          await Promise.all(policies.map((p) => waitForCheckpoint(this.db.pool, p, upTo, Math.max(1, until - Date.now()))));
+          await Promise.all(policies.map((p) => waitForCheckpoint(this.db.pool, p, upTo, Math.max(1, settleUntil - Date.now()))));
           const head = await this.db.store.headPosition();
           position = Math.max(position, upTo);
           if (head <= upTo) break;

@@ -93,6 +93,18 @@ function clientBudgets() {
   };
 }
 
+/** Whether to log about a client now: once a minute per client, not per call (the map is bounded). */
+function oncePerMinute() {
+  const logged = new Map<string, number>();
+  return (client: string): boolean => {
+    const now = Date.now();
+    if (now - (logged.get(client) ?? 0) < 60_000) return false;
+    if (logged.size > 10_000) logged.clear();
+    logged.set(client, now);
+    return true;
+  };
+}
+
 /** The engine's side of a connection: the handshake's request, and its end. */
 interface RawConnection {
   request: IncomingMessage;
@@ -111,19 +123,14 @@ export class ClientConnections {
     private readonly cap: number,
     private readonly clientOf: (req: IncomingMessage) => string,
   ) {}
-  /** When a refusal was last logged per client: said once a minute, not per handshake. */
-  private readonly logged = new Map<string, number>();
+  private readonly logRefusal = oncePerMinute();
   /** Whether a new connection from this request's client may open. */
   mayOpen(req: IncomingMessage): boolean {
     const client = this.clientOf(req);
     if ((this.open.get(client) ?? 0) < this.cap) return true;
-    const now = Date.now();
-    if (now - (this.logged.get(client) ?? 0) >= 60_000) {
-      if (this.logged.size > 10_000) this.logged.clear();
-      this.logged.set(client, now);
-      // Behind a proxy without TRUST_PROXY every visitor is the proxy's address: this says so.
+    // Behind a proxy without TRUST_PROXY every visitor is the proxy's address: this says so.
+    if (this.logRefusal(client))
       log.warn('socket refused: its client address holds the most open sockets allowed (SOCKETS_PER_CLIENT)', { client, cap: this.cap });
-    }
     return false;
   }
   /** Counts an opened connection until it closes; closes it at once when its client is over the cap. */
@@ -583,15 +590,10 @@ function viewService(
     track(socket, true);
     return { position: fanout.coveredFrom, refused };
   };
-  /** Whether a refusal for this address was logged this minute: said once, not per call. */
-  const refusalsLogged = new Map<string, number>();
+  const logRefusal = oncePerMinute();
   const refusedForAddress = (socket: LiveSocket, client: string): ViewsAnswer => {
-    const now = Date.now();
-    if (now - (refusalsLogged.get(client) ?? 0) >= 60_000) {
-      if (refusalsLogged.size > 10_000) refusalsLogged.clear();
-      refusalsLogged.set(client, now);
+    if (logRefusal(client))
       log.warn('views refused: the sockets of this address called views too often this minute', { socket: socket.id, client });
-    }
     return { position: fanout.coveredFrom, refused: [VIEWS_REFUSED_FOR_ADDRESS] };
   };
   return {

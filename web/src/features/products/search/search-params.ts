@@ -136,15 +136,15 @@ export const sortsBefore = (sort: ProductSearchState['sort']) => (a: Product, b:
   sort === 'newest' ? a.listedAt > b.listedAt : sort === 'price_asc' ? a.resale_price < b.resale_price : a.resale_price > b.resale_price;
 
 /**
- * Rows read by the search whose price changed since, placed again among the others by the price
- * sort. One whose new place is past the last row read stays last: it was read and is counted; the
- * next page may bring it again, and then it is where that page puts it.
+ * `rows` with `more` placed among them by the sort, each after the rows it does not come before
+ * (a repriced row read by the search, a listing that joined it). One whose place is past the
+ * last row goes last; with nothing to place, `rows` itself.
  */
-export function placeRepriced(rows: Product[], repriced: Product[], sort: ProductSearchState['sort']): Product[] {
-  if (repriced.length === 0) return rows;
+export function placeInSort(rows: Product[], more: Product[], sort: ProductSearchState['sort']): Product[] {
+  if (more.length === 0) return rows;
   const before = sortsBefore(sort);
   const placed = [...rows];
-  for (const p of repriced) {
+  for (const p of more) {
     const at = placed.findIndex((q) => before(p, q));
     placed.splice(at === -1 ? placed.length : at, 0, p);
   }

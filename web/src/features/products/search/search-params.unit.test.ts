@@ -1,6 +1,6 @@
 import type { Product } from '@tv-shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { BROWSE, newlyMatches, placeRepriced, readSearch, stillMatches, toApiQuery, writeSearch } from './search-params';
+import { BROWSE, newlyMatches, placeInSort, readSearch, stillMatches, toApiQuery, writeSearch } from './search-params';
 
 const tv = (patch: Partial<Product> = {}): Product => ({
   _id: 'p1',
@@ -101,16 +101,16 @@ describe('a listing whose price changed after the search was read', () => {
 
   it('given a price sort, then it takes its new place among the rows read, after rows of the same price', () => {
     const cheaper = tv({ _id: 'x', resale_price: 20000 });
-    expect(ids(placeRepriced(rows, [cheaper], 'price_asc'))).toEqual(['a', 'b', 'x', 'c']);
-    expect(ids(placeRepriced([...rows].reverse(), [cheaper], 'price_desc'))).toEqual(['c', 'b', 'x', 'a']);
-    expect(ids(placeRepriced(rows, [tv({ _id: 'x', resale_price: 5000 })], 'price_asc'))).toEqual(['x', 'a', 'b', 'c']);
+    expect(ids(placeInSort(rows, [cheaper], 'price_asc'))).toEqual(['a', 'b', 'x', 'c']);
+    expect(ids(placeInSort([...rows].reverse(), [cheaper], 'price_desc'))).toEqual(['c', 'b', 'x', 'a']);
+    expect(ids(placeInSort(rows, [tv({ _id: 'x', resale_price: 5000 })], 'price_asc'))).toEqual(['x', 'a', 'b', 'c']);
   });
 
   it('given a new place past the last row read, then it stays last (it was read and counted)', () => {
-    expect(ids(placeRepriced(rows, [tv({ _id: 'x', resale_price: 90000 })], 'price_asc'))).toEqual(['a', 'b', 'c', 'x']);
+    expect(ids(placeInSort(rows, [tv({ _id: 'x', resale_price: 90000 })], 'price_asc'))).toEqual(['a', 'b', 'c', 'x']);
   });
 
   it('given nothing repriced, then the rows stay as the server ordered them', () => {
-    expect(placeRepriced(rows, [], 'price_asc')).toBe(rows);
+    expect(placeInSort(rows, [], 'price_asc')).toBe(rows);
   });
 });

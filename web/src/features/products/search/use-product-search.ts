@@ -9,7 +9,7 @@ import { searchProducts } from '../api/search-products';
 import { productsStore } from '../atoms';
 import { useIdList } from '../use-id-list';
 import { useNewlyListed } from '../use-newly-listed';
-import { newlyMatches, placeRepriced, sortsBefore, stillMatches, toApiQuery, type ProductSearchState } from './search-params';
+import { newlyMatches, placeInSort, sortsBefore, stillMatches, toApiQuery, type ProductSearchState } from './search-params';
 
 interface Results {
   /** The search these pages answer (its canonical JSON). */
@@ -153,7 +153,7 @@ export function useProductSearch(search: ProductSearchState) {
     const repriced =
       current.sort === 'newest' ? [] : read.filter((p) => (pricedAt.current.get(p._id) ?? p.resale_price) !== p.resale_price);
     const stayed = repriced.length === 0 ? read : read.filter((p) => !repriced.includes(p));
-    return placeJoining(placeRepriced(stayed, repriced, current.sort), joining, current.sort, !!shown?.nextCursor, shown?.end);
+    return placeJoining(placeInSort(stayed, repriced, current.sort), joining, current.sort, !!shown?.nextCursor, shown?.end);
   }, [read, joining, current.sort, shown]);
   const error = shown ? null : state.error;
 
@@ -211,13 +211,6 @@ function placeJoining(
   hasMore: boolean,
   last: Product | undefined,
 ): Product[] {
-  if (joining.length === 0) return read;
   const before = sortsBefore(sort);
-  const placed = [...read];
-  for (const p of joining) {
-    if (hasMore && last && !before(p, last)) continue;
-    const at = placed.findIndex((q) => before(p, q));
-    placed.splice(at === -1 ? placed.length : at, 0, p);
-  }
-  return placed;
+  return placeInSort(read, hasMore && last ? joining.filter((p) => before(p, last)) : joining, sort);
 }
