@@ -121,6 +121,17 @@ export class ConcurrencyError extends AppError {
   }
 }
 
+/**
+ * Whether an error is a refusal: the domain's answer to a command (a 4xx), final for that command.
+ * A stream still busy with other writes past the retries (`concurrency`) and a limit reached
+ * (`too_many_requests`) are 4xx too but decide nothing: the same command may succeed in a moment.
+ * What reacts to events (policies, Stripe's webhook) goes on after a refusal and tries anything
+ * else again.
+ */
+export function isRefusal(err: unknown): err is AppError {
+  return err instanceof AppError && err.status < 500 && err.kind !== 'concurrency' && err.kind !== 'too_many_requests';
+}
+
 /** An event id that is already stored: the command that produced it was already done. */
 export class DuplicateEventError extends AppError {
   constructor(readonly eventId: string) {

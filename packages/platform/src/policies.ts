@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { AppError } from './errors';
+import { isRefusal } from './errors';
 import type { LogSource, EventStore, RecordedEvent, Subscription } from './event-store/types';
 import type { Logger } from './log';
 import { backoffMs } from './retry';
@@ -89,8 +89,9 @@ export async function startPolicy(opts: {
           await h(e as RecordedEvent<string, never>);
         } catch (err) {
           // A refusal (the product was removed meanwhile, say) is a decision, not a failure: go on.
-          // Anything else stops the batch and is retried.
-          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          // Anything else, a stream still busy with other writes included, stops the batch and is
+          // retried: skipping it would leave a reaction undone for good.
+          if (!isRefusal(err)) throw err;
           opts.log.info(`policy ${opts.name} refused on ${e.type} at ${e.position}: ${err.message}`);
         }
       }

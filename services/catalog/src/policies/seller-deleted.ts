@@ -1,6 +1,6 @@
 import { streams, type EventOf } from '@tv-shop/contracts';
 import {
-  AppError,
+  isRefusal,
   createLogger,
   startPolicy,
   SYSTEM_ACTOR,
@@ -74,11 +74,9 @@ export function startSellerDeletedPolicy({ store, pool, events, run }: SellerDel
           try {
             await remove(e, product._id);
           } catch (err) {
-            // A write that kept meeting others (`concurrency`) is not a decision: thrown as a plain
-            // error, which the policy does not take for a refusal, so the event is read again.
-            if (err instanceof AppError && err.kind === 'concurrency')
-              throw new Error(`removing ${product._id} kept meeting other writes; the deletion is read again`, { cause: err });
-            if (!(err instanceof AppError) || err.status >= 500) throw err;
+            // A write that kept meeting others (`concurrency`) is not a decision: the deletion is
+            // read again, and the listings already removed are refused as such.
+            if (!isRefusal(err)) throw err;
             log.info(`a closed account's listing was not removed: ${err.message}`, { productId: product._id });
           }
         }
