@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commandTokenFor, startServiceHost } from '../service-host';
+import { AppError } from '../errors';
 import { HttpCommandBus, commandTokenMatches, serveCommands } from './http-transport';
 import { InProcessCommandBus, type CommandEnvelope } from './transport';
 
@@ -42,6 +43,9 @@ describe('command endpoints need COMMAND_TOKEN', () => {
   it('when commands arrive over real HTTP, then only the exact token is let through', async () => {
     const bus = new InProcessCommandBus();
     bus.register('identity', async () => ({ position: 7, result: { ok: true } }));
+    bus.register('catalog', async () => {
+      throw new AppError('unauthorized', 'Wrong email or password');
+    });
     const server = await serveCommands(bus, { port: 0, token: TOKEN });
     try {
       const post = (authorization?: string) =>
@@ -53,14 +57,23 @@ describe('command endpoints need COMMAND_TOKEN', () => {
       for (const wrong of [undefined, '', 'Bearer', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, TOKEN, `bearer  ${TOKEN}`]) {
         const res = await post(wrong);
         expect(res.status, String(wrong)).toBe(401);
+        expect(res.headers.get('www-authenticate')).toBe('Bearer realm="commands"');
       }
       const ok = await post(`Bearer ${TOKEN}`);
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ position: 7, result: { ok: true } });
       // And through the client adapter, which sends it.
       expect(await new HttpCommandBus({ identity: server.url }, TOKEN).send(envelope())).toEqual({ position: 7, result: { ok: true } });
+      // A sender with another token is a fault of the deployment: a 503 to its caller, never a 401
+      // that would sign the user out.
       await expect(new HttpCommandBus({ identity: server.url }, `${TOKEN}-other`).send(envelope())).rejects.toMatchObject({
+        kind: 'unavailable',
+        status: 503,
+      });
+      // A command's own 401 still reaches its caller as one.
+      await expect(new HttpCommandBus({ catalog: server.url }, TOKEN).send({ ...envelope(), service: 'catalog' })).rejects.toMatchObject({
         kind: 'unauthorized',
+        message: 'Wrong email or password',
       });
     } finally {
       await server.close();

@@ -37,6 +37,9 @@ export function commandTokenMatches(expected: string, authorization: string | un
  * private network. Commands for a service with an endpoint go there; the rest are handled by
  * handlers registered in this process. Typed errors cross the wire as their JSON form.
  */
+/** The `WWW-Authenticate` challenge of a command refused for its token (RFC 6750). */
+const TOKEN_CHALLENGE = 'Bearer realm="commands"';
+
 export class HttpCommandBus implements CommandBus {
   private readonly local = new InProcessCommandBus();
   private readonly token: string | undefined;
@@ -67,6 +70,12 @@ export class HttpCommandBus implements CommandBus {
       log.error(`${envelope.service} is unreachable`, err);
       throw new AppError('unavailable', `The ${envelope.service} service is unavailable; try again`);
     }
+    if (res.status === 401 && res.headers.get('www-authenticate') === TOKEN_CHALLENGE) {
+      // This sender and that service disagree on COMMAND_TOKEN (a rotation half done, say): a fault
+      // of the deployment, not the user's to fix. A 401 would sign the user out.
+      log.error(`${envelope.service} refused this process's command token; check COMMAND_TOKEN on both`);
+      throw new AppError('unavailable', `The ${envelope.service} service is unavailable; try again`);
+    }
     const body = (await res.json().catch(() => null)) as CommandReply | { error: AppErrorJSON } | null;
     if (res.ok && body && 'position' in body) return body;
     if (body && 'error' in body) throw AppError.fromJSON(body.error);
@@ -84,13 +93,18 @@ export async function serveCommands(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const token = requireToken(opts.token, 'A service taking commands over HTTP');
   const server = http.createServer((req, res) => {
-    const answer = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     };
     if (req.method === 'GET' && req.url === '/health') return answer(200, { status: 'ok' });
     if (req.method !== 'POST' || req.url !== '/commands') return answer(404, { error: { kind: 'not_found', message: 'No such route' } });
     if (!commandTokenMatches(token, req.headers.authorization)) {
-      return answer(401, { error: { kind: 'unauthorized', message: 'Commands need the service token' } });
+      // The challenge tells this refusal apart from a command's own 401 (a wrong password, say).
+      return answer(
+        401,
+        { error: { kind: 'unauthorized', message: 'Commands need the service token' } },
+        { 'www-authenticate': TOKEN_CHALLENGE },
+      );
     }
     const chunks: Buffer[] = [];
     let size = 0;

@@ -6,7 +6,7 @@ import {
   SandboxConfirmBody,
   type PaymentIntentAnswer,
 } from '@tv-shop/contracts';
-import { AppError, createLogger, notFound, SYSTEM_ACTOR, uuidFromName } from '@tv-shop/platform';
+import { AppError, createLogger, isRefusal, notFound, SYSTEM_ACTOR, uuidFromName, type ErrorKind } from '@tv-shop/platform';
 import { bookingIdFor } from '@tv-shop/orders';
 import { selfOrAdmin, signedIn, withRole } from '../auth/middleware';
 import { CommandSender } from '../commands';
@@ -122,14 +122,18 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
   return r;
 }
 
+/** What the booking's own decision says of a payment it will never take: the same event later gets the same answer. */
+const FINAL_FOR_STRIPE: ReadonlySet<ErrorKind> = new Set(['illegal_state', 'not_found', 'gone', 'conflict', 'validation']);
+
 /**
- * Whether the shop's answer to a Stripe webhook is final. A refusal (already paid, the product
- * gone and the payment refunded) is: Stripe is told it arrived. Anything else, a booking too busy
- * to take it now (409 concurrency, 429) included, answers an error so that Stripe delivers the
- * event again (ADR 0059).
+ * Whether the shop's answer to a Stripe webhook is final. The booking's refusal (already paid,
+ * cancelled, the product gone and the payment refunded) is: Stripe is told it arrived. Anything
+ * else answers an error so that Stripe delivers the event again (ADR 0059): a booking too busy to
+ * take it now (409 concurrency, 429), a fault, and Stripe refusing the refund this payment is owed
+ * (422, the money not given back yet: each delivery tries the refund again, and logs it).
  */
 export function stripeMayStopSending(err: unknown): err is AppError {
-  return err instanceof AppError && err.status < 500 && err.kind !== 'concurrency' && err.kind !== 'too_many_requests';
+  return isRefusal(err) && FINAL_FOR_STRIPE.has(err.kind);
 }
 
 /** Stripe's webhook needs the raw body for its signature, so it is mounted before express.json. */
