@@ -179,6 +179,15 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       expect(await typesOf(bookingId)).toEqual(['BookingPlaced', 'BookingCancelled', 'BookingPlaced']);
     });
 
+    it('given a deleted buyer, when a booking of theirs lands after the deletion (let through a moment before the gateway heard of it), then it is cancelled at once (buyer-deleted)', async () => {
+      await list('bp-late');
+      await deleteUser('bp-closed-buyer', 'Buyer');
+      const { bookingId, placing } = await place('bp-late', 'bp-closed-buyer');
+      await policy.caughtUp();
+      expect(await typesOf(bookingId)).toEqual(['BookingPlaced', 'BookingCancelled']);
+      expectCancelledBy((await cancellationsOf(bookingId))[0], { bookingId, productId: 'bp-late' }, 'buyer-deleted', placing);
+    });
+
     it('given a TV for sale, when it is booked, then nothing is cancelled', async () => {
       await list('bp-open');
       const { bookingId } = await place('bp-open', 'bp-buyer');

@@ -39,9 +39,16 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
     (await store.readStream(streams.booking(bookingId))).filter(
       (b) => b.type === 'BookingPlaced' && (upTo === 'including' ? b.position <= e.position : b.position < e.position),
     ).length;
+  /**
+   * Whether the account was closed before event `e`: identity's stream for it says so (the log, not
+   * a read model that may lag). A deletion after it is `UserDeleted`'s to react to, read again or not.
+   */
+  const closedBefore = async (e: RecordedEvent, userId: string) =>
+    (await store.readStream(streams.user(userId))).some((x) => x.type === 'UserDeleted' && x.position < e.position);
   return {
     cancel,
     placementAt,
+    closedBefore,
     /**
      * Cancels the placings of bookings that came before event `e` (a sale, a removal), never one
      * placed after it: a late reaction to an old sale must not undo a booking made since.
@@ -67,7 +74,7 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
  */
 export async function startCancellationPolicy(deps: PolicyDeps) {
   const { store, pool, events } = deps;
-  const { cancel, placementAt, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
+  const { cancel, placementAt, closedBefore, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
   return startPolicy({
     name: 'orders',
     pool,
@@ -78,6 +85,8 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
       // A booking that lands just after its product was sold, removed or edited is cancelled at
       // once: edited, its terms (`listingEdits`) are not the listing's any more, and its sale
       // would be refused (ADR 0058), so the buyer chooses again before paying, not after.
+      // So is one whose buyer's account was closed just before it landed (a request the gateway
+      // let through a moment before it heard of the deletion), which `UserDeleted` could not see.
       BookingPlaced: async (e) => {
         const d = e.data as EventOf<'BookingPlaced'>['data'];
         const product = await loadProductFacts(store, d.productId);
@@ -87,7 +96,9 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
             ? soldReason(product.soldTo)
             : !product.sold && d.listingEdits !== undefined && d.listingEdits !== product.edits
               ? 'listing-edited'
-              : null;
+              : (await closedBefore(e, d.buyerId))
+                ? 'buyer-deleted'
+                : null;
         if (!reason) return;
         // This very placing, not one made again later in the same stream.
         await cancel(e, d.bookingId, reason, await placementAt(e, d.bookingId, 'including'));
