@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { ADMIN, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct } from './support/shop';
+import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -66,7 +66,21 @@ test('when the admin verifies a seller, then a green check shows live on their c
   expect(await stillSamePage(seller)).toBe(true);
   await snap(seller, '4-profile-seller-verified');
 
+  // At least one buyer is listed before the next signs up, so where the newcomer goes shows.
+  await api(baseUrl).signup(`Earlier Buyer ${Date.now()}`, uniqueEmail('buyer'), 'Buyer');
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'All Buyers' }).click();
-  await page.getByRole('columnheader', { name: 'Email' }).or(page.getByText('No Buyer Available')).first().waitFor();
+  await page.getByRole('columnheader', { name: 'Email' }).waitFor();
   await snap(page, '4-all-buyers');
+
+  // A buyer who signs up meanwhile shows at once, at the bottom: the list is oldest first, and a
+  // reload would put them there too.
+  await waitLive(page);
+  await markNoReload(page);
+  const buyerName = `Latest Buyer ${Date.now()}`;
+  await api(baseUrl).signup(buyerName, uniqueEmail('buyer'), 'Buyer');
+  const bodyRows = page.locator('tbody tr');
+  await bodyRows.last().getByText(buyerName).waitFor();
+  expect(await stillSamePage(page)).toBe(true);
+  await page.reload();
+  await bodyRows.last().getByText(buyerName).waitFor();
 });

@@ -7,9 +7,12 @@ export interface Keyed {
 /** One change to a row: a live push, or a write answer applied optimistically. */
 export type EntityChange<T> = { op: 'upsert'; id: string; row: T; position: number } | { op: 'remove'; id: string; position: number };
 
+/** Where the server lists the newest rows of an entity, and so where a row new to a page goes. */
+export type NewRowsAt = 'top' | 'bottom';
+
 export interface EntityState<T> {
   /** Insertion order is display order. Each change gives a new `rows` (in O(1): see `Table`). */
-  rows: ReadonlyMap<string, T>;
+  rows: ReadonlyMap<string, T> & { end(which: NewRowsAt): string | undefined };
   /** The log position each row reflects, kept after a remove so stale data cannot revive it. */
   positions: ReadonlyMap<string, number>;
   /** Counts changes; a list that saw `version - 1` patches itself with `changed` instead of filtering the whole store. */
@@ -43,6 +46,7 @@ const HISTORY = 1024;
  * A list load builds a new table, leaving the old one to the `rows` that still hold it.
  */
 class Table<T> {
+  constructor(private readonly newRowsAt: NewRowsAt) {}
   private readonly nodes = new Map<string, Node<T>>();
   private head: Node<T> | null = null;
   private tail: Node<T> | null = null;
@@ -56,6 +60,10 @@ class Table<T> {
   }
   current(id: string): T | undefined {
     return this.nodes.get(id)?.row;
+  }
+  /** The id of the row at the top, or at the bottom. */
+  end(which: NewRowsAt): string | undefined {
+    return (which === 'top' ? this.head : this.tail)?.id;
   }
   /** The row as of `version` (an earlier one only within the history kept). */
   at(id: string, version: number): T | undefined {
@@ -78,7 +86,7 @@ class Table<T> {
     this.nodes.set(id, node);
   }
 
-  /** Puts a row in place (or on top when new, or removes it); one change. */
+  /** Puts a row in place (or on top, or at the bottom, when new; or removes it); one change. */
   change(id: string, row: T | undefined): void {
     this.remember(id);
     const node = this.nodes.get(id);
@@ -91,6 +99,8 @@ class Table<T> {
       this.nodes.delete(id);
     } else if (node) {
       node.row = row;
+    } else if (this.newRowsAt === 'bottom') {
+      this.append(id, row);
     } else {
       const top: Node<T> = { id, row, prev: null, next: this.head };
       if (this.head) this.head.prev = top;
@@ -130,6 +140,10 @@ class Rows<T> implements ReadonlyMap<string, T> {
   has(id: string): boolean {
     return this.get(id) !== undefined;
   }
+  /** The id of the row at the top, or at the bottom (the table's latest). */
+  end(which: NewRowsAt): string | undefined {
+    return this.table.end(which);
+  }
   /** In display order (the table's latest: an earlier version lists today's order). */
   entries(): MapIterator<[string, T]> {
     return this.table.entries() as MapIterator<[string, T]>;
@@ -153,8 +167,8 @@ class Rows<T> implements ReadonlyMap<string, T> {
  * Lists on screen are filters over it (my products, reported items, a category...).
  * A push costs O(1) whatever the number of rows (ADR 0045); a list load rebuilds the table.
  */
-export function createEntityStore<T extends Keyed>() {
-  let table = new Table<T>();
+export function createEntityStore<T extends Keyed>({ newRowsAt = 'top' }: { newRowsAt?: NewRowsAt } = {}) {
+  let table = new Table<T>(newRowsAt);
   const positions = new Map<string, number>();
   /** Counts every change and load, across tables. */
   let version = 0;
@@ -171,7 +185,7 @@ export function createEntityStore<T extends Keyed>() {
       table.change(change.id, undefined);
       set(lastRemovedAtom, { row: removed, position: change.position });
     } else {
-      // The server lists newest first, so a row new to us goes on top; a known one stays where it is.
+      // A row new to us goes where the server lists the newest (`newRowsAt`); a known one stays where it is.
       table.change(change.id, change.row);
     }
     version += 1;
@@ -186,7 +200,7 @@ export function createEntityStore<T extends Keyed>() {
   const loadAtom = atom(null, (_get, set, load: EntityLoad<T>) => {
     const newer = (id: string) => (positions.get(id) ?? -Infinity) > load.position;
     const old = table;
-    const fresh = new Table<T>();
+    const fresh = new Table<T>(newRowsAt);
     // The fetched rows come first, in the server's order; rows outside the scope follow.
     for (const row of load.rows) {
       if (fresh.current(row._id) !== undefined) continue;

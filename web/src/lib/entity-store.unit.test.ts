@@ -7,13 +7,14 @@ interface Tv {
   sold: boolean;
 }
 
-const setup = () => {
+const setup = (opts: Parameters<typeof createEntityStore>[0] = {}) => {
   const store = createStore();
-  const tvs = createEntityStore<Tv>();
+  const tvs = createEntityStore<Tv>(opts);
   return {
     apply: (change: EntityChange<Tv>) => store.set(tvs.applyAtom, change),
     load: (rows: Tv[], position: number) => store.set(tvs.loadAtom, { rows, position, inScope: () => true }),
     rows: () => [...store.get(tvs.stateAtom).rows.values()],
+    ends: () => ['top', 'bottom'].map((end) => store.get(tvs.stateAtom).rows.end(end as 'top' | 'bottom')),
     removed: () => store.get(tvs.lastRemovedAtom),
     patch: (id: string, writtenAt: number, patch: Partial<Tv> | 'remove') => store.set(tvs.patchAtom, id, writtenAt, patch),
   };
@@ -85,6 +86,25 @@ describe('entity store (live lists patched by position)', () => {
     expect(s.removed()).toEqual({ row: { _id: 'a', sold: false }, position: 3 });
     s.apply({ op: 'upsert', id: 'a', row: { _id: 'a', sold: false }, position: 2 });
     expect(s.rows().map((r) => r._id)).toEqual(['n']);
+  });
+
+  it('when the server lists the oldest first, then a new row goes at the bottom, where a reload would put it', () => {
+    const s = setup({ newRowsAt: 'bottom' });
+    s.load(
+      [
+        { _id: 'a', sold: false },
+        { _id: 'b', sold: false },
+      ],
+      1,
+    );
+    s.apply({ op: 'upsert', id: 'n', row: { _id: 'n', sold: false }, position: 2 });
+    expect(s.rows().map((r) => r._id)).toEqual(['a', 'b', 'n']);
+    expect(s.ends()).toEqual(['a', 'n']);
+    s.apply({ op: 'upsert', id: 'a', row: { _id: 'a', sold: true }, position: 3 });
+    s.apply({ op: 'remove', id: 'n', position: 4 });
+    s.apply({ op: 'upsert', id: 'm', row: { _id: 'm', sold: false }, position: 5 });
+    expect(s.rows().map((r) => r._id)).toEqual(['a', 'b', 'm']);
+    expect(s.ends()).toEqual(['a', 'm']);
   });
 
   it('when a push lands on a big store, then it costs the same as on a small one (no copy of the store per row)', () => {

@@ -39,7 +39,7 @@ function useScoped<T extends Keyed>(state: EntityState<T>, scope: (row: T) => bo
   }, [state, scope]);
 }
 
-/** The list after one row changed: replaced where it was, dropped, or (new on top) put first; null when it cannot tell where. */
+/** The list after one row changed: replaced where it was, dropped, or (new to the store) put first or last; null when it cannot tell where. */
 function patch<T extends Keyed>(items: T[], state: EntityState<T>, id: string, scope: (row: T) => boolean): T[] | null {
   const row = state.rows.get(id);
   const at = items.findIndex((r) => r._id === id);
@@ -51,9 +51,11 @@ function patch<T extends Keyed>(items: T[], state: EntityState<T>, id: string, s
     return next;
   }
   if (!belongs) return items;
-  // A row new to the store goes on top of it; one the store had (it now falls in scope) needs its place found.
-  const first = state.rows.keys().next();
-  return !first.done && first.value === id ? [row, ...items] : null;
+  // A row new to the store goes on top of it or at its bottom; one the store had (it now falls in
+  // scope) needs its place found.
+  if (state.rows.end('top') === id) return [row, ...items];
+  if (state.rows.end('bottom') === id) return [...items, row];
+  return null;
 }
 
 /**
