@@ -207,6 +207,18 @@ test('when a seller lists three photos, one a 7 MB phone photo, and reorders the
     await phone.close();
   }
 
+  // Booked, it shows in the buyer's My Orders by the cover's thumbnail, not the 2,560-pixel photo.
+  const buyerEmail = uniqueEmail('buyer');
+  const { token: buyerToken } = await api(baseUrl).signup('Photo Buyer', buyerEmail, 'Buyer');
+  await api(baseUrl).book(buyerToken, product._id);
+  const buyer = await newPage();
+  await logInFromHome(buyer, buyerEmail, PASSWORD);
+  await buyer.goto('/dashboard/my_order');
+  const bookedRow = buyer.locator('tr').filter({ hasText: productName });
+  const avatar = await loaded(bookedRow.locator('.row-avatar img'));
+  expect(new URL(avatar.src).pathname).toBe(product.productThumbnails[0]);
+  expect(Math.max(avatar.naturalWidth, avatar.naturalHeight)).toBeLessThanOrEqual(720);
+
   // A listing with one photo, as the spec's client sends it: the photo alone, no carousel.
   const single = await sellerWithProduct(baseUrl, 'Solo Seller', `Walton 32" one photo ${Date.now()}`);
   await page.goto(`/products/${single.productId}`);

@@ -109,6 +109,8 @@ export interface Booking {
   phone_number: string;
   meeting_location: string;
   productImage: string;
+  /** A small copy of `productImage` for lists (ours): `productImage` itself when the listing had none. */
+  productThumbnail: string;
   product_id: string;
   paid: boolean;
   transationId?: string;

@@ -116,6 +116,11 @@ export type OrdersEvent =
         productId: string;
         productName: string;
         productImage: string;
+        /**
+         * The small copy of `productImage` the listing had (its cover's thumbnail), for lists.
+         * Absent when it had none, and in bookings placed before it was kept.
+         */
+        productThumbnail?: string;
         pricePoisha: number;
         buyerId: string;
         buyerName: string;

@@ -77,6 +77,8 @@ describe('image references: a listing names every photo and thumbnail it keeps',
       listedWithPhotos('p1', photos, thumbs),
       listed('p2', { imageUrl: img(14) }),
       listedWithPhotos('p3', [img(15), img(16)], [img(25), img(26)]),
+      // Booked before its removal: the booking keeps the cover and its thumbnail as it was booked.
+      placed('bk3', 'p3', { productImage: img(15), productThumbnail: img(25) }),
       event('ProductRemoved', { productId: 'p3', reason: 'admin' }),
     ]));
   });
@@ -84,8 +86,8 @@ describe('image references: a listing names every photo and thumbnail it keeps',
     await db.drop();
   });
 
-  it('each listed photo and thumbnail is named once; a removed listing’s are not', async () => {
-    expect([...(await reads.imageUrls())].sort()).toEqual([...photos, ...thumbs, img(14)].sort());
-    expect([...(await referencedImages(reads))].sort()).toEqual([11, 12, 13, 14, 21, 22, 23].map(pid).sort());
+  it('each listed photo and thumbnail is named once; a removed listing’s are not, but for the cover and thumbnail a booking of it shows', async () => {
+    expect([...(await reads.imageUrls())].sort()).toEqual([...photos, ...thumbs, img(14), img(15), img(25)].sort());
+    expect([...(await referencedImages(reads))].sort()).toEqual([11, 12, 13, 14, 15, 21, 22, 23, 25].map(pid).sort());
   });
 });

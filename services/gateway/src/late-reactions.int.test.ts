@@ -81,6 +81,7 @@ describe('a late reaction never undoes a newer decision', () => {
     soldTo: null,
     name: 'Sony 43"',
     image: '',
+    thumbnail: '',
     pricePoisha: 100_000,
     sellerId: seller.id,
     edits: 0,

@@ -53,7 +53,11 @@ export function handWrittenLog() {
       postedOn: '1-1-2025',
       ...over,
     });
-  const placed = (bookingId: string, productId: string, over: { productImage?: string; pricePoisha?: number } = {}) =>
+  const placed = (
+    bookingId: string,
+    productId: string,
+    over: { productImage?: string; productThumbnail?: string; pricePoisha?: number } = {},
+  ) =>
     event('BookingPlaced', {
       bookingId,
       productId,

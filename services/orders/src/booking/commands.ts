@@ -30,6 +30,7 @@ export async function placeBooking(
     productId: d.productId,
     productName: product.name,
     productImage: product.image,
+    ...(product.thumbnail ? { productThumbnail: product.thumbnail } : {}),
     pricePoisha: product.pricePoisha,
     buyerId: d.buyer.id,
     buyerName: d.buyer.name,

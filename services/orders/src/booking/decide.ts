@@ -11,6 +11,8 @@ export interface ProductFacts {
   soldTo: string | null;
   name: string;
   image: string;
+  /** The cover's thumbnail, or '' when the listing has none for it. */
+  thumbnail: string;
   pricePoisha: number;
   sellerId: string;
   /** How many times its seller edited the listing (the terms a booking placed now is at). */

@@ -11,6 +11,7 @@ export const product: ProductFacts = {
   soldTo: null,
   name: 'LG 32"',
   image: '/api/images/a',
+  thumbnail: '',
   pricePoisha: 1_200_000,
   sellerId: 's1',
   edits: 0,

@@ -17,20 +17,29 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
     soldTo: null,
     name: '',
     image: '',
+    thumbnail: '',
     pricePoisha: 0,
     sellerId: '',
     edits: 0,
   };
   if (!/^[A-Za-z0-9-]{1,64}$/.test(productId)) return facts;
+  // The photos and their thumbnails, in the same order (none: `[]`), to find the cover's thumbnail.
+  let photos: string[] = [];
+  let thumbnails: string[] = [];
   for (const e of await store.readStream(streams.product(productId))) {
     if (e.type === 'ProductListed') {
       const l = e.data as ProductListing;
       Object.assign(facts, { exists: true, name: l.name, image: l.imageUrl, pricePoisha: l.resalePricePoisha, sellerId: l.sellerId });
+      photos = l.imageUrls ?? [l.imageUrl];
+      thumbnails = l.thumbnailUrls ?? [];
     } else if (e.type === 'ProductEdited') {
       // A booking placed from now on is placed at the listing as it is now.
-      const { name, imageUrl, resalePricePoisha } = (e.data as EventOf<'ProductEdited'>['data']).changes;
+      const { name, imageUrl, imageUrls, thumbnailUrls, resalePricePoisha } = (e.data as EventOf<'ProductEdited'>['data']).changes;
       if (name !== undefined) facts.name = name;
       if (imageUrl !== undefined) facts.image = imageUrl;
+      if (imageUrls !== undefined) photos = imageUrls;
+      else if (imageUrl !== undefined) photos = [imageUrl];
+      if (thumbnailUrls !== undefined) thumbnails = thumbnailUrls;
       if (resalePricePoisha !== undefined) facts.pricePoisha = resalePricePoisha;
       facts.edits++;
     } else if (e.type === 'ProductMarkedSold') {
@@ -41,5 +50,7 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
       facts.soldTo = null;
     } else if (e.type === 'ProductRemoved') facts.removed = true;
   }
+  // A thumbnail stands for the cover only while the two lists match, photo for photo.
+  facts.thumbnail = photos[0] === facts.image && thumbnails.length === photos.length ? (thumbnails[0] ?? '') : '';
   return facts;
 }

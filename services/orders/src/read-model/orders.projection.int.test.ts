@@ -49,6 +49,8 @@ const booking = (over: Partial<Booking> = {}): Booking => ({
   phone_number: '01800000000',
   meeting_location: 'Dhanmondi',
   productImage: '/api/images/i1',
+  // No thumbnail in the booking: the photo stands for it.
+  productThumbnail: '/api/images/i1',
   product_id: 'p1',
   paid: false,
   status: 'open',
@@ -93,6 +95,19 @@ describe('orders projection (rm_orders)', () => {
           ],
         },
         pushes: [upsert(2)],
+      });
+  });
+
+  it("BookingPlaced with the cover's thumbnail: kept with the booking and answered beside the photo, for lists", async () => {
+    await given(listed())
+      .when(placed({ productThumbnail: '/api/images/t1' }))
+      .then({
+        rows: {
+          'select product_image, product_thumbnail from bookings': [
+            { product_image: '/api/images/i1', product_thumbnail: '/api/images/t1' },
+          ],
+        },
+        pushes: [upsert(2, { productThumbnail: '/api/images/t1' })],
       });
   });
 

@@ -28,7 +28,7 @@ const emitBooking = async (ctx: ProjectionContext, id: string) => {
  */
 export const earlierPlacingId = (bookingId: string, placedAt: number | string) => uuidFromName(`booking-placing:${bookingId}:${placedAt}`);
 
-const BOOKING_COLUMNS = `product_id, product_name, product_image, price_poisha, buyer_id, buyer_name, buyer_email, phone, meeting_location,
+const BOOKING_COLUMNS = `product_id, product_name, product_image, product_thumbnail, price_poisha, buyer_id, buyer_name, buyer_email, phone, meeting_location,
   paid, cancelled, cancel_reason, transaction_id, placed_at, booked_at, seller_id, seller_email, refunded_poisha`;
 
 /** The projection's name: its checkpoint's, which orders' policy waits for before it reads the bookings. */
@@ -45,10 +45,11 @@ export const ordersProjection: Projection = {
   setup: `
     -- A cancelled placing keeps a row of its own when the booking is placed again (earlier_placing,
     -- ADR 0063); the new column changed the definition, so a shop from before rebuilds the table.
+    -- product_thumbnail: the cover's thumbnail as booked, for lists (null: the listing had none).
     create table product_sellers (product_id text primary key, seller_id text not null, seller_email text not null);
     create table bookings (
       id text primary key, product_id text not null, product_name text not null, product_image text not null,
-      price_poisha bigint not null, buyer_id text not null, buyer_name text not null, buyer_email text not null,
+      product_thumbnail text, price_poisha bigint not null, buyer_id text not null, buyer_name text not null, buyer_email text not null,
       phone text not null, meeting_location text not null, paid boolean not null default false,
       cancelled boolean not null default false, cancel_reason text, transaction_id text, placed_at bigint not null,
       booked_at timestamptz not null, seller_id text, seller_email text not null default '',
@@ -81,12 +82,12 @@ export const ordersProjection: Projection = {
         );
       await ctx.db.query(
         `insert into bookings (id, product_id, product_name, product_image, price_poisha, buyer_id, buyer_name, buyer_email, phone,
-           meeting_location, placed_at, booked_at, seller_id, seller_email)
-         select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, s.seller_id, coalesce(s.seller_email, '')
+           meeting_location, placed_at, booked_at, product_thumbnail, seller_id, seller_email)
+         select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, s.seller_id, coalesce(s.seller_email, '')
          from (select 1) one left join product_sellers s on s.product_id = $2
          on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null, refunded_poisha = 0,
            phone = excluded.phone, meeting_location = excluded.meeting_location, price_poisha = excluded.price_poisha,
-           product_name = excluded.product_name, product_image = excluded.product_image,
+           product_name = excluded.product_name, product_image = excluded.product_image, product_thumbnail = excluded.product_thumbnail,
            placed_at = excluded.placed_at, booked_at = excluded.booked_at`,
         [
           d.bookingId,
@@ -101,6 +102,7 @@ export const ordersProjection: Projection = {
           d.meetingLocation,
           e.position,
           e.metadata.at,
+          d.productThumbnail ?? null,
         ],
       );
       if (earlier) await emitBooking(ctx, earlier);
@@ -210,6 +212,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           // Placed again after its seller edited it: the listing as it was booked this time.
           product_name: d.productName,
           product_image: d.productImage,
+          product_thumbnail: d.productThumbnail ?? null,
           placed_at: e.position,
           booked_at: e.metadata.at,
           refunded_poisha: 0,

@@ -10,9 +10,11 @@ export type UnsoldOf = (productIds: readonly string[]) => Promise<Set<string>>;
 export class OrdersQueries {
   constructor(private readonly pool: pg.Pool) {}
 
-  /** The address of the product picture each booking shows, cancelled and paid ones included. */
+  /** The address of the product picture each booking shows, and of its thumbnail, cancelled and paid ones included. */
   async imageUrls(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ url: string | null }>('select product_image as url from rm_orders.bookings');
+    const { rows } = await this.pool.query<{ url: string | null }>(
+      'select distinct u.url from rm_orders.bookings b cross join unnest(array[b.product_image, b.product_thumbnail]) as u(url)',
+    );
     return rows.flatMap((r) => (r.url ? [r.url] : []));
   }
   /** A buyer's whole order history, cancelled bookings included (with their reason), newest first. */

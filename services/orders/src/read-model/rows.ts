@@ -9,6 +9,8 @@ export interface BookingRow {
   product_id: string;
   product_name: string;
   product_image: string;
+  /** The cover's thumbnail as booked; null when the listing had none. */
+  product_thumbnail: string | null;
   price_poisha: string;
   buyer_id: string;
   buyer_name: string;
@@ -36,6 +38,7 @@ export const toBooking = (r: BookingRow): Booking => ({
   phone_number: r.phone,
   meeting_location: r.meeting_location,
   productImage: r.product_image,
+  productThumbnail: r.product_thumbnail ?? r.product_image,
   product_id: r.product_id,
   paid: r.paid,
   ...(r.transaction_id ? { transationId: r.transaction_id } : {}),

@@ -23,7 +23,11 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
       columns={[
         { title: 'SL NO.', key: 'sl', render: (_, __, index) => index + 1 },
         { title: 'Name', dataIndex: 'username' },
-        { title: 'Avatar', key: 'avatar', render: (_, row) => <RowAvatar src={row.productImage} alt={row.porduct_name} of="tv" /> },
+        {
+          title: 'Avatar',
+          key: 'avatar',
+          render: (_, row) => <RowAvatar src={row.productThumbnail || row.productImage} alt={row.porduct_name} of="tv" />,
+        },
         { title: 'Items', dataIndex: 'porduct_name' },
         { title: 'Meeting Location', dataIndex: 'meeting_location' },
         { title: 'Price (TK)', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.price) },

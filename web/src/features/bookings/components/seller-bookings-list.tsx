@@ -26,7 +26,7 @@ export function SellerBookingsList({ bookings }: { bookings: Booking[] }) {
       {bookings.map((b) => (
         <li key={b._id} className={`seller-booking seller-booking--${b.status}`} data-booking-id={b._id}>
           <span className="seller-booking__tv">
-            <RowAvatar src={b.productImage} alt={b.porduct_name} of="tv" />
+            <RowAvatar src={b.productThumbnail || b.productImage} alt={b.porduct_name} of="tv" />
             <span>
               <strong>{b.porduct_name}</strong>
               <span className="seller-booking__price">{formatTk(b.price)}</span>
