@@ -164,6 +164,8 @@ describe('a sale is final; sellers see their bookings', () => {
         phone_number: '01712345678',
         meeting_location: 'Dhanmondi 27',
         productImage: p.productImage,
+        // Listed without a thumbnail: the photo stands for it.
+        productThumbnail: p.productImage,
         paid: false,
         status: 'open',
         booked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
