@@ -124,9 +124,10 @@ export class ConcurrencyError extends AppError {
 /**
  * Whether an error is a refusal: the domain's answer to a command (a 4xx), final for that command.
  * A stream still busy with other writes past the retries (`concurrency`) and a limit reached
- * (`too_many_requests`) are 4xx too but decide nothing: the same command may succeed in a moment.
+ * (`too_many_requests`) are 4xx too but decide nothing: the same command may succeed later.
  * What reacts to events (policies, Stripe's webhook) goes on after a refusal and tries anything
- * else again.
+ * else again, so a limit that does not pass by itself must not apply to it (the system actor's
+ * commands have none: ADR 0035).
  */
 export function isRefusal(err: unknown): err is AppError {
   return err instanceof AppError && err.status < 500 && err.kind !== 'concurrency' && err.kind !== 'too_many_requests';

@@ -142,6 +142,8 @@ beforeAll(async () => {
         productId: p.id,
         productName: 'TV',
         productImage: '/i.jpg',
+        // Every other booking of a listing with a thumbnail, one placed again with another.
+        ...(i % 2 === 0 ? { productThumbnail: `/t${i}.jpg` } : {}),
         pricePoisha: 1_000_000,
         buyerId: 'b2',
         buyerName: 'Name b2',
@@ -169,7 +171,10 @@ beforeAll(async () => {
         data: { bookingId: booking, productId: p.id, reason: i % 3 === 2 ? 'buyer-cancelled' : 'product-removed' },
       });
       if (i % 3 === 1)
-        await append(`booking-${booking}`, { ...placed, data: { ...placed.data, phone: '01900000000', pricePoisha: 900_000 } });
+        await append(`booking-${booking}`, {
+          ...placed,
+          data: { ...placed.data, phone: '01900000000', pricePoisha: 900_000, productThumbnail: `/t${i}-again.jpg` },
+        });
     }
   }
   await append('booking-bk0', {

@@ -70,6 +70,11 @@ describe('command endpoints need COMMAND_TOKEN', () => {
         kind: 'unavailable',
         status: 503,
       });
+      // A URL that does not lead to the command endpoint is the deployment's fault too, not a command's 404.
+      await expect(new HttpCommandBus({ identity: `${server.url}/api` }, TOKEN).send(envelope())).rejects.toMatchObject({
+        kind: 'unavailable',
+        status: 503,
+      });
       // A command's own 401 still reaches its caller as one.
       await expect(new HttpCommandBus({ catalog: server.url }, TOKEN).send({ ...envelope(), service: 'catalog' })).rejects.toMatchObject({
         kind: 'unauthorized',

@@ -32,14 +32,20 @@ export function commandTokenMatches(expected: string, authorization: string | un
   return same && m !== null;
 }
 
+/** The `WWW-Authenticate` challenge of a command refused for its token (RFC 6750). */
+const TOKEN_CHALLENGE = 'Bearer realm="commands"';
+/**
+ * The header that marks an answer as no command's (`none`): a refused token, a wrong path. Those
+ * are the deployment's faults, never a command's refusal. (A server from before it sends no such
+ * header, so a rolling upgrade in either order keeps working.)
+ */
+const REPLY_HEADER = 'x-command-reply';
+
 /**
  * The command-transport port over HTTP: services in their own processes on one machine or a
  * private network. Commands for a service with an endpoint go there; the rest are handled by
  * handlers registered in this process. Typed errors cross the wire as their JSON form.
  */
-/** The `WWW-Authenticate` challenge of a command refused for its token (RFC 6750). */
-const TOKEN_CHALLENGE = 'Bearer realm="commands"';
-
 export class HttpCommandBus implements CommandBus {
   private readonly local = new InProcessCommandBus();
   private readonly token: string | undefined;
@@ -70,10 +76,17 @@ export class HttpCommandBus implements CommandBus {
       log.error(`${envelope.service} is unreachable`, err);
       throw new AppError('unavailable', `The ${envelope.service} service is unavailable; try again`);
     }
-    if (res.status === 401 && res.headers.get('www-authenticate') === TOKEN_CHALLENGE) {
-      // This sender and that service disagree on COMMAND_TOKEN (a rotation half done, say): a fault
-      // of the deployment, not the user's to fix. A 401 would sign the user out.
-      log.error(`${envelope.service} refused this process's command token; check COMMAND_TOKEN on both`);
+    if (res.headers.get(REPLY_HEADER) === 'none') {
+      // Not the command's answer: this sender and that service disagree on COMMAND_TOKEN (a
+      // rotation half done, say), or its URL does not lead to its command endpoint. A fault of the
+      // deployment, not the user's to fix: passed on, a 401 would sign the user out, and a 404
+      // would tell Stripe that a paid booking does not exist.
+      await res.body?.cancel().catch(() => {});
+      const why =
+        res.headers.get('www-authenticate') === TOKEN_CHALLENGE
+          ? "refused this process's command token"
+          : `has no command endpoint there (${res.status})`;
+      log.error(`${envelope.service} at ${base} ${why}; check its URL and COMMAND_TOKEN on both`);
       throw new AppError('unavailable', `The ${envelope.service} service is unavailable; try again`);
     }
     const body = (await res.json().catch(() => null)) as CommandReply | { error: AppErrorJSON } | null;
@@ -97,13 +110,15 @@ export async function serveCommands(
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     };
     if (req.method === 'GET' && req.url === '/health') return answer(200, { status: 'ok' });
-    if (req.method !== 'POST' || req.url !== '/commands') return answer(404, { error: { kind: 'not_found', message: 'No such route' } });
+    // These two answers are no command's (REPLY_HEADER): a sender tells them apart from a command's own 404 or 401.
+    const notACommand = { [REPLY_HEADER]: 'none' };
+    if (req.method !== 'POST' || req.url !== '/commands')
+      return answer(404, { error: { kind: 'not_found', message: 'No such route' } }, notACommand);
     if (!commandTokenMatches(token, req.headers.authorization)) {
-      // The challenge tells this refusal apart from a command's own 401 (a wrong password, say).
       return answer(
         401,
         { error: { kind: 'unauthorized', message: 'Commands need the service token' } },
-        { 'www-authenticate': TOKEN_CHALLENGE },
+        { 'www-authenticate': TOKEN_CHALLENGE, ...notACommand },
       );
     }
     const chunks: Buffer[] = [];

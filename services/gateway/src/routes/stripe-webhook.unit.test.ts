@@ -16,10 +16,11 @@ describe("the shop's answer to Stripe's webhook", () => {
     expect(stripeMayStopSending(new Error('socket hang up'))).toBe(false);
   });
 
-  it('when Stripe refused the refund the payment is owed, or the orders service refused the sender, then Stripe must send it again', () => {
+  it('when Stripe refused the refund the payment is owed, or the answer is a 401 or 403 (no decision of the booking), then Stripe must send it again', () => {
     // The money is not given back yet: each delivery tries the refund again.
     expect(stripeMayStopSending(new AppError('unprocessable', 'The payment provider refused: charge is disputed'))).toBe(false);
-    // Not the booking's decision: a deployment whose gateway and orders disagree (their command token, say).
+    // The system actor's PayBooking is never refused as such; a refused command token is a 503
+    // before it gets here (command-token.int.test.ts), and this is the guard behind it.
     expect(stripeMayStopSending(new AppError('unauthorized', 'Commands need the service token'))).toBe(false);
     expect(stripeMayStopSending(new AppError('forbidden', 'Not yours'))).toBe(false);
   });

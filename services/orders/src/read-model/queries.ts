@@ -12,8 +12,11 @@ export class OrdersQueries {
 
   /** The address of the product picture each booking shows, and of its thumbnail, cancelled and paid ones included. */
   async imageUrls(): Promise<string[]> {
+    // The thumbnail read by name from the row as JSON: while a shop from before product_thumbnail
+    // rebuilds this table beside the old one, the old one (without it) still answers.
     const { rows } = await this.pool.query<{ url: string | null }>(
-      'select distinct u.url from rm_orders.bookings b cross join unnest(array[b.product_image, b.product_thumbnail]) as u(url)',
+      `select distinct u.url from rm_orders.bookings b
+       cross join unnest(array[b.product_image, to_jsonb(b) ->> 'product_thumbnail']) as u(url)`,
     );
     return rows.flatMap((r) => (r.url ? [r.url] : []));
   }
