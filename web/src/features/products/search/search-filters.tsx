@@ -211,7 +211,7 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
           ) : null}
         </div>
         {brands ? null : condition}
-        <div className="search-filters__field">
+        <div className="search-filters__field search-filters__field--phone-wide">
           <label htmlFor="search-location">Location</label>
           <input
             id="search-location"
@@ -223,7 +223,8 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
             maxLength={100}
           />
         </div>
-        <div className="search-filters__field">
+        {/* A row of its own on a phone: "Price: high to low" is wider than half of one. */}
+        <div className="search-filters__field search-filters__field--phone-wide">
           <label htmlFor="search-sort">Sort by</label>
           <select
             id="search-sort"
