@@ -55,6 +55,17 @@ test('when a seller edits a listing from My Products, then the form holds it as 
   const listed = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId);
   expect(listed).toMatchObject({ porduct_name: newName, resale_price: 15999, category_id: 'sony', seller: 'Edit Screens' });
   expect(listed?.productThumbnails.length).toBe(1);
+
+  // On the listing's own page its seller is offered the edit, not Book Now; on a sold one, My Products.
+  await page.goto(`/products/${seller.productId}`);
+  await page.getByRole('heading', { name: newName }).waitFor();
+  expect(await page.getByRole('button', { name: 'Book Now' }).count()).toBe(0);
+  await page.getByRole('link', { name: 'Edit your listing' }).click();
+  await page.getByRole('heading', { name: 'Edit Listing' }).waitFor();
+  await api(baseUrl).markSold(seller.token, seller.productId);
+  await page.goto(`/products/${seller.productId}`);
+  await page.getByRole('link', { name: /^Your listing .*: My Products$/ }).click();
+  await page.waitForURL('**/dashboard/my_product');
 });
 
 test('when a seller replaces a listing’s photos, then it has the new ones, each with the thumbnail made for it', async () => {

@@ -24,11 +24,13 @@ interface ProductActionsProps {
 /**
  * Book Now (a visitor is sent to sign in first and comes back) and Add Report, or the Reported
  * tag: what a card and the product page offer alike. A buyer who has booked the TV sees that
- * instead, with the way to pay (My Orders), or that they bought it.
+ * instead, with the way to pay (My Orders), or that they bought it; its seller, the way to edit it
+ * (or to My Products, where a sold or reported one is managed).
  */
 export function ProductActions({ product, onBook, className = 'product-card__actions' }: ProductActionsProps) {
   const user = useSessionUser();
   const isBuyer = hasRole(user, 'Buyer');
+  const own = user !== null && product.sellerId === user._id;
   const navigate = useNavigate();
   const location = useLocation();
   const mine = useMyBookingOf(product._id);
@@ -70,6 +72,24 @@ export function ProductActions({ product, onBook, className = 'product-card__act
         <Link ref={bookedRef} className="btn btn--outline my-booking-link" to={paths.dashboard.myOrders.href()}>
           <span>Booked: pay in My Orders</span>
         </Link>
+      ) : own ? (
+        !product.sold && !product.reported ? (
+          <Link
+            className="btn btn--outline"
+            to={paths.dashboard.editProduct.href(product._id)}
+            aria-label={`Edit your listing: ${product.porduct_name}`}
+          >
+            <span>Edit your listing</span>
+          </Link>
+        ) : (
+          <Link
+            className="btn btn--outline"
+            to={paths.dashboard.myProducts.href()}
+            aria-label={`Your listing ${product.porduct_name}: My Products`}
+          >
+            <span>Your listing: My Products</span>
+          </Link>
+        )
       ) : !user || isBuyer ? (
         <Button ref={bookNowRef} variant="primary" onClick={book} disabled={product.sold}>
           Book Now
