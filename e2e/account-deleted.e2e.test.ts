@@ -14,8 +14,8 @@ test('when the admin deletes a signed-in buyer, then the buyer is signed out and
   const { token: adminToken } = await api(baseUrl).login(ADMIN.email, ADMIN.password);
   await api(baseUrl).deleteUser(adminToken, user._id);
 
-  // The server closes the buyer's socket; the app checks the session, hears 401, and signs out.
-  await expectToast(page, 'Your session has ended. Please log in again.');
+  // The server closes the buyer's socket; the app checks the session, hears 401, and signs out, saying why (not "log in again": it cannot).
+  await expectToast(page, 'Your account was deleted, so you were signed out.');
   await page.waitForURL('**/login');
   await page.getByRole('heading', { name: 'Login' }).waitFor();
   // The login page says why, in the server's words: not "log in to open that page".

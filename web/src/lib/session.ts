@@ -1,5 +1,5 @@
 import { atom, useAtomValue, useSetAtom } from 'jotai';
-import type { Role, User } from '@tv-shop/contracts';
+import { SESSION_REFUSED, type Role, type User } from '@tv-shop/contracts';
 import { useCallback } from 'react';
 import toast from 'react-hot-toast';
 import { endSessionOnServer } from './api-client';
@@ -58,6 +58,7 @@ export function useSignIn() {
 }
 
 export const SESSION_ENDED_TEXT = 'Your session has ended. Please log in again.';
+export const ACCOUNT_GONE_TEXT = 'Your account was deleted, so you were signed out.';
 /** The id of the toast that says so: a toast with this id said after it takes its place. */
 export const SESSION_ENDED_TOAST = 'session-ended';
 
@@ -73,8 +74,9 @@ export function useEndSession() {
       const stored = tokenStorage.get();
       if (refused === undefined || stored === refused) tokenStorage.clear('ended');
       setSession({ status: 'signed-out', ended: why ? { why } : {} });
-      // Several calls may fail at once; one toast is enough.
-      toast.error(SESSION_ENDED_TEXT, { id: SESSION_ENDED_TOAST });
+      // Several calls may fail at once; one toast is enough. Logging in again cannot bring back
+      // a deleted account: the toast says what the login page says.
+      toast.error(why === SESSION_REFUSED.accountGone ? ACCOUNT_GONE_TEXT : SESSION_ENDED_TEXT, { id: SESSION_ENDED_TOAST });
     },
     [setSession],
   );
