@@ -99,7 +99,7 @@ test('when a seller withdraws a listing, then it leaves My Products and the open
   await buyerPage.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
   const booking = buyerPage.locator('tr').filter({ hasText: name });
   await booking.getByText('Cancelled', { exact: true }).waitFor();
-  await booking.getByText('listing removed').waitFor();
+  await booking.getByText('listing removed: its seller took it off TV Shop').waitFor();
   expect(await booking.getByRole('button', { name: 'Pay' }).count()).toBe(0);
   await snap(buyerPage, '2-my-orders-listing-withdrawn');
   expect((await client.allProducts()).some((p) => p._id === seller.productId)).toBe(false);

@@ -1,4 +1,5 @@
 import type { Condition, Role } from './entities';
+import { removedReasonText } from './removed';
 
 /**
  * The published events: what happened in the marketplace, in its own words.
@@ -184,6 +185,16 @@ export const CANCEL_REASON_TEXT: Record<CancelReason, string> = {
   'buyer-cancelled': 'cancelled by the buyer',
   'buyer-deleted': 'account deleted',
 };
+
+/**
+ * A booking's cancellation in words: CANCEL_REASON_TEXT's (an unknown reason as it is), and for
+ * a listing's removal who took it off, when known (`removedAs`: ProductRemoved's reason), in the
+ * words the listing's own page uses: "listing removed: its seller took it off TV Shop".
+ */
+export function cancelReasonText(reason: string, removedAs?: string | null): string {
+  const text = (CANCEL_REASON_TEXT as Record<string, string | undefined>)[reason] ?? reason;
+  return reason === 'product-removed' && removedAs ? `${text}: ${removedReasonText(removedAs)}` : text;
+}
 
 export type DomainEvent = IdentityEvent | CatalogEvent | OrdersEvent;
 export type DomainEventType = DomainEvent['type'];

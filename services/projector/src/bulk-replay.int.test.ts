@@ -127,7 +127,22 @@ beforeAll(async () => {
   // Taken off the shop for every other reason too (ADR 0070: each leaves a line in removed).
   await append('product-p12', { type: 'ProductRemoved', data: { productId: 'p12', reason: 'withdrawn' }, by: 's1' });
   await append('product-p14', { type: 'ProductRemoved', data: { productId: 'p14', reason: 'admin' }, by: 'admin' });
+  // A booking of p16 when it goes: cancelled with who took the listing off.
+  const ofP16 = {
+    bookingId: 'bk-p16',
+    productId: 'p16',
+    productName: 'TV',
+    productImage: '/i.jpg',
+    pricePoisha: 1_000_000,
+    buyerId: 'b2',
+    buyerName: 'Name b2',
+    buyerEmail: 'b2@x.test',
+    phone: '01800000000',
+    meetingLocation: 'Dhaka',
+  };
+  await append('booking-bk-p16', { type: 'BookingPlaced', data: ofP16, by: 'b2' });
   await append('product-p16', { type: 'ProductRemoved', data: { productId: 'p16', reason: 'seller-deleted' } });
+  await append('booking-bk-p16', { type: 'BookingCancelled', data: { bookingId: 'bk-p16', productId: 'p16', reason: 'product-removed' } });
   await append('product-p10', {
     type: 'ProductReported',
     data: { productId: 'p10', reporterId: 'b3', reporterName: 'Late', reason: 'After' },

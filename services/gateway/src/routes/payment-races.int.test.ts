@@ -176,7 +176,7 @@ describe('payment races', () => {
             ),
           { timeout: 5000 },
         )
-        .toSatisfy((list: string[]) => list.every((x) => x === 'cancelled:listing removed'));
+        .toSatisfy((list: string[]) => list.every((x) => x === 'cancelled:listing removed: TV Shop removed it'));
     }
   });
 });

@@ -219,7 +219,7 @@ describe('a sale is final; sellers see their bookings', () => {
     expect((await shop.call('DELETE', `/product/${q._id}`, { token: (await shop.admin()).token })).status).toBe(200);
     await expect
       .poll(async () => (await shop.call('GET', `/bookings?email=${b.user.email}`, { token: b.token })).body[0])
-      .toMatchObject({ _id: bq, status: 'cancelled', cancel_reason: 'listing removed' });
+      .toMatchObject({ _id: bq, status: 'cancelled', cancel_reason: 'listing removed: TV Shop removed it' });
   });
 
   it('when a report has a reason that is too long or not text, then 400 naming reason and nothing is reported', async () => {

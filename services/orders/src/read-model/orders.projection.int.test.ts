@@ -38,6 +38,7 @@ const paid = {
   data: { bookingId: 'bk1', productId: 'p1', buyerId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_500_050, provider: 'sandbox' },
 };
 const cancelled = (reason: string) => ({ type: 'BookingCancelled', data: { bookingId: 'bk1', productId: 'p1', reason } });
+const removed = (reason: string) => ({ type: 'ProductRemoved', data: { productId: 'p1', reason } });
 
 /** The booking as the API and the pushes show it. */
 const booking = (over: Partial<Booking> = {}): Booking => ({
@@ -81,7 +82,10 @@ describe('orders projection (rm_orders)', () => {
   it("ProductListed: the product's seller, kept for the bookings; nothing pushed", async () => {
     await given()
       .when(listed('p1', 's1'), listed('p1', 's1'))
-      .then({ rows: { 'select * from product_sellers': [{ product_id: 'p1', seller_id: 's1', seller_email: 's1@x.test' }] }, pushes: [] });
+      .then({
+        rows: { 'select * from product_sellers': [{ product_id: 'p1', seller_id: 's1', seller_email: 's1@x.test', removed_reason: null }] },
+        pushes: [],
+      });
   });
 
   it("BookingPlaced: an open booking with the seller of the TV, pushed to the buyer, the admins and the seller's room", async () => {
@@ -159,6 +163,15 @@ describe('orders projection (rm_orders)', () => {
     await given(listed(), placed())
       .when(cancelled('product-removed'))
       .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'listing removed' }] } });
+    // A removal this read model saw says who took the listing off, in the listing page's words.
+    await given(listed(), placed(), removed('withdrawn'))
+      .when(cancelled('product-removed'))
+      .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'listing removed: its seller took it off TV Shop' }] } });
+    await given(listed(), placed())
+      .when(removed('reported'), cancelled('product-removed'))
+      .then({
+        rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'listing removed: TV Shop removed it after it was reported' }] },
+      });
     await given(listed(), placed())
       .when(cancelled('buyer-cancelled'))
       .then({ rows: { 'select cancel_reason from bookings': [{ cancel_reason: 'cancelled by the buyer' }] } });

@@ -1,4 +1,4 @@
-import { CANCEL_REASON_TEXT, rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { cancelReasonText, rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import {
   LastChanges,
   RowSet,
@@ -46,7 +46,10 @@ export const ordersProjection: Projection = {
     -- A cancelled placing keeps a row of its own when the booking is placed again (earlier_placing,
     -- ADR 0063); the new column changed the definition, so a shop from before rebuilds the table.
     -- product_thumbnail: the cover's thumbnail as booked, for lists (null: the listing had none).
-    create table product_sellers (product_id text primary key, seller_id text not null, seller_email text not null);
+    -- removed_reason: who took the listing off (ProductRemoved's reason), said with its bookings' cancellation.
+    create table product_sellers (
+      product_id text primary key, seller_id text not null, seller_email text not null, removed_reason text
+    );
     create table bookings (
       id text primary key, product_id text not null, product_name text not null, product_image text not null,
       product_thumbnail text, price_poisha bigint not null, buyer_id text not null, buyer_name text not null, buyer_email text not null,
@@ -61,7 +64,7 @@ export const ordersProjection: Projection = {
   handlers: {
     ProductListed: async (e, ctx) => {
       const l = e.data as ProductListing;
-      await ctx.db.query('insert into product_sellers values ($1, $2, $3) on conflict do nothing', [
+      await ctx.db.query('insert into product_sellers (product_id, seller_id, seller_email) values ($1, $2, $3) on conflict do nothing', [
         l.productId,
         l.sellerId,
         l.sellerEmail,
@@ -113,11 +116,21 @@ export const ordersProjection: Projection = {
       await ctx.db.query('update bookings set paid = true, transaction_id = $2 where id = $1', [d.bookingId, d.paymentIntentId]);
       await emitBooking(ctx, d.bookingId);
     },
+    ProductRemoved: async (e, ctx) => {
+      const d = e.data as EventOf<'ProductRemoved'>['data'];
+      await ctx.db.query('update product_sellers set removed_reason = $2 where product_id = $1', [d.productId, d.reason]);
+    },
     BookingCancelled: async (e, ctx) => {
       const d = e.data as EventOf<'BookingCancelled'>['data'];
+      const { rows } =
+        d.reason === 'product-removed'
+          ? await ctx.db.query<{ removed_reason: string | null }>('select removed_reason from product_sellers where product_id = $1', [
+              d.productId,
+            ])
+          : { rows: [] };
       await ctx.db.query('update bookings set cancelled = true, cancel_reason = $2 where id = $1', [
         d.bookingId,
-        CANCEL_REASON_TEXT[d.reason] ?? d.reason,
+        cancelReasonText(d.reason, rows[0]?.removed_reason),
       ]);
       await emitBooking(ctx, d.bookingId);
     },
@@ -142,6 +155,8 @@ type BookingRecord = Omit<BookingRow, 'price_poisha' | 'refunded_poisha' | 'book
 };
 
 const BOOKING_EVENTS = ['BookingPlaced', 'BookingPaid', 'BookingCancelled', 'PaymentRefunded'];
+/** What a batch of new listings alone (insertSellers) does not cover. */
+const FULL_BATCH_EVENTS = [...BOOKING_EVENTS, 'ProductRemoved'];
 
 /**
  * A batch without bookings (a run of new listings, the usual live batch): each listed product's
@@ -171,14 +186,23 @@ function insertSellers(events: RecordedEvent[], ctx: BatchContext): void {
  * changed it.
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
-  if (!events.some((e) => BOOKING_EVENTS.includes(e.type))) return insertSellers(events, ctx);
+  if (!events.some((e) => FULL_BATCH_EVENTS.includes(e.type))) return insertSellers(events, ctx);
   // Kept between live batches (ADR 0052): a booking paid or cancelled soon after it was placed
   // is there already.
-  const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string }>('product_sellers', ['product_id'], ctx.kept);
+  const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string; removed_reason: string | null }>(
+    'product_sellers',
+    ['product_id'],
+    ctx.kept,
+  );
   const bookings = new RowSet<BookingRecord>('bookings', ['id'], ctx.kept);
   const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]!);
   await RowSet.loadTogether(ctx.db, [
-    sellers.byKeys('t.product_id = any($1)', [...named('ProductListed', 'productId'), ...named('BookingPlaced', 'productId')]),
+    sellers.byKeys('t.product_id = any($1)', [
+      ...named('ProductListed', 'productId'),
+      ...named('BookingPlaced', 'productId'),
+      ...named('ProductRemoved', 'productId'),
+      ...named('BookingCancelled', 'productId'),
+    ]),
     bookings.byKeys(
       't.id = any($1)',
       BOOKING_EVENTS.flatMap((type) => named(type, 'bookingId')),
@@ -190,7 +214,13 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       case 'ProductListed': {
         const l = e.data as ProductListing;
         // on conflict do nothing: the first listing of a product names its seller
-        if (!sellers.get(l.productId)) sellers.insert({ product_id: l.productId, seller_id: l.sellerId, seller_email: l.sellerEmail });
+        if (!sellers.get(l.productId))
+          sellers.insert({ product_id: l.productId, seller_id: l.sellerId, seller_email: l.sellerEmail, removed_reason: null });
+        break;
+      }
+      case 'ProductRemoved': {
+        const d = e.data as EventOf<'ProductRemoved'>['data'];
+        if (sellers.get(d.productId)) sellers.update(d.productId, { removed_reason: d.reason });
         break;
       }
       case 'BookingPlaced': {
@@ -241,7 +271,8 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
       case 'BookingCancelled': {
         const d = e.data as EventOf<'BookingCancelled'>['data'];
-        if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: CANCEL_REASON_TEXT[d.reason] ?? d.reason }))
+        const removedAs = d.reason === 'product-removed' ? sellers.get(d.productId)?.removed_reason : null;
+        if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: cancelReasonText(d.reason, removedAs) }))
           touched.touch(d.bookingId, e.position);
         break;
       }

@@ -1,10 +1,11 @@
 import { Tag } from 'antd';
-import { CANCEL_REASON_TEXT, type Booking } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, cancelReasonText, type Booking } from '@tv-shop/contracts';
 
 /** Why, as the seller reads it where the read model's words speak to the buyer. */
 const TO_THE_SELLER: Record<string, string> = {
   [CANCEL_REASON_TEXT['listing-edited']]: 'you changed the listing; the buyer was told',
   [CANCEL_REASON_TEXT['product-marked-sold']]: 'you marked it sold',
+  [cancelReasonText('product-removed', 'withdrawn')]: 'you took the listing off TV Shop',
 };
 
 /**
