@@ -133,7 +133,7 @@ test('when a seller lists three photos, one a 7 MB phone photo, and reorders the
   await productCard.screenshot({ path: '/tmp/photos-card.png' });
 
   // The product page: every photo large and whole, in the seller's order; the cover sharp.
-  await productCard.getByRole('link', { name: productName }).click();
+  await productCard.getByRole('link', { name: productName, exact: true }).click();
   await page.waitForURL(`**/products/${product._id}`);
   const gallery = page.getByRole('region', { name: `Photos of ${productName}` });
   await gallery.waitFor();

@@ -22,7 +22,8 @@ export function CategoriesGrid() {
                 style={{ background: category.bgColor, color: category.color }}
               >
                 <span className="category-tile__name">{category.category_name}</span>
-                <span className="category-tile__sub">{category.name}</span>
+                {/* Said once when both say the same ("Other brands"). */}
+                {category.name !== category.category_name ? <span className="category-tile__sub">{category.name}</span> : null}
               </Link>
             </li>
           ))}

@@ -78,7 +78,8 @@ function LiveSearchResults({ search, onBook }: SearchResultsProps) {
       error={error}
       retry={retry}
       onBook={onBook}
-      empty={isFiltered(search) ? 'No TVs match your search.' : 'No TVs for sale here yet.'}
+      // Not "yet": a shop whose TVs were all sold has had some, and Show sold lists them.
+      empty={isFiltered(search) ? 'No TVs match your search.' : 'No TVs for sale here right now. Show sold lists the ones already sold.'}
     >
       {loadMoreError ? <Notice type="error" role="alert" title="Could not load more products." description={loadMoreError} /> : null}
       {hasMore ? (
