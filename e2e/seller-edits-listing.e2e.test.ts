@@ -64,7 +64,7 @@ test('when a seller edits a listing from My Products, then the form holds it as 
   await page.getByRole('heading', { name: 'Edit Listing' }).waitFor();
   await api(baseUrl).markSold(seller.token, seller.productId);
   await page.goto(`/products/${seller.productId}`);
-  await page.getByRole('link', { name: /^Your listing .*: My Products$/ }).click();
+  await page.getByRole('link', { name: /^Your listing: My Products \(/ }).click();
   await page.waitForURL('**/dashboard/my_product');
 });
 

@@ -85,7 +85,7 @@ export function ProductActions({ product, onBook, className = 'product-card__act
           <Link
             className="btn btn--outline"
             to={paths.dashboard.myProducts.href()}
-            aria-label={`Your listing ${product.porduct_name}: My Products`}
+            aria-label={`Your listing: My Products (${product.porduct_name})`}
           >
             <span>Your listing: My Products</span>
           </Link>
