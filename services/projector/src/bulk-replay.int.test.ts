@@ -127,20 +127,26 @@ beforeAll(async () => {
   // Taken off the shop for every other reason too (ADR 0070: each leaves a line in removed).
   await append('product-p12', { type: 'ProductRemoved', data: { productId: 'p12', reason: 'withdrawn' }, by: 's1' });
   await append('product-p14', { type: 'ProductRemoved', data: { productId: 'p14', reason: 'admin' }, by: 'admin' });
+  /** Buyer b2's booking of a product, as BookingPlaced carries it. */
+  const placing = (bookingId: string, productId: string, over: Record<string, unknown> = {}) => ({
+    type: 'BookingPlaced',
+    data: {
+      bookingId,
+      productId,
+      productName: 'TV',
+      productImage: '/i.jpg',
+      pricePoisha: 1_000_000,
+      buyerId: 'b2',
+      buyerName: 'Name b2',
+      buyerEmail: 'b2@x.test',
+      phone: '01800000000',
+      meetingLocation: 'Dhaka',
+      ...over,
+    },
+    by: 'b2',
+  });
   // A booking of p16 when it goes: cancelled with who took the listing off.
-  const ofP16 = {
-    bookingId: 'bk-p16',
-    productId: 'p16',
-    productName: 'TV',
-    productImage: '/i.jpg',
-    pricePoisha: 1_000_000,
-    buyerId: 'b2',
-    buyerName: 'Name b2',
-    buyerEmail: 'b2@x.test',
-    phone: '01800000000',
-    meetingLocation: 'Dhaka',
-  };
-  await append('booking-bk-p16', { type: 'BookingPlaced', data: ofP16, by: 'b2' });
+  await append('booking-bk-p16', placing('bk-p16', 'p16'));
   await append('product-p16', { type: 'ProductRemoved', data: { productId: 'p16', reason: 'seller-deleted' } });
   await append('booking-bk-p16', { type: 'BookingCancelled', data: { bookingId: 'bk-p16', productId: 'p16', reason: 'product-removed' } });
   await append('product-p10', {
@@ -150,24 +156,8 @@ beforeAll(async () => {
   });
   for (const [i, p] of products.filter((x) => x.n % 6 === 1).entries()) {
     const booking = `bk${i}`;
-    const placed = {
-      type: 'BookingPlaced',
-      data: {
-        bookingId: booking,
-        productId: p.id,
-        productName: 'TV',
-        productImage: '/i.jpg',
-        // Every other booking of a listing with a thumbnail, one placed again with another.
-        ...(i % 2 === 0 ? { productThumbnail: `/t${i}.jpg` } : {}),
-        pricePoisha: 1_000_000,
-        buyerId: 'b2',
-        buyerName: 'Name b2',
-        buyerEmail: 'b2@x.test',
-        phone: '01800000000',
-        meetingLocation: 'Dhaka',
-      },
-      by: 'b2',
-    };
+    // Every other booking of a listing with a thumbnail, one placed again with another.
+    const placed = placing(booking, p.id, i % 2 === 0 ? { productThumbnail: `/t${i}.jpg` } : {});
     await append(`booking-${booking}`, placed);
     if (i % 3 === 0) {
       const paid = {

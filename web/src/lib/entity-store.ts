@@ -77,7 +77,7 @@ class Table<T> {
     for (let n = this.head; n; n = n.next) yield [n.id, n.row];
   }
 
-  /** Appends a row at the bottom without counting a change (building a table from a load). */
+  /** Appends a row at the bottom; counts no change itself (a load builds a table with it, `change` counts its own). */
   append(id: string, row: T): void {
     const node: Node<T> = { id, row, prev: this.tail, next: null };
     if (this.tail) this.tail.next = node;
