@@ -18,3 +18,12 @@ const DECIMAL = String.raw`(?:(?:\d{1,16}|${GROUPED_DIGITS})(?:\.\d{0,8})?|\.\d{
  */
 export const PLAIN_DECIMAL = new RegExp(`^${DECIMAL}$`);
 export const SIGNED_DECIMAL = new RegExp(`^-?${DECIMAL}$`);
+
+/**
+ * A price as TV Shop shows it, in the browser and in the server's messages alike: TK grouped by
+ * thousands, with two decimals only when there are poisha ("38,000 TK", "1,999.50 TK").
+ */
+export function formatTk(amount: number): string {
+  const digits = Number.isInteger(amount) ? 0 : 2;
+  return `${amount.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: 2 })} TK`;
+}

@@ -1,5 +1,5 @@
 import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
-import type { EventOf } from '@tv-shop/contracts';
+import { formatTk, type EventOf } from '@tv-shop/contracts';
 import { evolve, initialState, type BookingEvent, type BookingState } from './booking';
 
 /** What the orders service knows about a product when it decides (read from the catalog's events). */
@@ -82,9 +82,6 @@ export type BookingCommand =
    */
   | { type: 'CancelOwnBooking'; data: { buyerId: string; paymentTaken: boolean } };
 
-/** A price as the web app writes it: 12,500 TK. */
-const formatTaka = (poisha: number) => `${(poisha / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })} TK`;
-
 const productBookable = (p: ProductFacts) => {
   if (!p.exists || p.removed) throw notFound('Product', 'product_id');
   if (p.sold) throw illegalState('This product has already been sold', 'product_id');
@@ -107,7 +104,7 @@ function decidePlace({ booking, product, seenEdits }: DataOf<'PlaceBooking'>, st
   if (product.sellerId === booking.buyerId) throw forbidden('You cannot book your own product');
   if (seenEdits !== undefined && seenEdits !== product.edits)
     throw conflict(
-      `The seller changed this listing since you opened it: it is now ${formatTaka(product.pricePoisha)}. Look at it again before booking`,
+      `The seller changed this listing since you opened it: it is now ${formatTk(product.pricePoisha / 100)}. Look at it again before booking`,
       'edits',
     );
   return [{ type: 'BookingPlaced', data: booking }];

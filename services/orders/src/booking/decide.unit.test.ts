@@ -28,7 +28,7 @@ describe('booking decider', () => {
     const edited = { ...product, edits: 2, pricePoisha: 1_450_050 };
     given()
       .when({ type: 'PlaceBooking', data: { booking, product: edited, seenEdits: 1 } })
-      .thenThrows({ kind: 'conflict', field: 'edits', message: expect.stringMatching(/changed this listing.*14,500\.5 TK/) });
+      .thenThrows({ kind: 'conflict', field: 'edits', message: expect.stringMatching(/changed this listing.*14,500\.50 TK/) });
     // The terms seen are the terms now, or the sender did not say (the spec's client): booked.
     given()
       .when({ type: 'PlaceBooking', data: { booking, product: edited, seenEdits: 2 } })

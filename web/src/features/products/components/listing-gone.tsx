@@ -3,13 +3,10 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { focusUnlisted } from '@/lib/focus-heading';
+import { formatDay } from '@/lib/format';
 import { capitalized } from '@/lib/problem-text';
 
 export const NO_LONGER_FOR_SALE = 'This TV is no longer for sale';
-
-/** 2026-11-29 as 29 November 2026 (a UTC day, shown as such). */
-const day = (ymd: string) =>
-  new Date(`${ymd}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /**
  * A listing that was for sale and is no longer: opened from a link (the server's 410 says why and
@@ -29,7 +26,7 @@ export function ListingGone({ removed, removedWhileOpen }: { removed: RemovedLis
       </h1>
       <p>
         {removed
-          ? `${capitalized(removedReasonText(removed.reason))}${removed.removedOn ? ` on ${day(removed.removedOn)}` : ''}.`
+          ? `${capitalized(removedReasonText(removed.reason))}${removed.removedOn ? ` on ${formatDay(removed.removedOn)}` : ''}.`
           : 'This listing has been removed.'}
       </p>
       <p className="listing-gone__links">
