@@ -24,11 +24,11 @@ test('when a seller edits a listing from My Products, then the form holds it as 
   await page.goto('/dashboard/my_product');
   await page.getByRole('button', { name: `Edit ${productName}` }).click();
   await page.getByRole('heading', { name: 'Edit Listing' }).waitFor();
-  // The form starts from the listing as it is: its fields, and its photo kept unless replaced.
+  // The form starts from the listing as it is: its fields, and its photo, the cover.
   expect(await page.getByLabel('Product Name').inputValue()).toBe(productName);
   expect(await page.getByLabel('Resale Price (TK)').inputValue()).toBe('18500');
-  await page.getByRole('img', { name: 'Photo 1 (cover)' }).waitFor();
-  await page.getByRole('button', { name: 'Replace photos' }).waitFor();
+  await page.getByRole('img', { name: 'Photo 1: on the listing' }).waitFor();
+  await page.getByText('1 of 8 photos').waitFor();
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}edit-listing-desktop.png`, fullPage: true });
 
@@ -68,33 +68,70 @@ test('when a seller edits a listing from My Products, then the form holds it as 
   await page.waitForURL('**/dashboard/my_product');
 });
 
-test('when a seller replaces a listing’s photos, then it has the new ones, each with the thumbnail made for it', async () => {
+test('when a seller adds photos to a listing, makes a new one the cover and later removes the old one, then each photo keeps the thumbnail made for it and only new ones are uploaded', async () => {
   const productName = `LG 50" ${Date.now()}`;
-  const seller = await sellerWithProduct(baseUrl, 'Photo Screens', productName);
+  const email = uniqueEmail('seller');
+  const { token } = await api(baseUrl).signup('Photo Screens', email, 'Seller');
+  // Listed as the web app lists it: a photo with the thumbnail made for it.
+  const old = await api(baseUrl).uploadPhoto(token, [120, 53, 15]);
+  const { insertedId } = await listTv(baseUrl, token, productName, {
+    productImage: old.url,
+    productImages: [old.url],
+    productThumbnails: [old.thumbnailUrl],
+  });
+  const productId = insertedId!;
   const page = await newPage();
-  await logInFromHome(page, seller.email, PASSWORD);
-  await page.goto(`/dashboard/edit_product/${seller.productId}`);
-  await page.getByRole('button', { name: 'Replace photos' }).click();
-  // The button pressed is gone: the focus moves to the photo picker that took its place.
-  expect(
-    await page.evaluate(
-      () => (globalThis as unknown as { document: { activeElement: { type?: string } | null } }).document.activeElement?.type,
-    ),
-  ).toBe('file');
+  const uploads: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/api/images')) uploads.push(request.url());
+  });
+  await logInFromHome(page, email, PASSWORD);
+  const read = async () => (await api(baseUrl).allProducts()).find((p) => p._id === productId)!;
+
+  // Saved as it is, the form records nothing: no edit, and the buyers' bookings stand.
+  await page.goto(`/dashboard/edit_product/${productId}`);
+  await page.getByRole('img', { name: 'Photo 1: on the listing' }).waitFor();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Nothing to save: the listing is as it was');
+  expect((await read()).edits).toBe(0);
+
+  await page.goto(`/dashboard/edit_product/${productId}`);
   await page
     .getByLabel('Photos', { exact: true })
     .setInputFiles([
       await captionedPng('edit-front.png', 800, 600, '#1e3a8a', 'FRONT'),
       await captionedPng('edit-back.png', 800, 600, '#14532d', 'BACK'),
     ]);
+  await page.getByText('3 of 8 photos').waitFor();
+  // BACK, the third, goes to the front: it is the cover now.
+  await page.getByRole('button', { name: 'Move photo 3 left' }).click();
+  await page.getByRole('button', { name: 'Move photo 2 left' }).click();
+  await page.getByRole('img', { name: /^Photo 1: .*edit-back\.png$/ }).waitFor();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Listing updated');
+  expect(uploads).toHaveLength(2);
+  const listed = await read();
+  expect(listed.productImages).toHaveLength(3);
+  expect(listed.productImage).toBe(listed.productImages[0]);
+  expect(listed.productImages[1]).toBe(old.url);
+  expect(listed.productThumbnails[1]).toBe(old.thumbnailUrl);
+  for (const i of [0, 2]) {
+    expect(listed.productThumbnails[i]).toMatch(/\.webp$/);
+    expect(listed.productThumbnails[i]).not.toBe(listed.productImages[i]);
+  }
+
+  // Opened again, the form holds the three; the old photo removed, nothing uploaded, and the two
+  // new ones keep their thumbnails (the server's, by photo: the form sends none).
+  await page.goto(`/dashboard/edit_product/${productId}`);
+  await page.getByText('3 of 8 photos').waitFor();
+  await page.getByRole('button', { name: 'Remove photo 2' }).click();
   await page.getByText('2 of 8 photos').waitFor();
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await expectToast(page, 'Listing updated');
-  const listed = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId)!;
-  expect(listed.productImages).toHaveLength(2);
-  expect(listed.productImage).toBe(listed.productImages[0]);
-  expect(listed.productThumbnails).toHaveLength(2);
-  expect(listed.productThumbnails.every((t, i) => t.endsWith('.webp') && t !== listed.productImages[i])).toBe(true);
+  expect(uploads).toHaveLength(2);
+  const after = await read();
+  expect(after.productImages).toEqual([listed.productImages[0], listed.productImages[2]]);
+  expect(after.productThumbnails).toEqual([listed.productThumbnails[0], listed.productThumbnails[2]]);
 });
 
 test('when a listing is sold, then My Products offers no Edit, and its edit page says why instead of a form', async () => {

@@ -35,6 +35,12 @@ export function api(baseUrl: string) {
       const answer = await call<{ data: { url: string } }>('/images', { method: 'POST', body: form, token });
       return answer.data.url;
     },
+    /** A photo as the web app uploads it: the stored image and the thumbnail made of it. */
+    uploadPhoto: async (token: string, color: [number, number, number]) => {
+      const form = new FormData();
+      form.append('image', new Blob([solidPng(320, 200, color)], { type: 'image/png' }), 'tv.png');
+      return (await call<{ data: { url: string; thumbnailUrl: string } }>('/images', { method: 'POST', body: form, token })).data;
+    },
     addProduct: (token: string, body: AddProductBody) =>
       call<WriteAnswer>('/products', { method: 'POST', body: JSON.stringify(body), token }),
     allProducts: () => call<Product[]>('/all_products'),

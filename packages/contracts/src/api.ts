@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONDITIONS, MAX_LISTING_PHOTOS, USE_DURATIONS } from './entities';
+import { CONDITIONS, MAX_LISTING_PHOTOS, UPLOADED_IMAGE, USE_DURATIONS } from './entities';
 import { GROUPED_DIGITS, priceText } from './digits';
 import { decimalNumber, wholeNumber } from './numbers';
 import type { RemovedListing } from './removed';
@@ -52,8 +52,6 @@ export const phone = z
     const digits = s.replace(/\D/g, '').length;
     return digits >= 6 && digits <= 15;
   }, 'must have 6 to 15 digits');
-/** An image this shop stored (`POST /images`): its id is its content's hash and type. */
-const UPLOADED_IMAGE = /^\/api\/images\/[0-9a-f]{40}\.(?:png|jpg|gif|webp)$/;
 const url = z
   .string()
   .trim()

@@ -44,8 +44,6 @@ function checkPrices(l: Pick<ProductListing, 'resalePricePoisha' | 'originalPric
 /** A listing's photos: one from before several photos has its one, the cover. */
 const photosOf = (l: ProductListing) => l.imageUrls ?? [l.imageUrl];
 
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /**
  * Each field of `next` that differs from the listing as it is. A listing from before several
  * photos has its one photo; thumbnails it no longer has are recorded as none (`[]`).
@@ -91,12 +89,14 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       // Without a list of photos the cover is named alone: the others stay while it does.
       const current = photosOf(s.listing);
       const photos = wanted.imageUrls ?? (wanted.imageUrl === s.listing.imageUrl ? current : [wanted.imageUrl]);
-      // Thumbnails not sent: the ones there are stay while the photos do; new photos are shown as they are.
-      const kept = s.listing.thumbnailUrls?.length && sameList(photos, current);
+      // Thumbnails not sent: each photo the listing has keeps its own, wherever it moved; with a
+      // new photo among them (no thumbnail made for it) they are all shown as they are.
+      const thumbnailOf = new Map(current.map((photo, i) => [photo, s.listing.thumbnailUrls?.[i]]));
+      const keptThumbnails = photos.map((photo) => thumbnailOf.get(photo));
       const next: EditableListing = {
         ...wanted,
         imageUrls: photos,
-        thumbnailUrls: wanted.thumbnailUrls ?? (kept ? s.listing.thumbnailUrls : undefined),
+        thumbnailUrls: wanted.thumbnailUrls ?? (keptThumbnails.every(Boolean) ? (keptThumbnails as string[]) : undefined),
       };
       checkPrices(next);
       checkPhotos({ ...s.listing, ...next });

@@ -269,6 +269,39 @@ describe('product decider', () => {
           },
         ]);
     });
+    it('given a listing of three photos with thumbnails, when the seller makes the last the cover and removes one, without thumbnails, then each kept photo keeps its own; with a new photo among them, then none', () => {
+      const three = ['/api/images/x', '/api/images/y', '/api/images/z'];
+      const withThree: ProductEvent = {
+        type: 'ProductListed',
+        data: { ...listing, imageUrl: three[0]!, imageUrls: three, thumbnailUrls: three.map((u) => `${u}-t`) },
+      };
+      given(withThree)
+        .when(edit({ imageUrl: '/api/images/z', imageUrls: ['/api/images/z', '/api/images/x'] }))
+        .then([
+          {
+            type: 'ProductEdited',
+            data: {
+              productId: 'p1',
+              changes: {
+                imageUrl: '/api/images/z',
+                imageUrls: ['/api/images/z', '/api/images/x'],
+                thumbnailUrls: ['/api/images/z-t', '/api/images/x-t'],
+              },
+            },
+          },
+        ]);
+      given(withThree)
+        .when(edit({ imageUrl: '/api/images/z', imageUrls: ['/api/images/z', '/api/images/new'] }))
+        .then([
+          {
+            type: 'ProductEdited',
+            data: {
+              productId: 'p1',
+              changes: { imageUrl: '/api/images/z', imageUrls: ['/api/images/z', '/api/images/new'], thumbnailUrls: [] },
+            },
+          },
+        ]);
+    });
     it('given an edit that changed the category, when the product is folded, then its listing is the edited one', () => {
       const state = [
         listed,

@@ -1,13 +1,21 @@
 import { Button, Form, Input } from 'antd';
 import { FormSelect } from '@/components/ui/form-select';
-import { CONDITIONS, USE_DURATIONS, type AddProductBody, type Category, type Product, type WriteAnswer } from '@tv-shop/contracts';
-import { useEffect, useRef, useState } from 'react';
+import {
+  CONDITIONS,
+  UPLOADED_IMAGE,
+  USE_DURATIONS,
+  type AddProductBody,
+  type Category,
+  type Product,
+  type WriteAnswer,
+} from '@tv-shop/contracts';
+import { useRef, useState } from 'react';
 import { ApiError, errorMessage, fieldSentence, isOutage, logFailure, newKey } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
 import type { UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
 import { editProduct } from '../api/edit-product';
-import { PhotosInput, photosRule } from './photos-input';
+import { PhotosInput, photosRule, type Photo } from './photos-input';
 import { resaleWarningRule } from './resale-warning';
 import { Notice } from '@/components/ui/notice';
 
@@ -18,7 +26,7 @@ type AddProductValues = Omit<AddProductBody, 'productImage' | 'productImages' | 
   /** As typed: the server's rule (AddProductBody) decides what a price is, here and there. */
   resale_price: string;
   orginal_price: string;
-  photos: File[];
+  photos: Photo[];
 };
 
 /** Required, and spaces alone are not a value (the server trims them away and says so after the trip). */
@@ -41,8 +49,9 @@ const FORM_FIELDS = new Set<string>(LISTING_FIELDS);
 const conditionOptions = CONDITIONS.map((value) => ({ value, label: value }));
 const durationOptions = USE_DURATIONS.map((value) => ({ value, label: value }));
 
-/** The form's fields as a listing has them, to edit it. */
+/** The form's fields as a listing has them, to edit it: its photos too, kept as they are until moved or removed. */
 const valuesOf = (p: Product): Partial<AddProductValues> => ({
+  photos: p.productImages.map((url, i) => ({ url, thumbnailUrl: p.productThumbnails[i] ?? url })),
   porduct_name: p.porduct_name,
   location: p.location,
   resale_price: String(p.resale_price),
@@ -69,34 +78,22 @@ interface ListingFormProps {
 /** The fields a save sends that the listing shows back as they were sent (the server trims its text). */
 const SAVED_FIELDS = [...LISTING_FIELDS, 'productImage'] as const;
 
-/** Whether `listing` is what the save of `body` made of it. */
+/** Whether `listing` is what the save of `body` made of it: its fields and its photos in order. */
 const madeBy = (listing: Product, body: AddProductBody) =>
   SAVED_FIELDS.every((field) => {
     const sent = body[field];
     return typeof sent === 'string' ? String(listing[field]) === sent.trim() : listing[field] === sent;
-  });
+  }) && (body.productImages ?? [body.productImage]).join(' ') === listing.productImages.join(' ');
 
 /** What a listing tells everyone about its seller (ADR 0069): said where the seller types it in. */
 const LISTING_IS_PUBLIC = 'Shown on the listing with your name and email, for buyers to reach you.';
 
 /**
- * Every field is required; the photos are shrunk and uploaded first, in order, then sent with the
- * product. Editing a listing, its photos stay unless the seller chooses new ones to replace them.
+ * Every field is required; new photos are shrunk and uploaded first, in order, then sent with the
+ * product. Editing a listing, its photos are there to reorder, remove or add to; the ones it
+ * already has are sent as they are, with their thumbnails.
  */
 export function AddProductForm({ categories, listing, onSaved, onStale }: ListingFormProps) {
-  const [replacingPhotos, setReplacingPhotos] = useState(!listing);
-  // Switching between the kept photos and new ones moves the focus along (the button pressed is gone).
-  const photosRegion = useRef<HTMLDivElement>(null);
-  const photosSwitched = useRef(false);
-  useEffect(() => {
-    if (!photosSwitched.current) return;
-    photosSwitched.current = false;
-    photosRegion.current?.querySelector<HTMLElement>('input[type="file"], button')?.focus();
-  }, [replacingPhotos]);
-  const switchPhotos = (replace: boolean) => {
-    photosSwitched.current = true;
-    setReplacingPhotos(replace);
-  };
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -128,7 +125,6 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
     form.resetFields();
     form.setFieldsValue(valuesOf(listing));
     setSeenEdits(listing.edits);
-    setReplacingPhotos(false);
     setError(null);
     // The button pressed is gone with the warning: the focus goes to the form's first field.
     form.focusField('porduct_name');
@@ -140,7 +136,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   };
 
   const submit = async ({ photos = [], ...values }: AddProductValues) => {
-    if (replacingPhotos && photos.length === 0) return;
+    if (photos.length === 0) return;
     // The warning above already says a save would be refused: its button is the way on.
     if (editedElsewhere) {
       loadAgainButton.current?.focus();
@@ -155,7 +151,11 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
     try {
       // One at a time: a phone holds one full-size photo in memory while it is shrunk, not eight.
       const uploaded: UploadedImage[] = [];
-      for (const [index, photo] of (replacingPhotos ? photos : []).entries()) {
+      for (const [index, photo] of photos.entries()) {
+        if (!(photo instanceof File)) {
+          uploaded.push(photo);
+          continue;
+        }
         uploading = `Photo ${index + 1} (${photo.name})`;
         const kept = uploads.current.get(photo);
         if (kept && Date.now() - kept.at < UPLOAD_KEPT_MS) {
@@ -173,15 +173,16 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
       setProgress(listing ? 'Saving your changes…' : 'Saving the listing…');
       const category = categories.find((c) => c._id === values.category_id);
       const fields = await listingFields.fields();
-      // Kept photos go as they are; the server keeps their thumbnails (ADR 0057).
-      const pictures =
-        listing && !replacingPhotos
-          ? { productImage: listing.productImage, productImages: listing.productImages }
-          : {
-              productImage: uploaded[0]!.url,
-              productImages: uploaded.map((u) => u.url),
-              productThumbnails: uploaded.map((u) => u.thumbnailUrl),
-            };
+      // Photos the listing has keep their own thumbnails at the server wherever they move (ADR
+      // 0057), so a form saved as it was records nothing. New ones bring theirs, the kept ones' beside
+      // them; a kept photo with none made here (a link the spec's client gave) leaves them all out.
+      const thumbnails = uploaded.map((u) => u.thumbnailUrl);
+      const fresh = photos.some((photo) => photo instanceof File);
+      const pictures = {
+        productImage: uploaded[0]!.url,
+        productImages: uploaded.map((u) => u.url),
+        ...(fresh && thumbnails.every((t) => UPLOADED_IMAGE.test(t)) ? { productThumbnails: thumbnails } : {}),
+      };
       const body: AddProductBody = {
         ...values,
         resale_price: fields.resale_price.parse(values.resale_price),
@@ -212,7 +213,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
     <Form<AddProductValues>
       form={form}
       name={listing ? 'edit_product' : 'add_product'}
-      initialValues={listing ? valuesOf(listing) : undefined}
+      initialValues={listing ? valuesOf(listing) : { photos: [] }}
       layout="vertical"
       onFinish={submit}
       onValuesChange={edited}
@@ -273,32 +274,9 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
       <Form.Item label="Details" name="details" rules={[required('details'), listingFields.rule('details')]}>
         <Input.TextArea rows={4} />
       </Form.Item>
-      <div ref={photosRegion}>
-        {replacingPhotos ? (
-          <>
-            <Form.Item label="Photos" name="photos" rules={[photosRule]} initialValue={[]} required>
-              <PhotosInput />
-            </Form.Item>
-            {listing ? (
-              <Button className="add-product-form__keep-photos" onClick={() => switchPhotos(false)}>
-                Keep the current photos
-              </Button>
-            ) : null}
-          </>
-        ) : (
-          <div className="add-product-form__kept-photos">
-            <span className="add-product-form__label">Photos</span>
-            <ol aria-label="The listing's photos">
-              {(listing?.productThumbnails ?? []).map((src, i) => (
-                <li key={`${i}-${src}`}>
-                  <img src={src} alt={`Photo ${i + 1}${i === 0 ? ' (cover)' : ''}`} loading="lazy" />
-                </li>
-              ))}
-            </ol>
-            <Button onClick={() => switchPhotos(true)}>Replace photos</Button>
-          </div>
-        )}
-      </div>
+      <Form.Item label="Photos" name="photos" rules={[photosRule]} required>
+        <PhotosInput />
+      </Form.Item>
       {editedElsewhere ? (
         <Notice
           className="form-alert"

@@ -2,42 +2,51 @@ import { ArrowLeftOutlined, ArrowRightOutlined, DeleteOutlined } from '@ant-desi
 import { MAX_LISTING_PHOTOS } from '@tv-shop/contracts';
 import { Button } from 'antd';
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import type { UploadedImage } from '@/lib/upload-image';
+
+/** A photo chosen from this device, or one the listing already has (kept as it is, not uploaded again). */
+export type Photo = File | UploadedImage;
 
 interface PhotosInputProps {
   id?: string;
-  value?: File[];
-  onChange?: (files: File[]) => void;
+  value?: Photo[];
+  onChange?: (photos: Photo[]) => void;
   'aria-invalid'?: boolean;
   'aria-describedby'?: string;
 }
 
-/** A stable key for each chosen file, so a photo's preview survives being moved. */
-const keys = new WeakMap<File, number>();
+/** A stable key for each photo, so its preview survives being moved. */
+const keys = new WeakMap<Photo, number>();
 let lastKey = 0;
-const keyOf = (file: File) => {
-  if (!keys.has(file)) keys.set(file, ++lastKey);
-  return keys.get(file)!;
+const keyOf = (photo: Photo) => {
+  if (!keys.has(photo)) keys.set(photo, ++lastKey);
+  return keys.get(photo)!;
 };
 
-const isImage = (file: File) => file.type.startsWith('image/');
+/** Whether a photo is an image: one the listing has already is. */
+const isImage = (photo: Photo) => !(photo instanceof File) || photo.type.startsWith('image/');
 
 /** Form rule: at least one photo, and only images (the server stores images only). */
 export const photosRule = {
-  validator: (_: unknown, files: File[] | undefined) => {
+  validator: (_: unknown, files: Photo[] | undefined) => {
     if (!files?.length) return Promise.reject(new Error('Please choose at least one photo'));
     if (!files.every(isImage)) return Promise.reject(new Error('Please choose image files only.'));
     return Promise.resolve();
   },
 };
 
-/** One chosen photo shown small; its object URL lives as long as the preview. */
-function Preview({ file, alt }: { file: File; alt: string }) {
+/** One photo shown small: the listing's own by its thumbnail, a chosen file by an object URL that lives as long as the preview. */
+function Preview({ photo, alt }: { photo: Photo; alt: string }) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
-    const url = URL.createObjectURL(file);
+    if (!(photo instanceof File)) {
+      setSrc(photo.thumbnailUrl);
+      return;
+    }
+    const url = URL.createObjectURL(photo);
     setSrc(url);
     return () => URL.revokeObjectURL(url);
-  }, [file]);
+  }, [photo]);
   return src ? <img src={src} alt={alt} /> : <span className="photos-input__placeholder" />;
 }
 
@@ -129,9 +138,9 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
       </p>
       {value.length > 0 ? (
         <ol className="photos-input__list" ref={list} aria-label="Chosen photos, in order">
-          {value.map((file, index) => (
+          {value.map((photo, index) => (
             <li
-              key={keyOf(file)}
+              key={keyOf(photo)}
               className={`photos-input__item${dragFrom === index ? ' photos-input__item--dragging' : ''}`}
               draggable
               onDragStart={(event) => {
@@ -144,7 +153,7 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
               onDrop={(event) => drop(event, index)}
               onDragEnd={() => setDragFrom(null)}
             >
-              <Preview file={file} alt={`Photo ${index + 1}: ${file.name}`} />
+              <Preview photo={photo} alt={`Photo ${index + 1}: ${photo instanceof File ? photo.name : 'on the listing'}`} />
               {index === 0 ? <span className="photos-input__cover">Cover</span> : null}
               <div className="photos-input__actions">
                 <Button
