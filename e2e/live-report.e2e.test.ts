@@ -71,6 +71,16 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   // The seller's row goes, and they are told why, not left to wonder.
   await seller.locator('tr').filter({ hasText: productName }).waitFor({ state: 'detached' });
   await expectToast(seller, `${productName}: TV Shop removed it after it was reported.`);
+  // Their My Products keeps saying what became of it, there now and on a later visit.
+  const takenOff = () =>
+    seller
+      .getByRole('region', { name: 'Taken off TV Shop' })
+      .getByRole('listitem')
+      .filter({ hasText: productName })
+      .filter({ hasText: /: TV Shop removed it after it was reported on \d{1,2} \w+ \d{4}\.$/ });
+  await takenOff().waitFor();
+  await seller.reload();
+  await takenOff().waitFor();
   await adminRow.waitFor({ state: 'detached' });
   await snap(buyer, '5-buyer-after-removal');
 

@@ -29,3 +29,15 @@ export const REMOVED_REASON_TEXT: Record<RemovedListing['reason'], string> = {
 /** Who took a listing off, in REMOVED_REASON_TEXT's words; a reason it does not know (a newer server's) in general ones. */
 export const removedReasonText = (reason: string): string =>
   (REMOVED_REASON_TEXT as Record<string, string | undefined>)[reason] ?? 'it was taken off TV Shop';
+
+/**
+ * One of a seller's own listings taken off the shop, as their My Products lists it (`GET
+ * /api/seller_removed_products`, newest first): what it was called, who took it off, and the day.
+ */
+export interface OwnRemovedListing {
+  _id: string;
+  porduct_name: string;
+  reason: Exclude<RemovedListing['reason'], 'seller-deleted'>;
+  /** The day, in UTC (YYYY-MM-DD). */
+  removedOn: string;
+}

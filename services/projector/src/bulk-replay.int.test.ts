@@ -286,6 +286,19 @@ describe('replaying in batches (ADR 0044)', () => {
         { bulk: false },
       ).verify();
       expect(tables.equal).toBe(true);
+      // Its seller is kept with a listing taken off, for their My Products, while their account is:
+      // s2's (p10, removed before the account closed; p16, with it) keep nothing of them, nor
+      // where in the log they went.
+      const { rows: removed } = await db.pool.query(
+        `select id, reason, seller_id, name, at > 0 as at_kept from rm_catalog_batched.removed where id = any($1) order by id`,
+        [['p10', 'p12', 'p14', 'p16']],
+      );
+      expect(removed).toEqual([
+        { id: 'p10', reason: 'reported', seller_id: null, name: '', at_kept: false },
+        { id: 'p12', reason: 'withdrawn', seller_id: 's1', name: expect.stringMatching(/.+/), at_kept: true },
+        { id: 'p14', reason: 'admin', seller_id: 's3', name: expect.stringMatching(/.+/), at_kept: true },
+        { id: 'p16', reason: 'seller-deleted', seller_id: null, name: '', at_kept: false },
+      ]);
     },
   );
 

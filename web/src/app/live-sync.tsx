@@ -5,10 +5,11 @@ import toast from 'react-hot-toast';
 import { addPushedDayAtom, addPushedEventAtom, clearPushedAtom } from '@/features/audit/atoms';
 import { getProfile } from '@/features/auth/api/get-profile';
 import { bookingsStore } from '@/features/bookings/atoms';
+import { ownRemovedAtom, readOwnRemoved } from '@/features/products/api/get-own-removed';
 import { productsStore, reportedProductsStore } from '@/features/products/atoms';
 import { announceProductPush } from '@/features/products/use-seller-pushes';
 import { usersStore } from '@/features/users/atoms';
-import { ApiError, apiRead } from '@/lib/api-client';
+import { ApiError, logFailure } from '@/lib/api-client';
 import { connectLive } from '@/lib/live-socket';
 import { refreshSessionUserAtom, sessionAtom, sessionTokenAtom, sessionUserAtom } from '@/lib/session';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
@@ -103,14 +104,16 @@ export function LiveSync() {
     };
     // A seller's listing taken off by someone else (the admin, after a report) leaves the page
     // that shows it (My Products, its own page) with a word of why, not silently. The push carries
-    // no reason: the listing's 410 does. Their own withdrawal (this tab or another of theirs) is
-    // no news, nor is a listing still there (it only left a view).
+    // no reason: their list of listings taken off does, and My Products shows it read again. Their
+    // own withdrawal (this tab or another of theirs) is no news, nor is a listing still there (it
+    // only left a view).
     const announceRemovalToSeller = (id: string, before: Product | undefined) => {
       if (!userId || before?.sellerId !== userId) return;
-      apiRead(`/product/${encodeURIComponent(id)}`).catch((error: unknown) => {
-        const reason = error instanceof ApiError && error.status === 410 ? error.problem.removed?.reason : undefined;
-        if (reason && reason !== 'withdrawn') toast(`${before.porduct_name}: ${removedReasonText(reason)}.`, { id: `removed-${id}` });
-      });
+      readOwnRemoved(userId, (update) => jotai.set(ownRemovedAtom, update)).then((list) => {
+        const removal = list.find((r) => r._id === id);
+        if (removal && removal.reason !== 'withdrawn')
+          toast(`${before.porduct_name}: ${removedReasonText(removal.reason)}.`, { id: `removed-${id}` });
+      }, logFailure);
     };
     // A 401 here also ends the session through the API client, which replaces this socket.
     const sessionStillValid = async () => {

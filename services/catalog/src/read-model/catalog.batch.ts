@@ -105,6 +105,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   const blogs: Record<string, unknown>[] = [];
   /** Listings no longer for sale, and why (the handler's insert into removed). */
   const removed: Record<string, unknown>[] = [];
+  /** Sellers whose accounts closed: their removed listings forget them (the handler's update of removed). */
+  const closed = new Set<string>();
   const words: string[] = [];
   const touched = new LastChanges();
   const reported = new Set<string>();
@@ -156,6 +158,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         // The handler's update of a closed account's listings: nothing of who sold them stays.
         const { userId } = e.data as EventOf<'UserDeleted'>['data'];
         patchSellerProducts(userId, { seller_name: FORMER_SELLER, seller_email: '', phone: '', seller_verified: false }, e.position);
+        for (const r of removed) if (r.seller_id === userId) Object.assign(r, { seller_id: null, name: '', at: 0 });
+        closed.add(userId);
         break;
       }
       case 'SellerVerified': {
@@ -226,6 +230,8 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       case 'ProductRemoved': {
         const { productId, reason } = e.data as EventOf<'ProductRemoved'>['data'];
         const p = products.get(productId);
+        // A closed account's (its email gone) is kept without who sold it, as the handler does.
+        const kept = reason !== 'seller-deleted' && p?.seller_email !== '';
         if (p)
           removed.push({
             id: productId,
@@ -234,6 +240,9 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
             category_name: p.category_name,
             // The day in UTC, as the handler's ($3::timestamptz at time zone 'UTC')::date.
             removed_on: new Date(e.metadata.at).toISOString().slice(0, 10),
+            seller_id: kept ? p.seller_id : null,
+            name: kept ? p.name : '',
+            at: kept ? e.position : 0,
           });
         products.delete(productId);
         dropReportsOf(productId);
@@ -248,6 +257,7 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   sellers.save(ctx);
   products.save(ctx);
   reports.save(ctx);
+  if (closed.size > 0) ctx.later(`update removed set seller_id = null, name = '', at = 0 where seller_id = any($1)`, [[...closed]]);
   insertRows(ctx, 'removed', removed);
   if (words.length > 0)
     ctx.later(

@@ -97,11 +97,15 @@ export const catalogProjection: Projection = {
       primary key (product_id, reporter_id)
     );
     -- A listing taken off the shop, and why (ProductRemoved): its page says so rather than "not
-    -- found", and points at its category. Nothing of the seller's or of what it said is kept, and
-    -- of when only the day (UTC): a deleted seller's listing must not tell when they left.
+    -- found", and points at its category. Of when, only the day (UTC): a deleted seller's listing
+    -- must not tell when they left. Its seller (and its name, for their My Products) is kept only
+    -- while their account is: none for a closed one, and forgotten when it closes (ADR 0070).
+    -- at: the removal's position in the log, to list a seller's newest first (0 without a seller).
     create table removed (
-      id text primary key, reason text not null, category_id text not null, category_name text not null, removed_on date not null
-    );`,
+      id text primary key, reason text not null, category_id text not null, category_name text not null, removed_on date not null,
+      seller_id text, name text not null default '', at bigint not null default 0
+    );
+    create index removed_seller on removed (seller_id, at desc) where seller_id is not null;`,
   handlers: {
     CategoryAdded: async (e, ctx) => {
       const d = e.data as EventOf<'CategoryAdded'>['data'];
@@ -138,6 +142,7 @@ export const catalogProjection: Projection = {
         `update products set seller_name = $2, seller_email = '', phone = '', seller_verified = false where seller_id = $1`,
         [userId, FORMER_SELLER],
       );
+      await ctx.db.query(`update removed set seller_id = null, name = '', at = 0 where seller_id = $1`, [userId]);
       if (rowCount) await emitProducts(ctx, 'seller_id', userId);
     },
     SellerVerified: async (e, ctx) => {
@@ -238,9 +243,11 @@ export const catalogProjection: Projection = {
     ProductRemoved: async (e, ctx) => {
       const { productId, reason } = e.data as EventOf<'ProductRemoved'>['data'];
       await ctx.db.query(
-        `insert into removed (id, reason, category_id, category_name, removed_on)
-         select id, $2, category_id, category_name, ($3::timestamptz at time zone 'UTC')::date from products where id = $1`,
-        [productId, reason, e.metadata.at],
+        `insert into removed (id, reason, category_id, category_name, removed_on, seller_id, name, at)
+         select id, $2, category_id, category_name, ($3::timestamptz at time zone 'UTC')::date,
+                case when kept then seller_id end, case when kept then name else '' end, case when kept then $4::bigint else 0 end
+         from (select *, $2 <> 'seller-deleted' and seller_email <> '' as kept from products where id = $1) p`,
+        [productId, reason, e.metadata.at, e.position],
       );
       const { rows } = await ctx.db.query<ProductRow>(
         `delete from products where id = $1 returning ${ctx.replaying ? 'reported' : PRODUCT_COLUMNS}`,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Blog, Category, Product, ProductSearch, RemovedListing, ReportedProduct } from '@tv-shop/contracts';
+import type { Blog, Category, OwnRemovedListing, Product, ProductSearch, RemovedListing, ReportedProduct } from '@tv-shop/contracts';
 import { PRODUCT_COLUMNS, toBlog, toCategory, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 import { searchProducts, type SearchPage } from './search';
 
@@ -104,6 +104,25 @@ export class CatalogQueries {
     if (!r) return null;
     const category = { id: r.category_id, name: r.category_name };
     return r.reason === 'seller-deleted' ? { reason: r.reason, category } : { reason: r.reason, removedOn: r.removed_on, category };
+  }
+  /**
+   * A seller's own listings taken off the shop, newest first (`limit` of them): for their My
+   * Products, so a removal they were not there to see is still told. None while the catalog's
+   * tables from before the removal kept its seller are read (until its rebuild swaps them).
+   */
+  async removedOf(sellerId: string, limit = 20): Promise<OwnRemovedListing[]> {
+    const { rows } = await this.pool
+      .query<{ id: string; name: string; reason: OwnRemovedListing['reason']; removed_on: string }>(
+        `select id, name, reason, to_char(removed_on, 'YYYY-MM-DD') as removed_on from rm_catalog.removed
+         where seller_id = $1 order by at desc limit $2`,
+        [sellerId, limit],
+      )
+      .catch((err: unknown) => {
+        // No such table (42P01) or column (42703): the tables from before are still read.
+        if (['42P01', '42703'].includes((err as { code?: string }).code ?? '')) return { rows: [] };
+        throw err;
+      });
+    return rows.map((r) => ({ _id: r.id, porduct_name: r.name, reason: r.reason, removedOn: r.removed_on }));
   }
   /** Which of these products are still listed and unsold. */
   async unsold(ids: readonly string[]): Promise<Set<string>> {

@@ -463,6 +463,8 @@ describe('catalog API', () => {
       await shop.addProduct(seller.token),
     ];
     const orphan = await shop.addProduct(leaving.token);
+    const leftBefore = await shop.addProduct(leaving.token);
+    expect((await shop.call('PUT', `/product/withdraw/${leftBefore._id}`, { token: leaving.token })).status).toBe(200);
     expect((await shop.call('GET', `/product/${withdrawn._id}`)).status).toBe(200);
     expect((await shop.call('PUT', `/product/withdraw/${withdrawn._id}`, { token: seller.token })).status).toBe(200);
     expect((await shop.call('PUT', `/product/add_reported/${reported._id}`, { token: buyer.token })).status).toBe(200);
@@ -505,6 +507,27 @@ describe('catalog API', () => {
     const never = await shop.call('GET', '/product/0123456789abcdef01234567');
     expect(never.status).toBe(404);
     expect(never.body.removed).toBeUndefined();
+
+    // Its seller's My Products lists what was taken off, newest first, with why and the day: only
+    // their own, only to them.
+    const own = await shop.call('GET', '/seller_removed_products', { token: seller.token });
+    expect(own.status).toBe(200);
+    expect(own.body.map((r: { _id: string; porduct_name: string; reason: string }) => [r._id, r.porduct_name, r.reason])).toEqual([
+      [removed._id, removed.porduct_name, 'admin'],
+      [reported._id, reported.porduct_name, 'reported'],
+      [withdrawn._id, withdrawn.porduct_name, 'withdrawn'],
+    ]);
+    const days = [Date.now(), Date.now() - 60_000].map((t) => new Date(t).toISOString().slice(0, 10));
+    for (const r of own.body) expect(days).toContain(r.removedOn);
+    expect((await shop.call('GET', '/seller_removed_products', { token: (await shop.signup('Seller')).token })).body).toEqual([]);
+    expect((await shop.call('GET', '/seller_removed_products', { token: buyer.token })).status).toBe(403);
+    expect((await shop.call('GET', '/seller_removed_products')).status).toBe(401);
+    // A closed account's listings keep nothing of who sold them or what they were called: the one
+    // taken off with the account, and the one its seller withdrew before.
+    const { rows } = await shop.pool.query('select id, seller_id, name from rm_catalog.removed where id = any($1) order by id', [
+      [orphan._id, leftBefore._id],
+    ]);
+    expect(rows).toEqual([orphan._id, leftBefore._id].sort().map((id) => ({ id, seller_id: null, name: '' })));
   });
 
   it("when a seller asks for another seller's products, then 403; the admin may", async () => {

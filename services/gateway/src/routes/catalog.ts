@@ -136,6 +136,13 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     res.json(await reads.catalog.sellerProducts(email));
   });
 
+  // The seller's own listings taken off the shop, and why (their token says whose): a removal
+  // made while they were away is still told, on their My Products.
+  r.get('/seller_removed_products', async (req, res) => {
+    const seller = withRole(req, 'Seller');
+    res.json(await reads.catalog.removedOf(seller._id));
+  });
+
   const sellerAction = (path: string, type: 'MarkProductSold' | 'MarkProductAvailable' | 'AdvertiseProduct' | 'RemoveAdvertising') =>
     r.put(path, async (req, res) => {
       const seller = withRole(req, 'Seller');

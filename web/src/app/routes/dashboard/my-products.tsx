@@ -4,6 +4,7 @@ import { paths } from '@/config/paths';
 import { useSellerBookings } from '@/features/bookings/api/get-seller-bookings';
 import { useSellerProducts } from '@/features/products/api/get-seller-products';
 import { MyProductsTable } from '@/features/products/components/my-products-table';
+import { RemovedListings } from '@/features/products/components/removed-listings';
 import { useSessionUser } from '@/lib/session';
 import { withAntd } from '@/lib/antd-theme';
 
@@ -24,6 +25,7 @@ function MyProductsPageContent() {
     // The rows wait for the bookings too: Make Sold asks first on a row with unpaid bookings.
     <DashboardPage title={paths.dashboard.myProducts.title} what="products" list={{ ...list, loading: list.loading || bookingsLoading }}>
       <MyProductsTable products={products} buyers={buyers} openBookings={openBookings} bookingsKnown={!bookingsError} />
+      <RemovedListings sellerId={user?._id ?? ''} />
     </DashboardPage>
   );
 }
