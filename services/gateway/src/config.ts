@@ -22,7 +22,10 @@ const Env = z.object({
     .int()
     .min(1000)
     .default(15 * 60_000),
+  // Failed sign-ins for one account from one client address; and for it from every address at once
+  // (ADR 0020: a guesser elsewhere does not lock its owner out, many together do).
   LOGIN_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_FAILURES_PER_ACCOUNT_ANYWHERE: z.coerce.number().int().min(1).default(100),
   LOGIN_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(50),
   SIGNUP_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   SIGNUP_PER_CLIENT: z.coerce.number().int().min(1).default(100),
@@ -95,7 +98,10 @@ export interface GatewayConfig {
   limits: {
     auth: {
       windowMs: number;
+      /** Failed sign-ins for one account from one client address. */
       loginFailuresPerAccount: number;
+      /** Failed sign-ins for one account from every address together. */
+      loginFailuresPerAccountAnywhere: number;
       loginFailuresPerClient: number;
       signupPerAccount: number;
       signupPerClient: number;
@@ -140,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       auth: {
         windowMs: e.AUTH_RATE_WINDOW_MS,
         loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+        loginFailuresPerAccountAnywhere: e.LOGIN_FAILURES_PER_ACCOUNT_ANYWHERE,
         loginFailuresPerClient: e.LOGIN_FAILURES_PER_CLIENT,
         signupPerAccount: e.SIGNUP_PER_ACCOUNT,
         signupPerClient: e.SIGNUP_PER_CLIENT,

@@ -273,3 +273,40 @@ describe('behind a trusted proxy (TRUST_PROXY)', () => {
     expect((await failFrom('203.0.113.11', 4)).status).toBe(401);
   });
 });
+
+describe('an account guessed at from elsewhere (ADR 0020)', () => {
+  let shop: TestShop;
+  beforeAll(async () => {
+    // Clients told apart by X-Forwarded-For, as behind a proxy on this machine.
+    shop = await startTestShop({ TRUST_PROXY: 'loopback', LOGIN_FAILURES_PER_ACCOUNT: '3', LOGIN_FAILURES_PER_ACCOUNT_ANYWHERE: '8' });
+  });
+  afterAll(() => shop.stop());
+  const login = (email: string, password: string, from: string) =>
+    shop.call('POST', '/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': from } });
+
+  it('when someone fails on purpose from their own address, then only that address waits: the owner signs in from theirs; guesses from many addresses together stop everyone', async () => {
+    const owner = await shop.signup('Buyer');
+    const email = owner.user.email;
+    for (let i = 0; i < 3; i++) expect((await login(email, `guess-${i}`, '203.0.113.1')).status).toBe(401);
+    const refused = await login(email, 'secret-pass', '203.0.113.1');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({
+      field: 'password',
+      detail: 'Too many failed sign-ins for this account from this address; try again later',
+    });
+    // The owner, elsewhere, is not kept out; their success spends nothing.
+    expect((await login(email, 'secret-pass', '198.51.100.2')).status).toBe(200);
+
+    // The refused try above never reached the account's count from anywhere (3 so far). Three more
+    // addresses fail on it: 3 + 2 + 2 + 1, and the account's eight from anywhere are spent.
+    for (const from of ['203.0.113.2', '203.0.113.3'])
+      for (let i = 0; i < 2; i++) expect((await login(email, `guess-${from}-${i}`, from)).status).toBe(401);
+    expect((await login(email, 'guess-last', '203.0.113.4')).status).toBe(401);
+    const stopped = await login(email, 'secret-pass', '198.51.100.2');
+    expect(stopped.status).toBe(429);
+    expect(stopped.body).toMatchObject({ field: 'password', detail: 'Too many failed sign-ins for this account; try again later' });
+    // Another account is untouched.
+    const other = await shop.signup('Buyer');
+    expect((await login(other.user.email, 'secret-pass', '203.0.113.1')).status).toBe(200);
+  });
+});

@@ -35,7 +35,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   const limit = (
     name: string,
     n: number,
-    key: typeof clientKey | typeof emailKey,
+    key: (req: Parameters<typeof clientKey>[0]) => string | null,
     detail: string,
     field: string,
     failuresOnly = false,
@@ -44,9 +44,27 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   // A sign-in the server could not answer (503: an outage, or an account it has not caught up
   // with yet) is not a guess, and a client's retries of it spend nobody's budget.
   const guessed = (status: number) => status >= 400 && status < 500;
+  // Per account from one address, so someone failing on purpose elsewhere does not keep its owner
+  // out; and per account from everywhere, ten times as many, so guesses spread over many addresses
+  // still stop. In that order on the route: each limit counts a request before it checks, and a
+  // 429 further on is a failure to those before it, so a try the first refuses must not reach the
+  // second (one address would then spend the account's count from everywhere).
+  const accountFromClient = (req: Parameters<typeof clientKey>[0]) => {
+    const email = emailKey(req);
+    return email === null ? null : `${clientKey(req)} ${email}`;
+  };
   const loginPerAccount = limit(
     'login-account',
     auth.loginFailuresPerAccount,
+    accountFromClient,
+    'Too many failed sign-ins for this account from this address; try again later',
+    'password',
+    true,
+    guessed,
+  );
+  const loginPerAccountAnywhere = limit(
+    'login-account-anywhere',
+    auth.loginFailuresPerAccountAnywhere,
     emailKey,
     'Too many failed sign-ins for this account; try again later',
     'password',
@@ -122,7 +140,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     res.status(201).json(await answer(signup.aggregateId));
   });
 
-  r.post('/auth/login', loginPerClient, loginPerAccount, async (req, res) => {
+  r.post('/auth/login', loginPerClient, loginPerAccount, loginPerAccountAnywhere, async (req, res) => {
     const body = parse(LoginBody, req.body);
     const account = await reads.identity.verifyPassword(body.email, body.password);
     if (!account) throw new AppError('unauthorized', 'Wrong email or password', { field: 'password' });

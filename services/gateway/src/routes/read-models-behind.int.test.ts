@@ -14,7 +14,11 @@ describe('an account write stored while the read models are behind', () => {
   let shop: TestShop;
   beforeAll(async () => {
     // Polling the login below must not spend the failed-sign-in budget into 429s.
-    shop = await startTestShop({ LOGIN_FAILURES_PER_ACCOUNT: '1000', LOGIN_FAILURES_PER_CLIENT: '1000' });
+    shop = await startTestShop({
+      LOGIN_FAILURES_PER_ACCOUNT: '1000',
+      LOGIN_FAILURES_PER_ACCOUNT_ANYWHERE: '1000',
+      LOGIN_FAILURES_PER_CLIENT: '1000',
+    });
   });
   afterAll(() => shop.stop());
 
