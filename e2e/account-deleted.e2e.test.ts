@@ -10,12 +10,22 @@ test('when the admin deletes a signed-in buyer, then the buyer is signed out and
   const { user } = await api(baseUrl).signup('Doomed Buyer', email, 'Buyer');
   const page = await newPage();
   await onEmptyMyOrdersLive(page, email, PASSWORD);
+  // A second tab of the same browser, on All Products, without a live connection of its own: it
+  // can learn of the deletion only from the first tab's sign-out (the storage event).
+  const tab = await page.context().newPage();
+  await tab.route('**/socket.io/**', (route) => route.abort());
+  await tab.goto('/all_products');
+  await tab.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log Out' }).waitFor();
 
   const { token: adminToken } = await api(baseUrl).login(ADMIN.email, ADMIN.password);
   await api(baseUrl).deleteUser(adminToken, user._id);
 
   // The server closes the buyer's socket; the app checks the session, hears 401, and signs out, saying why (not "log in again": it cannot).
   await expectToast(page, 'Your account was deleted, so you were signed out.');
+  // The other tab says the same: not "log in again", which cannot help.
+  await expectToast(tab, 'Your account was deleted, so you were signed out.');
+  await tab.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).waitFor();
+  expect(await tab.getByText('Please log in again').count()).toBe(0);
   await page.waitForURL('**/login');
   await page.getByRole('heading', { name: 'Login' }).waitFor();
   // The login page says why, in the server's words: not "log in to open that page".

@@ -1,4 +1,4 @@
-import type { User } from '@tv-shop/contracts';
+import { SESSION_REFUSED, type User } from '@tv-shop/contracts';
 import { useAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -6,7 +6,7 @@ import { getProfile } from '@/features/auth/api/get-profile';
 import { refreshToken } from '@/features/auth/api/refresh-token';
 import { ApiError, isOutage, logFailure } from '@/lib/api-client';
 import { onLiveReconnect } from '@/lib/live-socket';
-import { SESSION_ENDED_TEXT, sessionAtom, useEndSession } from '@/lib/session';
+import { ACCOUNT_GONE_TEXT, SESSION_ENDED_TEXT, SESSION_ENDED_TOAST, sessionAtom, useEndSession } from '@/lib/session';
 import { emailFromToken, isTokenOf, tokenStorage } from '@/lib/token-storage';
 
 /** The signed-in user's profile as last read, so an outage at load does not sign them out. */
@@ -135,10 +135,15 @@ export function SessionBootstrap() {
       }
       if (!fresh) {
         if (now.status === 'signed-out') return;
-        if (tokenStorage.endedWhy() === 'ended') {
+        const why = tokenStorage.endedWhy();
+        if (why === 'account-gone') {
+          // The account was deleted: logging in again cannot help, and this tab says so too.
+          setSession({ status: 'signed-out', ended: { why: SESSION_REFUSED.accountGone } });
+          toast.error(ACCOUNT_GONE_TEXT, { id: SESSION_ENDED_TOAST });
+        } else if (why === 'ended') {
           // The server refused it there (a new password, signed out everywhere): said as here.
           setSession({ status: 'signed-out', ended: {} });
-          toast.error(SESSION_ENDED_TEXT, { id: 'session-ended' });
+          toast.error(SESSION_ENDED_TEXT, { id: SESSION_ENDED_TOAST });
         } else {
           setSession({ status: 'signed-out', byUser: true });
           toast.success('You signed out in another tab.', { id: 'signed-out-elsewhere' });

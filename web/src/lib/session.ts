@@ -72,11 +72,12 @@ export function useEndSession() {
   return useCallback(
     (refused?: string, why?: string) => {
       const stored = tokenStorage.get();
-      if (refused === undefined || stored === refused) tokenStorage.clear('ended');
+      const gone = why === SESSION_REFUSED.accountGone;
+      if (refused === undefined || stored === refused) tokenStorage.clear(gone ? 'account-gone' : 'ended');
       setSession({ status: 'signed-out', ended: why ? { why } : {} });
       // Several calls may fail at once; one toast is enough. Logging in again cannot bring back
       // a deleted account: the toast says what the login page says.
-      toast.error(why === SESSION_REFUSED.accountGone ? ACCOUNT_GONE_TEXT : SESSION_ENDED_TEXT, { id: SESSION_ENDED_TOAST });
+      toast.error(gone ? ACCOUNT_GONE_TEXT : SESSION_ENDED_TEXT, { id: SESSION_ENDED_TOAST });
     },
     [setSession],
   );

@@ -2,6 +2,9 @@ import { env } from '@/config/env';
 
 /** Why the token was last dropped, for the browser's other tabs. */
 const WHY_KEY = 'TV_Shop_Signed_Out';
+/** Why a token is dropped: its holder signed out, the server no longer took it, or its account was deleted. */
+export type SignedOutWhy = 'signed-out' | 'ended' | 'account-gone';
+const REASONS: readonly string[] = ['signed-out', 'ended', 'account-gone'] satisfies SignedOutWhy[];
 
 /** The session token lives in localStorage under the spec's key (TV_Shop_Token). */
 export const tokenStorage = {
@@ -19,9 +22,10 @@ export const tokenStorage = {
   },
   /**
    * Drops the token, saying why to the browser's other tabs, which follow it (`endedWhy`): the
-   * holder signed out (`signed-out`), or the server no longer took it (`ended`).
+   * holder signed out (`signed-out`), or the server no longer took it (`ended`), its account
+   * being deleted (`account-gone`): logging in again cannot help then, and every tab says so.
    */
-  clear(why: 'signed-out' | 'ended' = 'signed-out'): void {
+  clear(why: SignedOutWhy = 'signed-out'): void {
     try {
       localStorage.setItem(WHY_KEY, why);
     } catch {
@@ -30,9 +34,10 @@ export const tokenStorage = {
     localStorage.removeItem(env.tokenStorageKey);
   },
   /** Why the token was last dropped (see `clear`). */
-  endedWhy(): 'signed-out' | 'ended' {
+  endedWhy(): SignedOutWhy {
     try {
-      return localStorage.getItem(WHY_KEY) === 'ended' ? 'ended' : 'signed-out';
+      const why = localStorage.getItem(WHY_KEY) ?? '';
+      return REASONS.includes(why) ? (why as SignedOutWhy) : 'signed-out';
     } catch {
       return 'signed-out';
     }
