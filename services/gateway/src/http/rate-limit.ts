@@ -41,7 +41,14 @@ export function rateLimit(opts: LimitOptions): RequestHandler {
     ...(opts.failedWhen ? { requestWasSuccessful: (_req: Request, res: { statusCode: number }) => !opts.failedWhen!(res.statusCode) } : {}),
     skip: (req) => opts.key(req) === null,
     keyGenerator: (req) => `${opts.name}:${opts.key(req)}`,
-    handler: (_req, _res, next) => next(new AppError('too_many_requests', opts.detail, { field: opts.field })),
+    // The wait is said in the words too (Retry-After says it to programs): a person locked out
+    // of their sign-in wants to know for how long.
+    handler: (req, _res, next) => {
+      const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const minutes = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 60_000)) : null;
+      const when = minutes === null ? 'try again later' : `try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+      next(new AppError('too_many_requests', `${opts.detail}; ${when}`, { field: opts.field }));
+    },
     // The keys are ours (an address through ipKeyGenerator, or an email), not express-rate-limit's default.
     validate: { keyGeneratorIpFallback: false },
   });

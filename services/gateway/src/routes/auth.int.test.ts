@@ -292,7 +292,7 @@ describe('an account guessed at from elsewhere (ADR 0020)', () => {
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({
       field: 'password',
-      detail: 'Too many failed sign-ins for this account from this address; try again later',
+      detail: 'Too many failed sign-ins for this account from this network; try again in 15 minutes',
     });
     // The owner, elsewhere, is not kept out; their success spends nothing.
     expect((await login(email, 'secret-pass', '198.51.100.2')).status).toBe(200);
@@ -304,7 +304,7 @@ describe('an account guessed at from elsewhere (ADR 0020)', () => {
     expect((await login(email, 'guess-last', '203.0.113.4')).status).toBe(401);
     const stopped = await login(email, 'secret-pass', '198.51.100.2');
     expect(stopped.status).toBe(429);
-    expect(stopped.body).toMatchObject({ field: 'password', detail: 'Too many failed sign-ins for this account; try again later' });
+    expect(stopped.body).toMatchObject({ field: 'password', detail: 'Too many failed sign-ins for this account; try again in 15 minutes' });
     // Another account is untouched.
     const other = await shop.signup('Buyer');
     expect((await login(other.user.email, 'secret-pass', '203.0.113.1')).status).toBe(200);

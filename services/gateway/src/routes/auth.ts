@@ -57,7 +57,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'login-account',
     auth.loginFailuresPerAccount,
     accountFromClient,
-    'Too many failed sign-ins for this account from this address; try again later',
+    'Too many failed sign-ins for this account from this network',
     'password',
     true,
     guessed,
@@ -66,7 +66,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'login-account-anywhere',
     auth.loginFailuresPerAccountAnywhere,
     emailKey,
-    'Too many failed sign-ins for this account; try again later',
+    'Too many failed sign-ins for this account',
     'password',
     true,
     guessed,
@@ -75,25 +75,13 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'login-client',
     auth.loginFailuresPerClient,
     clientKey,
-    'Too many failed sign-ins from this address; try again later',
+    'Too many failed sign-ins from this network',
     'password',
     true,
     guessed,
   );
-  const signupPerAccount = limit(
-    'signup-account',
-    auth.signupPerAccount,
-    emailKey,
-    'Too many signups for this email; try again later',
-    'email',
-  );
-  const signupPerClient = limit(
-    'signup-client',
-    auth.signupPerClient,
-    clientKey,
-    'Too many signups from this address; try again later',
-    'email',
-  );
+  const signupPerAccount = limit('signup-account', auth.signupPerAccount, emailKey, 'Too many signups for this email', 'email');
+  const signupPerClient = limit('signup-client', auth.signupPerClient, clientKey, 'Too many signups from this network', 'email');
   /** A token stamped with the credentials the sign-in was proven against (ADRs 0060, 0062). */
   const tokenFor = (user: User, { passwordHash, sessionsEnded }: Credentials): AuthAnswer => ({
     token: tokens.sign({ sub: user._id, email: user.email, role: user.role, passwordHash, sessionsEnded }),
@@ -119,7 +107,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'password-account',
     auth.loginFailuresPerAccount,
     accountKey,
-    'Too many wrong passwords for this account; try again later',
+    'Too many wrong passwords for this account',
     'current_password',
     true,
     wrongPassword,
@@ -128,7 +116,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
     'password-client',
     auth.loginFailuresPerClient,
     clientKey,
-    'Too many wrong passwords from this address; try again later',
+    'Too many wrong passwords from this network',
     'current_password',
     true,
     wrongPassword,

@@ -47,7 +47,7 @@ export function imageRoutes({ images, config }: GatewayDeps): Router {
     windowMs: uploads.windowMs,
     limit: uploads.perClient,
     key: clientKey,
-    detail: 'Too many uploads from this address; try again later',
+    detail: 'Too many uploads from this network',
     field: 'image',
   });
   const perAccount = rateLimit({
@@ -55,7 +55,7 @@ export function imageRoutes({ images, config }: GatewayDeps): Router {
     windowMs: uploads.windowMs,
     limit: uploads.perAccount,
     key: (req) => req.user?._id ?? null,
-    detail: 'Too many uploads from this account; try again later',
+    detail: 'Too many uploads from this account',
     field: 'image',
   });
   r.post('/images', perClient, perAccount, receive, async (req, res) => {
