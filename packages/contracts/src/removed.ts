@@ -17,7 +17,7 @@ export interface RemovedListing {
 
 /**
  * Who took a listing off, in the words its 410 (`detail`, after "This TV is no longer for sale: ")
- * and its page (as a sentence, then " on 29 November 2026." when the day is given) both use.
+ * and its page (as a sentence, after "On 29 November 2026, " when the day is given) both use.
  */
 export const REMOVED_REASON_TEXT: Record<RemovedListing['reason'], string> = {
   withdrawn: 'its seller took it off TV Shop',

@@ -26,7 +26,10 @@ export function ListingGone({ removed, removedWhileOpen }: { removed: RemovedLis
       </h1>
       <p>
         {removed
-          ? `${capitalized(removedReasonText(removed.reason))}${removed.removedOn ? ` on ${formatDay(removed.removedOn)}` : ''}.`
+          ? // The day first: "… after it was reported on 30 November" would read as the report's day.
+            removed.removedOn
+            ? `On ${formatDay(removed.removedOn)}, ${removedReasonText(removed.reason)}.`
+            : `${capitalized(removedReasonText(removed.reason))}.`
           : 'This listing has been removed.'}
       </p>
       <p className="listing-gone__links">

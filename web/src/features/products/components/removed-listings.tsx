@@ -23,8 +23,8 @@ export function RemovedListings({ sellerId }: { sellerId: string }) {
       <ul>
         {list.map((r) => (
           <li key={r._id}>
-            <strong>{r.porduct_name}</strong>: {r.reason === 'withdrawn' ? 'you took it off TV Shop' : removedReasonText(r.reason)} on{' '}
-            {formatDay(r.removedOn)}.
+            <strong>{r.porduct_name}</strong>: on {formatDay(r.removedOn)},{' '}
+            {r.reason === 'withdrawn' ? 'you took it off TV Shop' : removedReasonText(r.reason)}.
           </li>
         ))}
       </ul>
