@@ -27,7 +27,7 @@ test('when a seller edits a listing from My Products, then the form holds it as 
   // The form starts from the listing as it is: its fields, and its photo, the cover.
   expect(await page.getByLabel('Product Name').inputValue()).toBe(productName);
   expect(await page.getByLabel('Resale Price (TK)').inputValue()).toBe('18500');
-  await page.getByRole('img', { name: 'Photo 1: on the listing' }).waitFor();
+  await page.getByRole('img', { name: 'Photo 1: listed photo 1' }).waitFor();
   await page.getByText('1 of 8 photos').waitFor();
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}edit-listing-desktop.png`, fullPage: true });
@@ -90,7 +90,7 @@ test('when a seller adds photos to a listing, makes a new one the cover and late
 
   // Saved as it is, the form records nothing: no edit, and the buyers' bookings stand.
   await page.goto(`/dashboard/edit_product/${productId}`);
-  await page.getByRole('img', { name: 'Photo 1: on the listing' }).waitFor();
+  await page.getByRole('img', { name: 'Photo 1: listed photo 1' }).waitFor();
   await page.getByRole('button', { name: 'Save Changes' }).click();
   await expectToast(page, 'Nothing to save: the listing is as it was');
   expect((await read()).edits).toBe(0);
@@ -146,6 +146,20 @@ test('when a listing is sold, then My Products offers no Edit, and its edit page
   await page.goto(`/dashboard/edit_product/${seller.productId}`);
   await page.getByRole('alert').filter({ hasText: 'A sold listing cannot be edited' }).waitFor();
   expect(await page.getByRole('button', { name: 'Save Changes' }).count()).toBe(0);
+});
+
+test('when the listing is sold while its edit form is open far down the page, then the page goes back up to say why, the focus on its heading', async () => {
+  const productName = `Vision 40" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Sold Meanwhile', productName);
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto(`/dashboard/edit_product/${seller.productId}`);
+  await page.getByRole('button', { name: 'Save Changes' }).scrollIntoViewIfNeeded();
+  expect(await page.evaluate('window.scrollY')).toBeGreaterThan(100);
+  await api(baseUrl).markSold(seller.token, seller.productId);
+  await page.getByRole('alert').filter({ hasText: 'This TV is sold' }).waitFor();
+  await expect.poll(() => page.evaluate('window.scrollY')).toBe(0);
+  expect(await page.evaluate('document.activeElement?.id')).toBe('edit-product-heading');
 });
 
 test('when a seller edits a listing in two tabs, then the second tab says it was changed elsewhere, refuses to overwrite it, and saves on the listing as it is now', async () => {

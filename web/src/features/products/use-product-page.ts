@@ -27,7 +27,8 @@ export function useProductPage(id: string, { followSeller = true }: { followSell
   const view = useMemo(() => ({ kind: 'product' as const, id }), [id]);
   useWatchView(view);
   const load = useCallback(async () => {
-    const { data, position } = await getProductPage(id);
+    // The edit form (not following the seller) shows the photos' thumbnails, not the first photo.
+    const { data, position } = await getProductPage(id, followSeller);
     loadIntoStore({ rows: [data.product], position, inScope: (p) => p._id === id });
     noteListRead(position, view);
     // What the seller's view may have missed between this read and its subscription is caught up from here.

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import toast from 'react-hot-toast';
 import type { WriteAnswer } from '@tv-shop/contracts';
@@ -7,6 +8,7 @@ import { useSellerBookings } from '@/features/bookings/api/get-seller-bookings';
 import { useCategories } from '@/features/categories/api/get-categories';
 import { AddProductForm } from '@/features/products/components/add-product-form';
 import { useProductPage } from '@/features/products/use-product-page';
+import { focusUnlisted } from '@/lib/focus-heading';
 import { useSessionUser } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
 import { withAntd } from '@/lib/antd-theme';
@@ -41,9 +43,18 @@ function EditProductPageContent() {
   };
   const product = page.product;
   const refused = product ? refusal(product, email) : null;
+  // The form gave way to a notice (the listing was removed, sold or reported while it was open):
+  // the seller may be far down the form, so the page goes back up to say why, the focus with it.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const formGone = page.wasShown && (!product || refused !== null);
+  useEffect(() => {
+    if (!formGone || !heading.current) return;
+    window.scrollTo({ top: 0 });
+    focusUnlisted(heading.current);
+  }, [formGone]);
   return (
     <section aria-labelledby="edit-product-heading" className="add-product">
-      <h1 id="edit-product-heading" className="dashboard__title">
+      <h1 id="edit-product-heading" className="dashboard__title" ref={heading}>
         Edit <span className="animated-logo">Listing</span>
       </h1>
       <Loaded
@@ -53,7 +64,12 @@ function EditProductPageContent() {
         what="listing"
       >
         {page.notFound || !product ? (
-          <Notice type="warning" role="alert" title="This listing is no longer in the shop." />
+          <Notice
+            type="warning"
+            role="alert"
+            title="This listing is no longer in the shop."
+            description={<Link to={paths.dashboard.myProducts.href()}>Back to My Products</Link>}
+          />
         ) : refused ? (
           <Notice
             type="warning"

@@ -51,7 +51,7 @@ const durationOptions = USE_DURATIONS.map((value) => ({ value, label: value }));
 
 /** The form's fields as a listing has them, to edit it: its photos too, kept as they are until moved or removed. */
 const valuesOf = (p: Product): Partial<AddProductValues> => ({
-  photos: p.productImages.map((url, i) => ({ url, thumbnailUrl: p.productThumbnails[i] ?? url })),
+  photos: p.productImages.map((url, i) => ({ url, thumbnailUrl: p.productThumbnails[i] ?? url, name: `listed photo ${i + 1}` })),
   porduct_name: p.porduct_name,
   location: p.location,
   resale_price: String(p.resale_price),
@@ -151,6 +151,8 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
     try {
       // One at a time: a phone holds one full-size photo in memory while it is shrunk, not eight.
       const uploaded: UploadedImage[] = [];
+      // Only the photos chosen here are uploaded (and counted): the listing's own are kept as they are.
+      const chosen = photos.filter((photo): photo is File => photo instanceof File);
       for (const [index, photo] of photos.entries()) {
         if (!(photo instanceof File)) {
           uploaded.push(photo);
@@ -162,7 +164,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
           uploaded.push(kept.image);
           continue;
         }
-        setProgress(`Uploading photo ${index + 1} of ${photos.length}…`);
+        setProgress(`Uploading ${listing ? 'new ' : ''}photo ${chosen.indexOf(photo) + 1} of ${chosen.length}…`);
         // The shrinking and uploading code comes with the first photo sent, not with the form.
         const { uploadPhoto } = await import('@/lib/upload-image');
         const image = await uploadPhoto(photo);
@@ -177,11 +179,10 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
       // 0057), so a form saved as it was records nothing. New ones bring theirs, the kept ones' beside
       // them; a kept photo with none made here (a link the spec's client gave) leaves them all out.
       const thumbnails = uploaded.map((u) => u.thumbnailUrl);
-      const fresh = photos.some((photo) => photo instanceof File);
       const pictures = {
         productImage: uploaded[0]!.url,
         productImages: uploaded.map((u) => u.url),
-        ...(fresh && thumbnails.every((t) => UPLOADED_IMAGE.test(t)) ? { productThumbnails: thumbnails } : {}),
+        ...(chosen.length > 0 && thumbnails.every((t) => UPLOADED_IMAGE.test(t)) ? { productThumbnails: thumbnails } : {}),
       };
       const body: AddProductBody = {
         ...values,

@@ -4,8 +4,10 @@ import { Button } from 'antd';
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import type { UploadedImage } from '@/lib/upload-image';
 
-/** A photo chosen from this device, or one the listing already has (kept as it is, not uploaded again). */
-export type Photo = File | UploadedImage;
+/** A photo the listing already has, kept as it is (not uploaded again); `name` tells it apart ("listed photo 2"). */
+export type ListedPhoto = UploadedImage & { name: string };
+/** A photo chosen from this device, or one the listing already has. */
+export type Photo = File | ListedPhoto;
 
 interface PhotosInputProps {
   id?: string;
@@ -73,7 +75,11 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
     if (!focusAfter) return;
     const item = list.current?.children[focusAfter.index];
     const wanted = item?.querySelector<HTMLButtonElement>(`[data-action="${focusAfter.action}"]:not(:disabled)`);
-    (wanted ?? item?.querySelector<HTMLButtonElement>('[data-action]:not(:disabled)'))?.focus();
+    // A photo moved to an end (its arrow now disabled) keeps the focus on itself, not on the
+    // other arrow, where pressing Enter again would move it back.
+    if (wanted) wanted.focus();
+    else if (focusAfter.action === 'remove') item?.querySelector<HTMLButtonElement>('[data-action]:not(:disabled)')?.focus();
+    else (item as HTMLElement | undefined)?.focus();
     setFocusAfter(null);
   }, [focusAfter]);
 
@@ -141,6 +147,7 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
           {value.map((photo, index) => (
             <li
               key={keyOf(photo)}
+              tabIndex={-1}
               className={`photos-input__item${dragFrom === index ? ' photos-input__item--dragging' : ''}`}
               draggable
               onDragStart={(event) => {
@@ -153,7 +160,7 @@ export function PhotosInput({ id, value = [], onChange, ...rest }: PhotosInputPr
               onDrop={(event) => drop(event, index)}
               onDragEnd={() => setDragFrom(null)}
             >
-              <Preview photo={photo} alt={`Photo ${index + 1}: ${photo instanceof File ? photo.name : 'on the listing'}`} />
+              <Preview photo={photo} alt={`Photo ${index + 1}: ${photo.name}`} />
               {index === 0 ? <span className="photos-input__cover">Cover</span> : null}
               <div className="photos-input__actions">
                 <Button
