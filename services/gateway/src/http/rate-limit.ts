@@ -46,7 +46,12 @@ export function rateLimit(opts: LimitOptions): RequestHandler {
     handler: (req, _res, next) => {
       const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const minutes = reset ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 60_000)) : null;
-      const when = minutes === null ? 'try again later' : `try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+      const when =
+        minutes === null
+          ? 'try again later'
+          : minutes >= 90
+            ? `try again in ${Math.round(minutes / 60)} hours`
+            : `try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
       next(new AppError('too_many_requests', `${opts.detail}; ${when}`, { field: opts.field }));
     },
     // The keys are ours (an address through ipKeyGenerator, or an email), not express-rate-limit's default.

@@ -7,13 +7,14 @@ import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { ListingGone, NO_LONGER_FOR_SALE } from '@/features/products/components/listing-gone';
 import { ProductDetails } from '@/features/products/components/product-details';
+import { getProductPage } from '@/features/products/api/get-product-page';
 import { useProductPage } from '@/features/products/use-product-page';
 import { usePageTitle } from '@/lib/use-page-title';
 import { NotFoundPage } from './not-found';
 
 export function ProductPage() {
   const { id = '' } = useParams();
-  const page = useProductPage(id);
+  const page = useProductPage(id, { read: getProductPage });
   const { product, seller, loading, error, retry, removed, wasShown, readAgainSoon } = page;
   // No longer for sale: opened so (a 410 says why), or removed while open (a push, or a 404 read
   // again); then it is read again, and the server says why.

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { noteListRead } from '@/lib/live-socket';
 import { listsReloadAtom, useWatchView } from '@/lib/use-live-list';
 import { usePageRead } from '@/lib/use-page-read';
-import { getProductPage } from './api/get-product-page';
+import type { readProductPage } from './api/read-product-page';
 import { productsStore } from './atoms';
 import { mayChangeCount, useReadAgainSoon, useSellerPushes } from './use-seller-pushes';
 
@@ -21,20 +21,29 @@ export const usePageReadLive = (load: () => Promise<void>, again = 0) => usePage
  * them may change the count of their TVs for sale (ADR 0067). `refresh` reads it again in the
  * background, the page staying up.
  */
-export function useProductPage(id: string, { followSeller = true }: { followSeller?: boolean } = {}) {
+export function useProductPage(
+  id: string,
+  {
+    followSeller = true,
+    read: readPage,
+  }: {
+    followSeller?: boolean;
+    /** How the page is read: the product page's `getProductPage` also fetches its first photo at once. */
+    read: typeof readProductPage;
+  },
+) {
   const loadIntoStore = useSetAtom(productsStore.loadAtom);
   const [seller, setSeller] = useState<{ id: string; profile: SellerProfile | null } | null>(null);
   const view = useMemo(() => ({ kind: 'product' as const, id }), [id]);
   useWatchView(view);
   const load = useCallback(async () => {
-    // The edit form (not following the seller) shows the photos' thumbnails, not the first photo.
-    const { data, position } = await getProductPage(id, followSeller);
+    const { data, position } = await readPage(id);
     loadIntoStore({ rows: [data.product], position, inScope: (p) => p._id === id });
     noteListRead(position, view);
     // What the seller's view may have missed between this read and its subscription is caught up from here.
     if (followSeller) noteListRead(position, { kind: 'seller', id: data.product.sellerId });
     setSeller({ id, profile: data.seller });
-  }, [id, followSeller, loadIntoStore]);
+  }, [id, followSeller, readPage, loadIntoStore]);
   const product: Product | undefined = useAtomValue(productsStore.stateAtom).rows.get(id);
   // The seller's listings (heard after this listing's own removal too: the seller is the page's as read).
   const sellerId = followSeller ? (product?.sellerId ?? (seller?.id === id ? (seller.profile?._id ?? null) : null)) : null;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import toast from 'react-hot-toast';
 import type { WriteAnswer } from '@tv-shop/contracts';
@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { useSellerBookings } from '@/features/bookings/api/get-seller-bookings';
 import { useCategories } from '@/features/categories/api/get-categories';
 import { AddProductForm } from '@/features/products/components/add-product-form';
+import { readProductPage } from '@/features/products/api/read-product-page';
 import { useProductPage } from '@/features/products/use-product-page';
 import { focusUnlisted } from '@/lib/focus-heading';
 import { useSessionUser } from '@/lib/session';
@@ -33,7 +34,7 @@ function EditProductPageContent() {
   const email = useSessionUser()?.email;
   const categories = useCategories();
   // Live: if the TV is sold or reported meanwhile, the page says so instead of the form.
-  const page = useProductPage(id, { followSeller: false });
+  const page = useProductPage(id, { followSeller: false, read: readProductPage });
   // Buyers who booked it and have not paid: a change cancels their bookings (ADR 0057), so the seller is told first.
   const { bookings } = useSellerBookings(email ?? '');
   const waiting = bookings.filter((b) => b.product_id === id && b.status === 'open').length;
@@ -45,10 +46,17 @@ function EditProductPageContent() {
   const refused = product ? refusal(product, email) : null;
   // The form gave way to a notice (the listing was removed, sold or reported while it was open):
   // the seller may be far down the form, so the page goes back up to say why, the focus with it.
+  // Only when the form was shown, and only when the focus went with it (not from the search box).
   const heading = useRef<HTMLHeadingElement>(null);
-  const formGone = page.wasShown && (!product || refused !== null);
+  const formShown = !page.loading && !categories.loading && !!product && refused === null;
+  const [hadForm, setHadForm] = useState<string | null>(null);
+  useEffect(() => {
+    if (formShown) setHadForm(id);
+  }, [formShown, id]);
+  const formGone = hadForm === id && (!product || refused !== null);
   useEffect(() => {
     if (!formGone || !heading.current) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
     window.scrollTo({ top: 0 });
     focusUnlisted(heading.current);
   }, [formGone]);

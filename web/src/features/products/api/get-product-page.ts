@@ -1,14 +1,12 @@
-import type { ProductPageAnswer } from '@tv-shop/contracts';
-import { apiRead } from '@/lib/api-client';
 import { preloadFirstPhoto } from '../preload-cover';
+import { readProductPage } from './read-product-page';
 
 /**
- * A product with its seller's profile (`seller` is null when the account is gone). `withPhoto`:
- * its first full-size photo is fetched at once (the product page shows it; the edit form shows
- * thumbnails).
+ * The product page's read: its first full-size photo is fetched the moment the read answers
+ * (the edit form, which shows thumbnails, reads with `readProductPage` and loads none of this).
  */
-export const getProductPage = (id: string, withPhoto = true) =>
-  apiRead<ProductPageAnswer>(`/product/${encodeURIComponent(id)}`).then((answer) => {
-    if (withPhoto) preloadFirstPhoto(answer.data.product);
+export const getProductPage = (id: string) =>
+  readProductPage(id).then((answer) => {
+    preloadFirstPhoto(answer.data.product);
     return answer;
   });
