@@ -6,6 +6,18 @@ import { searchProducts, type SearchPage } from './search';
 /** Finds the current names of users by id (identity's read model): the host passes it in. */
 export type NamesOf = (ids: readonly string[]) => Promise<Map<string, string>>;
 
+/**
+ * A read of what a changed definition of the catalog added, while the tables from before it are
+ * still read (until its rebuild swaps them in): an error of one of `codes` (42P01 no such table,
+ * 42703 no such column) answers no rows; any other is thrown.
+ */
+const noneBeforeSwap =
+  (...codes: string[]) =>
+  (err: unknown): { rows: never[] } => {
+    if (codes.includes((err as { code?: string }).code ?? '')) return { rows: [] };
+    throw err;
+  };
+
 /** Catalog's read-model queries (`rm_catalog`). Everything here is a read: writes go through commands. */
 export class CatalogQueries {
   constructor(private readonly pool: pg.Pool) {}
@@ -96,10 +108,7 @@ export class CatalogQueries {
         `select reason, category_id, category_name, to_char(removed_on, 'YYYY-MM-DD') as removed_on from rm_catalog.removed where id = $1`,
         [id],
       )
-      .catch((err: unknown) => {
-        if ((err as { code?: string }).code === '42P01') return { rows: [] };
-        throw err;
-      });
+      .catch(noneBeforeSwap('42P01'));
     const r = rows[0];
     if (!r) return null;
     const category = { id: r.category_id, name: r.category_name };
@@ -117,11 +126,7 @@ export class CatalogQueries {
          where seller_id = $1 order by at desc limit $2`,
         [sellerId, limit],
       )
-      .catch((err: unknown) => {
-        // No such table (42P01) or column (42703): the tables from before are still read.
-        if (['42P01', '42703'].includes((err as { code?: string }).code ?? '')) return { rows: [] };
-        throw err;
-      });
+      .catch(noneBeforeSwap('42P01', '42703'));
     return rows.map((r) => ({ _id: r.id, porduct_name: r.name, reason: r.reason, removedOn: r.removed_on }));
   }
   /** Which of these products are still listed and unsold. */

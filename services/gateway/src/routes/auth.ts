@@ -14,7 +14,7 @@ import { AppError, forbidden, unauthorized } from '@tv-shop/platform';
 import { signedIn } from '../auth/middleware';
 import { CommandSender } from '../commands';
 import type { GatewayDeps } from '../deps';
-import { clientKey, emailKey, rateLimit } from '../http/rate-limit';
+import { clientKey, emailKey, rateLimit, type LimitOptions } from '../http/rate-limit';
 import { parse, queryParam } from '../http/validate';
 
 /** A signup stored while the read models lag behind it (503: sent again with its key, it answers once they caught up). */
@@ -35,7 +35,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   const limit = (
     name: string,
     n: number,
-    key: (req: Parameters<typeof clientKey>[0]) => string | null,
+    key: LimitOptions['key'],
     detail: string,
     field: string,
     failuresOnly = false,
@@ -49,7 +49,7 @@ export function authRoutes({ reads, sender, tokens, verifyGoogle, config }: Gate
   // still stop. In that order on the route: each limit counts a request before it checks, and a
   // 429 further on is a failure to those before it, so a try the first refuses must not reach the
   // second (one address would then spend the account's count from everywhere).
-  const accountFromClient = (req: Parameters<typeof clientKey>[0]) => {
+  const accountFromClient: LimitOptions['key'] = (req) => {
     const email = emailKey(req);
     return email === null ? null : `${clientKey(req)} ${email}`;
   };
