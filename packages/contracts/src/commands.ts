@@ -110,8 +110,16 @@ export const CatalogCommandData = {
     by.extend({ reason: z.literal('withdrawn') }),
   ]),
   /** Sent by orders before it records a payment: the product's own stream decides who bought it (ADR 0006). */
-  /** `listingEdits`: the booking's terms (BookingPlaced); a listing edited since is not sold on the old ones. */
-  RecordSale: z.object({ bookingId: id, buyerName: z.string(), listingEdits: z.number().int().min(0).optional() }),
+  /**
+   * `listingTerms` (else, in bookings placed before it was kept, `listingEdits`): the booking's
+   * terms (BookingPlaced); a listing whose terms changed since is not sold on the old ones.
+   */
+  RecordSale: z.object({
+    bookingId: id,
+    buyerName: z.string(),
+    listingEdits: z.number().int().min(0).optional(),
+    listingTerms: z.number().int().min(0).optional(),
+  }),
 };
 
 /**

@@ -70,6 +70,31 @@ export const EDITABLE_LISTING_FIELDS = [
 ] as const satisfies readonly (keyof ProductListing)[];
 export type EditableListing = Pick<ProductListing, (typeof EDITABLE_LISTING_FIELDS)[number]>;
 
+/**
+ * Whether an edit changes the terms a booking is placed at (ADR 0073): any change but a new order
+ * of the same photos (another of them as the cover, their thumbnails with them). A seller putting
+ * the best photo first has not changed the TV a buyer booked. `photosBefore`: the listing's photos
+ * before the edit (a listing from before several photos has the cover alone).
+ */
+export function changesTerms(photosBefore: readonly string[], changes: Partial<EditableListing>): boolean {
+  if (Object.keys(changes).some((field) => field !== 'imageUrl' && field !== 'imageUrls' && field !== 'thumbnailUrls')) return true;
+  const after = changes.imageUrls ?? (changes.imageUrl === undefined ? photosBefore : [changes.imageUrl]);
+  const sorted = (photos: readonly string[]) => JSON.stringify([...photos].sort());
+  return sorted(after) !== sorted(photosBefore);
+}
+
+/**
+ * Whether a booking (its BookingPlaced's counts) was placed on other terms than the listing has
+ * now: another count of terms, or, in a booking placed before terms were counted, of edits.
+ */
+export const bookedOnOtherTerms = (
+  booking: { listingEdits?: number | undefined; listingTerms?: number | undefined },
+  listing: { edits: number; terms: number },
+): boolean =>
+  booking.listingTerms !== undefined
+    ? booking.listingTerms !== listing.terms
+    : booking.listingEdits !== undefined && booking.listingEdits !== listing.edits;
+
 export type CatalogEvent =
   | { type: 'ProductListed'; data: ProductListing }
   /**
@@ -129,11 +154,17 @@ export type OrdersEvent =
         phone: string;
         meetingLocation: string;
         /**
-         * How many times its seller had edited the listing when this placing was made: the terms
-         * it was booked at. Its sale is refused once the listing was edited since (ADR 0058).
-         * Absent in bookings placed before it was kept.
+         * How many times its seller had edited the listing when this placing was made. Absent in
+         * bookings placed before it was kept; for those, its sale is refused once the listing was
+         * edited since (ADR 0058).
          */
         listingEdits?: number;
+        /**
+         * How many of those edits changed its terms (`changesTerms`): the terms it was booked at.
+         * Its sale is refused once the listing's terms changed since, not when its photos were
+         * only put in another order (ADR 0073). Absent in bookings placed before it was kept.
+         */
+        listingTerms?: number;
       };
     }
   | {

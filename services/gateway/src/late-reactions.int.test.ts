@@ -85,6 +85,8 @@ describe('a late reaction never undoes a newer decision', () => {
     pricePoisha: 100_000,
     sellerId: seller.id,
     edits: 0,
+    terms: 0,
+    photos: [],
   };
   /** A buyer's booking, decided as the orders service decides it (the product was available). */
   const book = async (productId: string, buyerId: string) => {

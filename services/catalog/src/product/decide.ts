@@ -1,4 +1,5 @@
 import {
+  bookedOnOtherTerms,
   EDITABLE_LISTING_FIELDS,
   MAX_LISTING_PHOTOS,
   type CatalogCommand,
@@ -167,10 +168,9 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       const s = listed(state);
       if (s.sold && s.soldTo === command.data.bookingId) return [];
       if (s.sold) throw illegalState('This product has already been sold', 'product_id');
-      const { bookingId, buyerName, listingEdits } = command.data;
-      // Booked before its seller changed it: not sold on the old terms (ADR 0057, 0058).
-      if (listingEdits !== undefined && listingEdits !== s.edits)
-        throw illegalState('The seller changed this listing after it was booked', 'listing');
+      const { bookingId, buyerName } = command.data;
+      // Booked before its seller changed its terms: not sold on the old ones (ADR 0057, 0058, 0073).
+      if (bookedOnOtherTerms(command.data, s)) throw illegalState('The seller changed this listing after it was booked', 'listing');
       return [{ type: 'ProductMarkedSold', data: { productId: s.listing.productId, bookingId, buyerName } }];
     }
     default: {

@@ -423,6 +423,33 @@ describe('product decider', () => {
       .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila' } })
       .then([soldToB1]);
   });
+  it('given a listing whose photos its seller only put in another order, when a booking placed before buys it, then sold; after another edit, refused (ADR 0073)', () => {
+    const three = ['/api/images/a', '/api/images/b', '/api/images/c'];
+    const withPhotos: ProductEvent = { type: 'ProductListed', data: { ...listing, imageUrl: three[0]!, imageUrls: three } };
+    const reordered = ['/api/images/c', '/api/images/a', '/api/images/b'];
+    const reorder: ProductEvent = {
+      type: 'ProductEdited',
+      data: { productId: 'p1', changes: { imageUrl: reordered[0]!, imageUrls: reordered } },
+    };
+    const sale = (listingTerms: number) => ({
+      type: 'RecordSale' as const,
+      data: { bookingId: 'b1', buyerName: 'Nila', listingEdits: 0, listingTerms },
+    });
+    given(withPhotos, reorder).when(sale(0)).then([soldToB1]);
+    // Another photo in place of one is another term, as is any other field.
+    const swapped: ProductEvent = {
+      type: 'ProductEdited',
+      data: { productId: 'p1', changes: { imageUrls: [reordered[0]!, reordered[1]!, '/api/images/d'] } },
+    };
+    given(withPhotos, reorder, swapped).when(sale(0)).thenThrows({ kind: 'illegal_state', field: 'listing' });
+    given(withPhotos, reorder, swapped).when(sale(1)).then([soldToB1]);
+    const priced: ProductEvent = { type: 'ProductEdited', data: { productId: 'p1', changes: { resalePricePoisha: 2_500_000 } } };
+    given(withPhotos, reorder, priced).when(sale(0)).thenThrows({ kind: 'illegal_state', field: 'listing' });
+    // A booking from before the terms were kept still counts every edit.
+    given(withPhotos, reorder)
+      .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila', listingEdits: 0 } })
+      .thenThrows({ kind: 'illegal_state', field: 'listing' });
+  });
   it('given a product sold through a paid booking, when its seller makes it available, then refused: a paid sale is final', () =>
     given(listed, soldToB1)
       .when({ type: 'MarkProductAvailable', data: seller })

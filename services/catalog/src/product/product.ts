@@ -1,4 +1,4 @@
-import type { CatalogEvent, ProductListing, SellerListingsEvent } from '@tv-shop/contracts';
+import { changesTerms, type CatalogEvent, type ProductListing, type SellerListingsEvent } from '@tv-shop/contracts';
 
 /** The events of a product's own stream (a seller's listing slots name products too, on the seller's stream). */
 export type ProductEvent = Exclude<Extract<CatalogEvent, { data: { productId: string } }>, SellerListingsEvent>;
@@ -17,8 +17,10 @@ export type ProductState =
       reporters: string[];
       /** Every report it ever had, dismissed ones included: never goes back, unlike `reporters`. */
       reportsTaken: number;
-      /** How many times its seller edited it: the terms a booking was placed at are this count then. */
+      /** How many times its seller edited it: an edit form made on an older count is refused. */
       edits: number;
+      /** How many of those edits changed its terms: a booking is sold on the count it was placed at (ADR 0073). */
+      terms: number;
     }
   | { status: 'removed'; listing: ProductListing };
 
@@ -36,11 +38,17 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
       reporters: [],
       reportsTaken: 0,
       edits: 0,
+      terms: 0,
     };
   if (state.status !== 'listed') return state;
   switch (event.type) {
     case 'ProductEdited':
-      return { ...state, listing: { ...state.listing, ...event.data.changes }, edits: state.edits + 1 };
+      return {
+        ...state,
+        listing: { ...state.listing, ...event.data.changes },
+        edits: state.edits + 1,
+        terms: state.terms + (changesTerms(state.listing.imageUrls ?? [state.listing.imageUrl], event.data.changes) ? 1 : 0),
+      };
     case 'ProductMarkedSold':
       return { ...state, sold: true, soldTo: event.data.bookingId ?? null, advertised: false };
     case 'ProductMarkedAvailable':

@@ -351,6 +351,41 @@ describe('catalog API', () => {
       expect((await shop.call('GET', `/product/${p._id}`)).body.product.sold).toBe(false);
     });
 
+    it('when its seller only puts its photos in another order, then the bookings stay and a buyer pays on the terms they booked; another photo in place of one cancels them (ADR 0073)', async () => {
+      const seller = await shop.signup('Seller');
+      const [first, second] = [await shop.signup('Buyer'), await shop.signup('Buyer')];
+      const photos = [uploaded('5'), uploaded('6'), uploaded('7')];
+      const p = await shop.addProduct(seller.token, { productImage: photos[0], productImages: photos });
+      const firstBooking = await shop.book(first.token, p._id);
+      const secondBooking = await shop.book(second.token, p._id);
+      const { confirm } = await shop.confirmCard(second.token, secondBooking);
+      const reordered = [photos[2]!, photos[0]!, photos[1]!];
+      expect((await edit(seller.token, p._id, { productImage: reordered[0], productImages: reordered })).status).toBe(200);
+      expect((await shop.call('GET', `/product/${p._id}`)).body.product).toMatchObject({
+        productImage: photos[2],
+        productImages: reordered,
+      });
+
+      // The reorder cancels nothing: the second buyer's payment buys the TV, and the first buyer's
+      // booking is cancelled because it was sold, not because the seller changed it.
+      const paid = await shop.call('POST', '/payments', {
+        token: second.token,
+        body: { bookingId: secondBooking, transationId: confirm.body.paymentIntent.id },
+      });
+      expect(paid.status).toBe(200);
+      type Row = { _id: string; cancel_reason?: string };
+      const reasonOf = async (token: string, email: string, id: string) =>
+        ((await shop.call('GET', `/bookings?email=${email}`, { token })).body as Row[]).find((b) => b._id === id)?.cancel_reason;
+      await expect.poll(() => reasonOf(first.token, first.user.email, firstBooking), { timeout: 10_000 }).toBe('sold to another buyer');
+
+      // Another photo in place of one is another listing: a booking of it is cancelled.
+      const q = await shop.addProduct(seller.token, { productImage: photos[0], productImages: photos });
+      const booked = await shop.book(first.token, q._id);
+      const swapped = [photos[0]!, photos[1]!, uploaded('8')];
+      expect((await edit(seller.token, q._id, { productImage: swapped[0], productImages: swapped })).status).toBe(200);
+      await expect.poll(() => reasonOf(first.token, first.user.email, booked), { timeout: 10_000 }).toMatch(/seller changed the listing/);
+    });
+
     it('when an edit sends only the cover (the spec’s one-photo body), then the listing keeps its other photos and their thumbnails', async () => {
       const seller = await shop.signup('Seller');
       const photos = [uploaded('1'), uploaded('2')];

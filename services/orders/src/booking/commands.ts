@@ -38,6 +38,7 @@ export async function placeBooking(
     phone: d.phone,
     meetingLocation: d.meetingLocation,
     listingEdits: product.edits,
+    listingTerms: product.terms,
   };
   const seen = d.listingEdits === undefined ? {} : { seenEdits: d.listingEdits };
   const out = await bookings.run(bookingId, { type: 'PlaceBooking', data: { booking, product, ...seen } }, env);

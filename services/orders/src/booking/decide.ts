@@ -15,8 +15,12 @@ export interface ProductFacts {
   thumbnail: string;
   pricePoisha: number;
   sellerId: string;
-  /** How many times its seller edited the listing (the terms a booking placed now is at). */
+  /** How many times its seller edited the listing. */
   edits: number;
+  /** How many of those edits changed its terms (`changesTerms`): the terms a booking placed now is at. */
+  terms: number;
+  /** Its photos in order, the cover first (none before it is listed). */
+  photos: string[];
 }
 
 /** What the payment provider says about an intent; the browser's word is never enough. */

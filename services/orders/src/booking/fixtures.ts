@@ -15,6 +15,8 @@ export const product: ProductFacts = {
   pricePoisha: 1_200_000,
   sellerId: 's1',
   edits: 0,
+  terms: 0,
+  photos: ['/api/images/a'],
 };
 export const booking = {
   bookingId: 'b1',

@@ -61,4 +61,15 @@ describe("product facts: the cover's thumbnail", () => {
     expect(await story('tf-3', edited('tf-3', { resalePricePoisha: 90_000 }))).toMatchObject({ thumbnail: '/t/c' });
     expect(await story('tf-3', edited('tf-3', { imageUrl: '/p/e' }))).toMatchObject({ image: '/p/e', thumbnail: '' });
   });
+
+  it('counts the edits and, of them, those that changed its terms: not photos put in another order (ADR 0073); as of a position, the events before it', async () => {
+    const listedAt = await story('tf-5', listed('tf-5', { imageUrls: ['/p/a', '/p/b'] }));
+    expect(listedAt).toMatchObject({ edits: 0, terms: 0, photos: ['/p/a', '/p/b'] });
+    const reordered = await story('tf-5', edited('tf-5', { imageUrl: '/p/b', imageUrls: ['/p/b', '/p/a'] }));
+    expect(reordered).toMatchObject({ edits: 1, terms: 0, image: '/p/b', photos: ['/p/b', '/p/a'] });
+    expect(await story('tf-5', edited('tf-5', { imageUrls: ['/p/b', '/p/c'] }))).toMatchObject({ edits: 2, terms: 1 });
+    expect(await story('tf-5', edited('tf-5', { details: 'With its remote' }))).toMatchObject({ edits: 3, terms: 2 });
+    const events = await store.readStream(streams.product('tf-5'));
+    expect(await loadProductFacts(store, 'tf-5', events[2]!.position)).toMatchObject({ edits: 1, terms: 0, photos: ['/p/b', '/p/a'] });
+  });
 });

@@ -1,4 +1,4 @@
-import { streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { changesTerms, streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import type { EventStore } from '@tv-shop/platform';
 import type { ProductFacts } from './decide';
 
@@ -8,8 +8,11 @@ import type { ProductFacts } from './decide';
  */
 export const soldReason = (soldTo: string | null | undefined) => (soldTo ? 'product-sold' : 'product-marked-sold');
 
-/** Folds the product's own stream (the catalog's published events) into what a booking needs. */
-export async function loadProductFacts(store: EventStore, productId: string): Promise<ProductFacts> {
+/**
+ * Folds the product's own stream (the catalog's published events) into what a booking needs:
+ * all of it, or (`before`, a log position) as it was just before an event of it.
+ */
+export async function loadProductFacts(store: EventStore, productId: string, before?: number): Promise<ProductFacts> {
   const facts: ProductFacts = {
     exists: false,
     removed: false,
@@ -21,12 +24,15 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
     pricePoisha: 0,
     sellerId: '',
     edits: 0,
+    terms: 0,
+    photos: [],
   };
   if (!/^[A-Za-z0-9-]{1,64}$/.test(productId)) return facts;
   // The photos and their thumbnails, in the same order (none: `[]`), to find the cover's thumbnail.
   let photos: string[] = [];
   let thumbnails: string[] = [];
   for (const e of await store.readStream(streams.product(productId))) {
+    if (before !== undefined && e.position >= before) break;
     if (e.type === 'ProductListed') {
       const l = e.data as ProductListing;
       Object.assign(facts, { exists: true, name: l.name, image: l.imageUrl, pricePoisha: l.resalePricePoisha, sellerId: l.sellerId });
@@ -34,7 +40,9 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
       thumbnails = l.thumbnailUrls ?? [];
     } else if (e.type === 'ProductEdited') {
       // A booking placed from now on is placed at the listing as it is now.
-      const { name, imageUrl, imageUrls, thumbnailUrls, resalePricePoisha } = (e.data as EventOf<'ProductEdited'>['data']).changes;
+      const { changes } = e.data as EventOf<'ProductEdited'>['data'];
+      const { name, imageUrl, imageUrls, thumbnailUrls, resalePricePoisha } = changes;
+      if (changesTerms(photos, changes)) facts.terms++;
       if (name !== undefined) facts.name = name;
       if (imageUrl !== undefined) facts.image = imageUrl;
       if (imageUrls !== undefined) photos = imageUrls;
@@ -52,5 +60,6 @@ export async function loadProductFacts(store: EventStore, productId: string): Pr
   }
   // A thumbnail stands for the cover only while the two lists match, photo for photo.
   facts.thumbnail = photos[0] === facts.image && thumbnails.length === photos.length ? (thumbnails[0] ?? '') : '';
+  facts.photos = photos;
   return facts;
 }

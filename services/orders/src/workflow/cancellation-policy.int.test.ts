@@ -51,6 +51,19 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       : given(streams.product(productId), 'ProductMarkedSold', { productId }, 'seller-1', 'Seller');
   const makeAvailable = (productId: string) =>
     given(streams.product(productId), 'ProductMarkedAvailable', { productId }, 'seller-1', 'Seller');
+  const edit = (productId: string, changes: Record<string, unknown>) =>
+    given(streams.product(productId), 'ProductEdited', { productId, changes }, 'seller-1', 'Seller');
+  /** Listed with three photos, the first of them its cover. */
+  const photos = ['/api/images/a', '/api/images/b', '/api/images/c'];
+  const listWithPhotos = (productId: string) =>
+    given(
+      streams.product(productId),
+      'ProductListed',
+      { ...listing(productId, 'seller-1'), imageUrl: photos[0], imageUrls: photos },
+      'seller-1',
+      'Seller',
+    );
+  const reorder = (productId: string) => edit(productId, { imageUrl: photos[2], imageUrls: [photos[2], photos[0], photos[1]] });
   const remove = (productId: string) =>
     given(streams.product(productId), 'ProductRemoved', { productId, reason: 'admin' }, 'admin', 'Admin');
   const deleteUser = (userId: string, role: Role) =>
@@ -58,9 +71,10 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
 
   /**
    * A buyer books a product, decided as orders' PlaceBooking decides it: on the product's facts
-   * as read now, or on `facts` read earlier (a placing that raced a sale or a removal).
+   * as read now, or on `facts` read earlier (a placing that raced a sale or a removal). `counted:
+   * 'edits'`: placed before terms were counted (ADR 0073), as bookings from then were.
    */
-  const place = async (productId: string, buyerId: string, facts?: ProductFacts) => {
+  const place = async (productId: string, buyerId: string, facts?: ProductFacts, counted: 'terms' | 'edits' = 'terms') => {
     const product = facts ?? (await loadProductFacts(store, productId));
     const bookingId = bookingIdFor(productId, buyerId);
     const booking = {
@@ -75,6 +89,7 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       phone: '018',
       meetingLocation: 'Mirpur',
       listingEdits: product.edits,
+      ...(counted === 'terms' ? { listingTerms: product.terms } : {}),
     };
     const out = await bookings.run(
       bookingId,
@@ -179,6 +194,24 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       expect(await typesOf(bookingId)).toEqual(['BookingPlaced', 'BookingCancelled', 'BookingPlaced']);
     });
 
+    it('given a TV whose seller only put its photos in another order, when a booking lands that was decided on the listing before, then it stays; one from before terms were counted is cancelled (ADR 0073)', async () => {
+      await listWithPhotos('bp-reordered');
+      const readBeforeTheReorder = await loadProductFacts(store, 'bp-reordered');
+      await reorder('bp-reordered');
+
+      const { bookingId } = await place('bp-reordered', 'bp-buyer', readBeforeTheReorder);
+      const legacy = await place('bp-reordered', 'bp-old-client', readBeforeTheReorder, 'edits');
+      await policy.caughtUp();
+      expect(await typesOf(bookingId)).toEqual(['BookingPlaced']);
+      expect(await typesOf(legacy.bookingId)).toEqual(['BookingPlaced', 'BookingCancelled']);
+      expectCancelledBy(
+        (await cancellationsOf(legacy.bookingId))[0],
+        { bookingId: legacy.bookingId, productId: 'bp-reordered' },
+        'listing-edited',
+        legacy.placing,
+      );
+    });
+
     it('given a deleted buyer, when a booking of theirs lands after the deletion (let through a moment before the gateway heard of it), then it is cancelled at once (buyer-deleted)', async () => {
       await list('bp-late');
       await deleteUser('bp-closed-buyer', 'Buyer');
@@ -193,6 +226,41 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       const { bookingId } = await place('bp-open', 'bp-buyer');
       await policy.caughtUp();
       expect(await typesOf(bookingId)).toEqual(['BookingPlaced']);
+    });
+  });
+
+  describe('ProductEdited', () => {
+    it('given unpaid bookings of a TV, when its seller changes its price or puts another photo in place of one, then they are cancelled (listing-edited, caused by the edit)', async () => {
+      for (const [productId, changes] of [
+        ['pe-price', { resalePricePoisha: 90_000 }],
+        ['pe-photo', { imageUrls: [photos[0], photos[1], '/api/images/d'] }],
+      ] as const) {
+        await listWithPhotos(productId);
+        const { bookingId } = await place(productId, 'pe-buyer');
+        const edited = await edit(productId, changes);
+        await policy.caughtUp();
+        expect(await typesOf(bookingId)).toEqual(['BookingPlaced', 'BookingCancelled']);
+        expectCancelledBy((await cancellationsOf(bookingId))[0], { bookingId, productId }, 'listing-edited', edited);
+      }
+    });
+
+    it('given unpaid bookings of a TV, when its seller only puts its photos in another order, then they stay, but for one placed before terms were counted, whose sale counts every edit (ADR 0073)', async () => {
+      await listWithPhotos('pe-reordered');
+      const { bookingId } = await place('pe-reordered', 'pe-buyer');
+      const legacy = await place('pe-reordered', 'pe-old-client', undefined, 'edits');
+      const reordered = await reorder('pe-reordered');
+      await policy.caughtUp();
+      expect(await typesOf(bookingId)).toEqual(['BookingPlaced']);
+      expectCancelledBy(
+        (await cancellationsOf(legacy.bookingId))[0],
+        { bookingId: legacy.bookingId, productId: 'pe-reordered' },
+        'listing-edited',
+        reordered,
+      );
+      // Its terms changed after the reorder: cancelled then.
+      const priced = await edit('pe-reordered', { resalePricePoisha: 80_000 });
+      await policy.caughtUp();
+      expectCancelledBy((await cancellationsOf(bookingId))[0], { bookingId, productId: 'pe-reordered' }, 'listing-edited', priced);
     });
   });
 

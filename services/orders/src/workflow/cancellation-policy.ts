@@ -1,4 +1,4 @@
-import { streams, type EventOf } from '@tv-shop/contracts';
+import { bookedOnOtherTerms, changesTerms, streams, type EventOf } from '@tv-shop/contracts';
 import {
   createLogger,
   startPolicy,
@@ -45,10 +45,18 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
    */
   const closedBefore = async (e: RecordedEvent, userId: string) =>
     (await store.readStream(streams.user(userId))).some((x) => x.type === 'UserDeleted' && x.position < e.position);
+  /** Whether the booking's placing before event `e` is from before terms were counted: its sale counts every edit. */
+  const countsEveryEdit = async (e: RecordedEvent, bookingId: string) => {
+    const placed = (await store.readStream(streams.booking(bookingId))).filter(
+      (b) => b.type === 'BookingPlaced' && b.position < e.position,
+    );
+    return (placed.at(-1)?.data as EventOf<'BookingPlaced'>['data'] | undefined)?.listingTerms === undefined;
+  };
   return {
     cancel,
     placementAt,
     closedBefore,
+    countsEveryEdit,
     /**
      * Cancels the placings of bookings that came before event `e` (a sale, a removal), never one
      * placed after it: a late reaction to an old sale must not undo a booking made since.
@@ -74,7 +82,7 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
  */
 export async function startCancellationPolicy(deps: PolicyDeps) {
   const { store, pool, events } = deps;
-  const { cancel, placementAt, closedBefore, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
+  const { cancel, placementAt, closedBefore, countsEveryEdit, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
   return startPolicy({
     name: 'orders',
     pool,
@@ -83,7 +91,7 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
     log: createLogger('orders'),
     handlers: {
       // A booking that lands just after its product was sold, removed or edited is cancelled at
-      // once: edited, its terms (`listingEdits`) are not the listing's any more, and its sale
+      // once: edited, its terms (`listingTerms`) are not the listing's any more, and its sale
       // would be refused (ADR 0058), so the buyer chooses again before paying, not after.
       // So is one whose buyer's account was closed just before it landed (a request the gateway
       // let through a moment before it heard of the deletion), which `UserDeleted` could not see.
@@ -94,7 +102,7 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
           ? 'product-removed'
           : product.sold && product.soldTo !== d.bookingId
             ? soldReason(product.soldTo)
-            : !product.sold && d.listingEdits !== undefined && d.listingEdits !== product.edits
+            : !product.sold && bookedOnOtherTerms(d, product)
               ? 'listing-edited'
               : (await closedBefore(e, d.buyerId))
                 ? 'buyer-deleted'
@@ -110,10 +118,14 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
           if (id !== bookingId) await cancelPlacedBefore(e, productId, id, soldReason(bookingId));
       },
       // The buyer booked the listing as it was: after the seller changes it (its price, its
-      // condition, ...) they choose again, at what it says now (ADR 0057).
+      // condition, ...) they choose again, at what it says now (ADR 0057). Its photos only put in
+      // another order, it is the same TV on the same terms (ADR 0073): only bookings placed before
+      // terms were counted, whose sale counts every edit, are cancelled then.
       ProductEdited: async (e) => {
-        const { productId } = e.data as EventOf<'ProductEdited'>['data'];
-        for (const id of await unpaidBookings(e, { productId })) await cancelPlacedBefore(e, productId, id, 'listing-edited');
+        const { productId, changes } = e.data as EventOf<'ProductEdited'>['data'];
+        const newTerms = changesTerms((await loadProductFacts(store, productId, e.position)).photos, changes);
+        for (const id of await unpaidBookings(e, { productId }))
+          if (newTerms || (await countsEveryEdit(e, id))) await cancelPlacedBefore(e, productId, id, 'listing-edited');
       },
       ProductRemoved: async (e) => {
         const { productId } = e.data as EventOf<'ProductRemoved'>['data'];

@@ -56,7 +56,7 @@ export type PaymentStep =
    */
   | { type: 'ReceivePayment'; bookingId: string; paymentIntentId: string; placement: number }
   /** Ask catalog to record the sale on the product's stream, which decides who bought it. */
-  | { type: 'RecordSale'; productId: string; bookingId: string; buyerName: string; listingEdits?: number }
+  | { type: 'RecordSale'; productId: string; bookingId: string; buyerName: string; listingEdits?: number; listingTerms?: number }
   /**
    * Give the money back through the provider and append PaymentRefunded, and BookingCancelled
    * for `placement`, the placing seen open (null: cancel nothing; it was cancelled already).
@@ -113,9 +113,10 @@ export function nextPaymentStep(facts: PaymentFacts, progress: PaymentProgress):
   if (booking.status === 'placed' && !progress.received)
     return { type: 'ReceivePayment', bookingId, paymentIntentId: intent.id, placement: booking.placements };
   // The product's own stream decides who bought it, so two buyers can never both pay for it.
-  const { productId, buyerName, listingEdits } = booking.booking;
-  // On the terms it was booked at: the product's stream refuses the sale if its seller edited it since.
-  return { type: 'RecordSale', productId, bookingId, buyerName, ...(listingEdits !== undefined ? { listingEdits } : {}) };
+  const { productId, buyerName, listingEdits, listingTerms } = booking.booking;
+  // On the terms it was booked at: the product's stream refuses the sale if its seller changed them since.
+  const terms = { ...(listingEdits !== undefined ? { listingEdits } : {}), ...(listingTerms !== undefined ? { listingTerms } : {}) };
+  return { type: 'RecordSale', productId, bookingId, buyerName, ...terms };
 }
 
 function afterTheSale(

@@ -147,8 +147,13 @@ function paymentEffects(
       }
     },
     readAgain,
-    recordSale: async ({ productId, bookingId, buyerName, listingEdits }) => {
-      const data = { bookingId, buyerName, ...(listingEdits !== undefined ? { listingEdits } : {}) };
+    recordSale: async ({ productId, bookingId, buyerName, listingEdits, listingTerms }) => {
+      const data = {
+        bookingId,
+        buyerName,
+        ...(listingEdits !== undefined ? { listingEdits } : {}),
+        ...(listingTerms !== undefined ? { listingTerms } : {}),
+      };
       const sale: CommandOf<'catalog', 'RecordSale'> = { type: 'RecordSale', data };
       const { actor, correlationId } = env;
       await bus.send({

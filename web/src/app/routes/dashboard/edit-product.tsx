@@ -35,7 +35,7 @@ function EditProductPageContent() {
   const categories = useCategories();
   // Live: if the TV is sold or reported meanwhile, the page says so instead of the form.
   const page = useProductPage(id, { followSeller: false, read: readProductPage });
-  // Buyers who booked it and have not paid: a change cancels their bookings (ADR 0057), so the seller is told first.
+  // Buyers who booked it and have not paid: a change cancels their bookings (ADR 0057, 0073), so the seller is told first.
   const { bookings } = useSellerBookings(email ?? '');
   const waiting = bookings.filter((b) => b.product_id === id && b.status === 'open').length;
   const saved = (answer: WriteAnswer) => {
@@ -93,7 +93,7 @@ function EditProductPageContent() {
                 className="form-alert"
                 type="info"
                 title={`${waiting === 1 ? 'A buyer has' : `${waiting} buyers have`} booked this TV and not paid yet.`}
-                description="Saving a change cancels their bookings; they are told, and can book it again as it is then."
+                description="Saving a change cancels their bookings (the same photos in another order do not); they are told, and can book it again as it is then."
               />
             ) : null}
             <AddProductForm
