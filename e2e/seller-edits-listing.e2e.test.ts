@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { expect, inject, test } from 'vitest';
-import { useBrowser } from './support/browser';
+import { snap, useBrowser } from './support/browser';
+import { markNoReload, stillSamePage, waitLive } from './support/live';
 import { captionedPng } from './support/photos';
 import { api, choose, expectToast, listTv, logInFromHome, loseAnswers, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
@@ -231,4 +232,85 @@ test('when the answers to a save are lost and the listing shows the change meanw
   expect(new Set(keys).size).toBe(1);
   const saved = (await api(baseUrl).allProducts()).find((p) => p._id === seller.productId);
   expect(saved).toMatchObject({ resale_price: 17250, edits: 1 });
+});
+
+test('when a seller puts the photos of a booked TV in another order, then the buyer’s booking stays and they pay for it; a new price cancels another booking (ADR 0073)', async () => {
+  const stamp = Date.now();
+  const [reordered, repriced] = [`Sony Bravia 55" ${stamp}`, `Walton 43" ${stamp}`];
+  const client = api(baseUrl);
+  const sellerEmail = uniqueEmail('seller');
+  const seller = await client.signup('Reorder Screens', sellerEmail, 'Seller');
+  const front = await client.uploadPhoto(seller.token, [30, 64, 175]);
+  const side = await client.uploadPhoto(seller.token, [180, 83, 9]);
+  const photos = {
+    productImage: front.url,
+    productImages: [front.url, side.url],
+    productThumbnails: [front.thumbnailUrl, side.thumbnailUrl],
+  };
+  const first = (await listTv(baseUrl, seller.token, reordered, photos)).insertedId!;
+  const second = (await listTv(baseUrl, seller.token, repriced)).insertedId!;
+  const buyerEmail = uniqueEmail('buyer');
+  const buyer = await client.signup('Reorder Buyer', buyerEmail, 'Buyer');
+  await client.book(buyer.token, first);
+  await client.book(buyer.token, second);
+
+  // The buyer has My Orders open, live.
+  const orders = await newPage();
+  await logInFromHome(orders, buyerEmail, PASSWORD);
+  await orders.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await orders.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  const firstRow = orders.locator('tr').filter({ hasText: reordered });
+  const secondRow = orders.locator('tr').filter({ hasText: repriced });
+  await firstRow.getByRole('button', { name: 'Pay' }).waitFor();
+  await secondRow.getByRole('button', { name: 'Pay' }).waitFor();
+  await waitLive(orders);
+  await markNoReload(orders);
+
+  // The seller is told before saving that a change cancels the booking, but a new order does not.
+  const page = await newPage();
+  await logInFromHome(page, sellerEmail, PASSWORD);
+  await page.goto(`/dashboard/edit_product/${first}`);
+  await page.getByText('A buyer has booked this TV and not paid yet.').waitFor();
+  await page.getByText('the same photos in another order do not', { exact: false }).waitFor();
+  await page.getByRole('img', { name: 'Photo 2: listed photo 2' }).waitFor();
+  await page.getByRole('button', { name: 'Move photo 2 left' }).click();
+  await page.getByRole('img', { name: 'Photo 1: listed photo 2' }).waitFor();
+  await snap(page, '12-edit-booked-listing-reorder');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expectToast(page, 'Listing updated');
+  const listed = (await client.allProducts()).find((p) => p._id === first)!;
+  expect(listed.productImages).toEqual([side.url, front.url]);
+  expect(listed.productThumbnails).toEqual([side.thumbnailUrl, front.thumbnailUrl]);
+
+  // A new price on the other TV, after the reorder in the log: its booking is cancelled, so the
+  // shop has acted on the reorder too, and left that booking as it was.
+  await client.editProduct(seller.token, second, {
+    porduct_name: repriced,
+    productImage: (await client.allProducts()).find((p) => p._id === second)!.productImage,
+    details: 'Bright panel, no dead pixels, remote included.',
+    location: 'Dhanmondi, Dhaka',
+    resale_price: 16000,
+    orginal_price: 42000,
+    use_duration: '2 years',
+    phone_number: '01700000000',
+    product_condition: 'Good',
+    category_id: 'samsung',
+  });
+  await expectToast(orders, 'A booking was cancelled: the seller changed the listing.');
+  await secondRow.getByText('Cancelled', { exact: true }).waitFor();
+  expect(await firstRow.getByText('Cancelled', { exact: true }).count()).toBe(0);
+  expect(await stillSamePage(orders)).toBe(true);
+  await snap(orders, '12-my-orders-after-reorder');
+
+  // The buyer pays for the TV they booked: it is theirs.
+  await firstRow.getByRole('button', { name: 'Pay' }).click();
+  await orders.getByText('Payment With Stripe').waitFor();
+  await orders.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await orders.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await orders.getByLabel('CVC').fill('123');
+  const pay = orders.getByRole('button', { name: 'Pay', exact: true });
+  await expect.poll(() => pay.isEnabled()).toBe(true);
+  await pay.click();
+  await orders.getByText('Payment success').waitFor();
+  expect((await client.allProducts()).find((p) => p._id === first)?.sold).toBe(true);
 });
