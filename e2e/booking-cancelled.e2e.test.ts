@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { api, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -50,11 +50,7 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   });
   await keptRow.getByRole('button', { name: 'Pay' }).click();
   await page.getByText('Payment With Stripe').waitFor();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  const pay = page.getByRole('button', { name: 'Pay', exact: true });
-  await expect.poll(() => pay.isEnabled()).toBe(true);
+  const pay = await fillCard(page);
   const recording = page.waitForRequest('**/api/payments');
   await pay.click();
   await recording;

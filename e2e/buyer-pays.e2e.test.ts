@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
-import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, card, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -31,12 +31,7 @@ async function openPayment(page: Page, productName: string) {
 }
 
 async function payWith(page: Page, cardNumber: string) {
-  await page.getByLabel('Card number').fill(cardNumber);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  const pay = page.getByRole('button', { name: 'Pay', exact: true });
-  await expect.poll(() => pay.isEnabled()).toBe(true);
-  await pay.click();
+  await (await fillCard(page, cardNumber)).click();
 }
 
 test('when a buyer pays with a good card, then the order is Paid; a declined card says so in red', async () => {

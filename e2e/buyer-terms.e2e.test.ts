@@ -1,29 +1,13 @@
-import type { AddProductBody, Booking } from '@tv-shop/contracts';
+import type { Booking } from '@tv-shop/contracts';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { waitLive } from './support/live';
-import { api, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, atNewPrice, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
 /** The listing as it is, at a new price: the seller's edit, as the edit form sends it. */
-async function atNewPrice(productId: string, price: number): Promise<AddProductBody> {
-  const listed = (await api(baseUrl).allProducts()).find((p) => p._id === productId)!;
-  return {
-    porduct_name: listed.porduct_name,
-    productImage: listed.productImage,
-    details: listed.details,
-    location: listed.location,
-    resale_price: price,
-    orginal_price: listed.orginal_price,
-    use_duration: '2 years',
-    phone_number: listed.phone_number,
-    product_condition: listed.product_condition,
-    category_id: listed.category_id,
-  };
-}
-
 async function bookingsOf(email: string, token: string): Promise<Booking[]> {
   const res = await fetch(`${baseUrl}/api/bookings?email=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${token}` } });
   return (await res.json()) as Booking[];
@@ -47,7 +31,7 @@ test('when the seller changes the price while a buyer has the booking dialog ope
   await dialog.getByLabel('Meeting Location').fill('Zindabazar, Sylhet');
 
   // The seller raises the price while the buyer is still filling the form.
-  await api(baseUrl).editProduct(seller.token, seller.productId, await atNewPrice(seller.productId, 21000));
+  await api(baseUrl).editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 21000));
   await page.locator('.page').getByText('21,000 TK').first().waitFor();
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await dialog.getByRole('alert').filter({ hasText: 'The seller changed this listing since you opened it: it is now 21,000 TK' }).waitFor();
@@ -82,7 +66,7 @@ test('when a booking cancelled for a new price is booked again while its payment
   await waitLive(page);
 
   // A new price cancels the booking (ADR 0057); the page says so and offers the TV's page.
-  await client.editProduct(seller.token, seller.productId, await atNewPrice(seller.productId, 16000));
+  await client.editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 16000));
   await page.locator('.card-error').filter({ hasText: 'The seller changed this listing after you booked it' }).waitFor();
   await page.getByRole('link', { name: `Go to ${name}` }).waitFor();
   const pay = page.getByRole('button', { name: 'Pay', exact: true });
@@ -92,11 +76,7 @@ test('when a booking cancelled for a new price is booked again while its payment
   await client.book(token, seller.productId);
   await page.getByText('Please pay').waitFor();
   await page.getByText('16,000 TK').first().waitFor();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await expect.poll(() => pay.isEnabled()).toBe(true);
-  await pay.click();
+  await (await fillCard(page)).click();
   await page.getByText('Payment success').waitFor();
   // The focus is on what says the payment went through, not left on the page's start.
   await expect.poll(() => page.evaluate('document.activeElement?.className')).toContain('payment-success');

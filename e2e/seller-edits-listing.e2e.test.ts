@@ -4,7 +4,19 @@ import { expect, inject, test } from 'vitest';
 import { snap, useBrowser } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
 import { captionedPng } from './support/photos';
-import { api, choose, expectToast, listTv, logInFromHome, loseAnswers, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import {
+  api,
+  atNewPrice,
+  choose,
+  expectToast,
+  fillCard,
+  listTv,
+  logInFromHome,
+  loseAnswers,
+  PASSWORD,
+  sellerWithProduct,
+  uniqueEmail,
+} from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -284,18 +296,7 @@ test('when a seller puts the photos of a booked TV in another order, then the bu
 
   // A new price on the other TV, after the reorder in the log: its booking is cancelled, so the
   // shop has acted on the reorder too, and left that booking as it was.
-  await client.editProduct(seller.token, second, {
-    porduct_name: repriced,
-    productImage: (await client.allProducts()).find((p) => p._id === second)!.productImage,
-    details: 'Bright panel, no dead pixels, remote included.',
-    location: 'Dhanmondi, Dhaka',
-    resale_price: 16000,
-    orginal_price: 42000,
-    use_duration: '2 years',
-    phone_number: '01700000000',
-    product_condition: 'Good',
-    category_id: 'samsung',
-  });
+  await client.editProduct(seller.token, second, await atNewPrice(baseUrl, second, 16000));
   await expectToast(orders, 'A booking was cancelled: the seller changed the listing.');
   await secondRow.getByText('Cancelled', { exact: true }).waitFor();
   expect(await firstRow.getByText('Cancelled', { exact: true }).count()).toBe(0);
@@ -305,12 +306,7 @@ test('when a seller puts the photos of a booked TV in another order, then the bu
   // The buyer pays for the TV they booked: it is theirs.
   await firstRow.getByRole('button', { name: 'Pay' }).click();
   await orders.getByText('Payment With Stripe').waitFor();
-  await orders.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await orders.getByLabel('Expiry (MM/YY)').fill('12/34');
-  await orders.getByLabel('CVC').fill('123');
-  const pay = orders.getByRole('button', { name: 'Pay', exact: true });
-  await expect.poll(() => pay.isEnabled()).toBe(true);
-  await pay.click();
+  await (await fillCard(orders)).click();
   await orders.getByText('Payment success').waitFor();
   expect((await client.allProducts()).find((p) => p._id === first)?.sold).toBe(true);
 });

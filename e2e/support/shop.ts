@@ -85,12 +85,39 @@ export async function listTv(
   });
 }
 
+/** The listing as it is, at another price: the body of its seller's edit (the cover alone keeps its other photos). */
+export async function atNewPrice(baseUrl: string, productId: string, price: number): Promise<AddProductBody> {
+  const listed = (await api(baseUrl).allProducts()).find((p) => p._id === productId)!;
+  return {
+    porduct_name: listed.porduct_name,
+    productImage: listed.productImage,
+    details: listed.details,
+    location: listed.location,
+    resale_price: price,
+    orginal_price: listed.orginal_price,
+    use_duration: '2 years',
+    phone_number: listed.phone_number,
+    product_condition: listed.product_condition,
+    category_id: listed.category_id,
+  };
+}
+
 /** A seller with one listing, made through the API; answers the product's name. */
 export async function sellerWithProduct(baseUrl: string, sellerName: string, productName: string) {
   const email = uniqueEmail('seller');
   const { token } = await api(baseUrl).signup(sellerName, email, 'Seller');
   const answer = await listTv(baseUrl, token, productName);
   return { email, token, productId: answer.insertedId ?? '' };
+}
+
+/** Fills the payment page's card form and waits until Pay may be pressed; answers Pay. */
+export async function fillCard(page: Page, cardNumber = '4242 4242 4242 4242') {
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  const pay = page.getByRole('button', { name: 'Pay', exact: true });
+  await expect.poll(() => pay.isEnabled()).toBe(true);
+  return pay;
 }
 
 /**

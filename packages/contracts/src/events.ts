@@ -78,10 +78,17 @@ export type EditableListing = Pick<ProductListing, (typeof EDITABLE_LISTING_FIEL
  */
 export function changesTerms(photosBefore: readonly string[], changes: Partial<EditableListing>): boolean {
   if (Object.keys(changes).some((field) => field !== 'imageUrl' && field !== 'imageUrls' && field !== 'thumbnailUrls')) return true;
-  const after = changes.imageUrls ?? (changes.imageUrl === undefined ? photosBefore : [changes.imageUrl]);
   const sorted = (photos: readonly string[]) => JSON.stringify([...photos].sort());
-  return sorted(after) !== sorted(photosBefore);
+  return sorted(photosAfter(photosBefore, changes)) !== sorted(photosBefore);
 }
+
+/**
+ * A listing's photos after an edit, in order. An edit that names the cover alone (`imageUrl`
+ * without `imageUrls`) is from before several photos, when a listing had that one: catalog and
+ * orders both fold photos with this, so their counts of terms agree.
+ */
+export const photosAfter = (photosBefore: readonly string[], changes: Partial<EditableListing>): readonly string[] =>
+  changes.imageUrls ?? (changes.imageUrl === undefined ? photosBefore : [changes.imageUrl]);
 
 /**
  * Whether a booking (its BookingPlaced's counts) was placed on other terms than the listing has
@@ -154,9 +161,9 @@ export type OrdersEvent =
         phone: string;
         meetingLocation: string;
         /**
-         * How many times its seller had edited the listing when this placing was made. Absent in
-         * bookings placed before it was kept; for those, its sale is refused once the listing was
-         * edited since (ADR 0058).
+         * How many times its seller had edited the listing when this placing was made (absent in
+         * bookings placed before it was kept). A booking without `listingTerms` is sold only while
+         * the listing has had no edit since (ADR 0058).
          */
         listingEdits?: number;
         /**

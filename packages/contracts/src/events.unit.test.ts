@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookedOnOtherTerms, changesTerms } from './events';
+import { bookedOnOtherTerms, changesTerms, photosAfter } from './events';
 
 describe('changesTerms: what a booking was placed on (ADR 0073)', () => {
   const photos = ['/api/images/a', '/api/images/b', '/api/images/c'];
@@ -20,6 +20,8 @@ describe('changesTerms: what a booking was placed on (ADR 0073)', () => {
   it('reads an edit from before several photos (the cover alone) as the one photo it names', () => {
     expect(changesTerms(['/api/images/a'], { imageUrl: '/api/images/a' })).toBe(false);
     expect(changesTerms(['/api/images/a'], { imageUrl: '/api/images/z' })).toBe(true);
+    expect(photosAfter(['/api/images/a', '/api/images/b'], { imageUrl: '/api/images/z' })).toEqual(['/api/images/z']);
+    expect(photosAfter(['/api/images/a'], { details: 'With its stand' })).toEqual(['/api/images/a']);
   });
 });
 

@@ -445,6 +445,12 @@ describe('product decider', () => {
     given(withPhotos, reorder, swapped).when(sale(1)).then([soldToB1]);
     const priced: ProductEvent = { type: 'ProductEdited', data: { productId: 'p1', changes: { resalePricePoisha: 2_500_000 } } };
     given(withPhotos, reorder, priced).when(sale(0)).thenThrows({ kind: 'illegal_state', field: 'listing' });
+    // An edit from before several photos names the cover alone: the listing has that one photo
+    // then, as orders folds it too (its product facts' spec tells the same story), so the same
+    // photo named again is no new term.
+    const coverOnly: ProductEvent = { type: 'ProductEdited', data: { productId: 'p1', changes: { imageUrl: '/api/images/z' } } };
+    const same: ProductEvent = { type: 'ProductEdited', data: { productId: 'p1', changes: { imageUrls: ['/api/images/z'] } } };
+    given(withPhotos, coverOnly, same).when(sale(1)).then([soldToB1]);
     // A booking from before the terms were kept still counts every edit.
     given(withPhotos, reorder)
       .when({ type: 'RecordSale', data: { bookingId: 'b1', buyerName: 'Nila', listingEdits: 0 } })

@@ -1,4 +1,4 @@
-import { changesTerms, type CatalogEvent, type ProductListing, type SellerListingsEvent } from '@tv-shop/contracts';
+import { changesTerms, photosAfter, type CatalogEvent, type ProductListing, type SellerListingsEvent } from '@tv-shop/contracts';
 
 /** The events of a product's own stream (a seller's listing slots name products too, on the seller's stream). */
 export type ProductEvent = Exclude<Extract<CatalogEvent, { data: { productId: string } }>, SellerListingsEvent>;
@@ -42,13 +42,19 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
     };
   if (state.status !== 'listed') return state;
   switch (event.type) {
-    case 'ProductEdited':
+    case 'ProductEdited': {
+      const { changes } = event.data;
+      const photos = state.listing.imageUrls ?? [state.listing.imageUrl];
+      // Photos folded as orders folds them (an edit naming the cover alone leaves that one), so
+      // both count the same terms.
+      const imageUrls = changes.imageUrl !== undefined || changes.imageUrls ? [...photosAfter(photos, changes)] : state.listing.imageUrls;
       return {
         ...state,
-        listing: { ...state.listing, ...event.data.changes },
+        listing: { ...state.listing, ...changes, ...(imageUrls ? { imageUrls } : {}) },
         edits: state.edits + 1,
-        terms: state.terms + (changesTerms(state.listing.imageUrls ?? [state.listing.imageUrl], event.data.changes) ? 1 : 0),
+        terms: state.terms + (changesTerms(photos, changes) ? 1 : 0),
       };
+    }
     case 'ProductMarkedSold':
       return { ...state, sold: true, soldTo: event.data.bookingId ?? null, advertised: false };
     case 'ProductMarkedAvailable':

@@ -69,6 +69,10 @@ describe("product facts: the cover's thumbnail", () => {
     expect(reordered).toMatchObject({ edits: 1, terms: 0, image: '/p/b', photos: ['/p/b', '/p/a'] });
     expect(await story('tf-5', edited('tf-5', { imageUrls: ['/p/b', '/p/c'] }))).toMatchObject({ edits: 2, terms: 1 });
     expect(await story('tf-5', edited('tf-5', { details: 'With its remote' }))).toMatchObject({ edits: 3, terms: 2 });
+    // An edit from before several photos names the cover alone: the listing has that one photo
+    // then, as catalog folds it too (its decider's spec tells the same story).
+    await story('tf-6', listed('tf-6', { imageUrls: ['/p/a', '/p/b', '/p/c'] }), edited('tf-6', { imageUrl: '/p/z' }));
+    expect(await story('tf-6', edited('tf-6', { imageUrls: ['/p/z'] }))).toMatchObject({ edits: 2, terms: 1, photos: ['/p/z'] });
     const events = await store.readStream(streams.product('tf-5'));
     expect(await loadProductFacts(store, 'tf-5', events[2]!.position)).toMatchObject({ edits: 1, terms: 0, photos: ['/p/b', '/p/a'] });
   });

@@ -1,4 +1,4 @@
-import { changesTerms, streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { changesTerms, photosAfter, streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import type { EventStore } from '@tv-shop/platform';
 import type { ProductFacts } from './decide';
 
@@ -41,12 +41,11 @@ export async function loadProductFacts(store: EventStore, productId: string, bef
     } else if (e.type === 'ProductEdited') {
       // A booking placed from now on is placed at the listing as it is now.
       const { changes } = e.data as EventOf<'ProductEdited'>['data'];
-      const { name, imageUrl, imageUrls, thumbnailUrls, resalePricePoisha } = changes;
+      const { name, imageUrl, thumbnailUrls, resalePricePoisha } = changes;
       if (changesTerms(photos, changes)) facts.terms++;
       if (name !== undefined) facts.name = name;
       if (imageUrl !== undefined) facts.image = imageUrl;
-      if (imageUrls !== undefined) photos = imageUrls;
-      else if (imageUrl !== undefined) photos = [imageUrl];
+      photos = [...photosAfter(photos, changes)];
       if (thumbnailUrls !== undefined) thumbnails = thumbnailUrls;
       if (resalePricePoisha !== undefined) facts.pricePoisha = resalePricePoisha;
       facts.edits++;

@@ -257,6 +257,12 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
         'listing-edited',
         reordered,
       );
+      // Placed again since (cancelled by the reorder, now with its terms): the next reorder keeps
+      // it, the placing at hand deciding, not the first.
+      await place('pe-reordered', 'pe-old-client');
+      await reorder('pe-reordered');
+      await policy.caughtUp();
+      expect(await typesOf(legacy.bookingId)).toEqual(['BookingPlaced', 'BookingCancelled', 'BookingPlaced']);
       // Its terms changed after the reorder: cancelled then.
       const priced = await edit('pe-reordered', { resalePricePoisha: 80_000 });
       await policy.caughtUp();
