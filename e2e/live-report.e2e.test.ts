@@ -134,3 +134,20 @@ test('when the admin dismisses a report, then the listing leaves Reported Items,
   expect(await stillSamePage(buyer)).toBe(true);
   expect((await client.allProducts()).find((p) => p._id === productId)).toMatchObject({ reported: false, sold: false });
 });
+
+test('when the admin takes a listing off while its seller is elsewhere in the app, then they are told why there and then', async () => {
+  const productName = `Hisense ULED ${Date.now()}`;
+  const { productId, email } = await sellerWithProduct(baseUrl, 'Sylhet Screens', productName);
+  const seller = await newPage();
+  await logInFromHome(seller, email, PASSWORD);
+  // A page that shows none of their listings.
+  await seller.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blogs' }).click();
+  await Promise.all([waitLive(seller), markNoReload(seller)]);
+
+  const { token } = await api(baseUrl).login(ADMIN.email, ADMIN.password);
+  const removed = await fetch(`${baseUrl}/api/product/${productId}`, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+  expect(removed.status).toBe(200);
+  await expectToast(seller, `${productName}: TV Shop removed it.`);
+  expect(await stillSamePage(seller)).toBe(true);
+  await snap(seller, '5-seller-told-elsewhere');
+});

@@ -68,6 +68,22 @@ describe('routing a change to views (unit)', () => {
     expect(decide([lg], r)).toBeNull();
   });
 
+  it("given a listing taken off the shop, then its seller's account view gets the removal, wherever they are; no other account, and no other change of it (ADR 0070)", () => {
+    const own: View = { kind: 'account', userId: 's' };
+    expect(viewKeys(own)).toContain('seller:s');
+    const was = product('p1', { category_id: 'lg' });
+    const removed = route({ entity: 'product', op: 'remove', id: 'p1', position: 8, route: { was } }, ['all']);
+    expect(decide([own], removed)).toEqual({ entity: 'product', op: 'remove', id: 'p1', position: 8 });
+    expect(decide([{ kind: 'account', userId: 'other' }], removed)).toBeNull();
+    const edited = route({ entity: 'product', op: 'upsert', id: 'p1', row: was, position: 9 }, ['all']);
+    expect(decide([own], edited)).toBeNull();
+    const sold = route(
+      { entity: 'product', op: 'upsert', id: 'p1', row: product('p1', { sold: true }), position: 10, route: { was: { sold: false } } },
+      ['all'],
+    );
+    expect(decide([own], sold)).toBeNull();
+  });
+
   it('given a report on a sold listing, then a for-sale view hears nothing (it never showed it)', () => {
     const r = route({ entity: 'product', op: 'upsert', id: 'p1', row: product('p1', { sold: true, reported: true }), position: 7 }, [
       'all',
@@ -284,6 +300,20 @@ describe('subscriptions by view, through real sockets', () => {
     await poll(() => ops(ads.pushes)).toEqual(['upsert']);
     await put(`/product/remove_advertise/${p._id}`, seller.token);
     await poll(() => ops(ads.pushes)).toEqual(['upsert', 'remove']);
+  });
+
+  it("when the admin takes a seller's listing off, then the seller's account view hears the removal (so they are told anywhere in the app), another seller's does not", async () => {
+    const seller = await shop.signup('Seller');
+    const other = await shop.signup('Seller');
+    const admin = await shop.login('admin@tvshop.test', 'admin-password-1');
+    const own = await viewer([{ kind: 'account', userId: seller.user._id }], seller.token);
+    const theirs = await viewer([{ kind: 'account', userId: other.user._id }], other.token);
+    const p = await shop.addProduct(seller.token);
+    expect((await shop.call('DELETE', `/product/${p._id}`, { token: admin.token })).status).toBe(200);
+    await poll(() => own.pushes.filter((x) => x.entity === 'product')).toEqual([expect.objectContaining({ op: 'remove', id: p._id })]);
+    expect(theirs.pushes.filter((x) => x.entity === 'product')).toEqual([]);
+    // A reconnecting socket's catch-up brings it too.
+    expect((await ask(own.socket, 0)).changes).toEqual(expect.arrayContaining([expect.objectContaining({ op: 'remove', id: p._id })]));
   });
 
   it('authorisation: a visitor never gets a booking or a user, and nobody subscribes to another account or the admins', async () => {

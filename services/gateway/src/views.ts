@@ -70,7 +70,8 @@ export function viewKeys(view: View): string[] {
     case 'advertised':
       return ['advertised', ANY_PRODUCT_KEY];
     case 'account':
-      return [`account:${view.userId}`];
+      // And its listings, for the one change of them it hears: a listing taken off (`decide`).
+      return [`account:${view.userId}`, `seller:${view.userId}`];
     case 'admin':
       return ['admin'];
   }
@@ -79,7 +80,9 @@ export function viewKeys(view: View): string[] {
 /**
  * What a socket with these views gets of a change: the change itself when one of its views holds
  * the row after it; a removal when none does any more but one held it before; otherwise nothing.
- * Bookings, users and the admin's entities go only to the account they belong to and the admins.
+ * A listing taken off the shop also reaches its seller's account view, wherever they are in the
+ * app, so they are told why (ADR 0070); no other change of a listing does. Bookings, users and the
+ * admin's entities go only to the account they belong to and the admins.
  */
 export function decide(views: readonly View[], r: Routed): ChangePush | null {
   const push = r.push;
@@ -89,7 +92,9 @@ export function decide(views: readonly View[], r: Routed): ChangePush | null {
     if (!r.rooms.includes(rooms.everyone)) return null;
     if (r.after && views.some((v) => productInView(v, r.after!))) return push;
     const held = r.before ? views.some((v) => productInView(v, r.before!)) : push.op === 'remove' && views.some(isProductView);
-    return held ? { entity: 'product', op: 'remove', id: push.id, position: push.position } : null;
+    const sellerOf = r.before?.sellerId;
+    const ownTakenOff = push.op === 'remove' && !!sellerOf && views.some((v) => v.kind === 'account' && v.userId === sellerOf);
+    return held || ownTakenOff ? { entity: 'product', op: 'remove', id: push.id, position: push.position } : null;
   }
   for (const v of views) {
     if (v.kind === 'admin' && r.rooms.includes(rooms.admins)) return push;

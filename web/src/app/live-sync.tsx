@@ -28,6 +28,7 @@ export function LiveSync() {
   const email = user?.email ?? null;
   const userId = user?._id ?? null;
   const admin = user?.role.toLowerCase() === 'admin';
+  const seller = user?.role.toLowerCase() === 'seller';
   useWatchView(useMemo(() => (userId ? { kind: 'account' as const, userId } : null), [userId]));
   useWatchView(useMemo(() => (admin ? { kind: 'admin' as const } : null), [admin]));
   const applyProduct = useSetAtom(productsStore.applyAtom);
@@ -102,17 +103,19 @@ export function LiveSync() {
       )
         toast(`${push.row.username} cancelled their booking of ${push.row.porduct_name}`, { id: `booking-${push.id}-${push.position}` });
     };
-    // A seller's listing taken off by someone else (the admin, after a report) leaves the page
-    // that shows it (My Products, its own page) with a word of why, not silently. The push carries
-    // no reason: their list of listings taken off does, and My Products shows it read again. Their
-    // own withdrawal (this tab or another of theirs) is no news, nor is a listing still there (it
-    // only left a view).
+    // A seller's listing taken off by someone else (the admin, after a report) is told with a
+    // word of why wherever the seller is: their account view hears its removal (ADR 0070), and a
+    // page showing it loses it. The push carries no reason: their list of listings taken off
+    // does, and My Products shows it read again. Their own withdrawal (this tab or another of
+    // theirs) is no news, nor is a listing still there (it only left a view). A removal of a row
+    // this tab never read (most likely theirs, heard by the account view) is asked about only by
+    // a seller: their list says whether it was theirs.
     const announceRemovalToSeller = (id: string, before: Product | undefined) => {
-      if (!userId || before?.sellerId !== userId) return;
+      if (!userId || (before ? before.sellerId !== userId : !seller)) return;
       readOwnRemoved(userId, (update) => jotai.set(ownRemovedAtom, update)).then((list) => {
         const removal = list.find((r) => r._id === id);
         if (removal && removal.reason !== 'withdrawn')
-          toast(`${before.porduct_name}: ${removedReasonText(removal.reason)}.`, { id: `removed-${id}` });
+          toast(`${before?.porduct_name ?? removal.porduct_name}: ${removedReasonText(removal.reason)}.`, { id: `removed-${id}` });
       }, logFailure);
     };
     // A 401 here also ends the session through the API client, which replaces this socket.
@@ -147,6 +150,7 @@ export function LiveSync() {
     ready,
     token,
     email,
+    seller,
     applyProduct,
     applyReported,
     applyBooking,
