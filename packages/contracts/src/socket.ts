@@ -8,7 +8,11 @@ import type { View, ViewsAnswer } from './views';
  */
 export type Change =
   | { entity: 'product'; op: 'upsert'; id: string; row: Product }
-  | { entity: 'product'; op: 'remove'; id: string }
+  /**
+   * `sellerId`: whose listing it was, when the gateway knows the row (a view's removal): the web
+   * app tells a seller why their listing left wherever they are (ADR 0070).
+   */
+  | { entity: 'product'; op: 'remove'; id: string; sellerId?: string }
   /** Reported products with their reports, to the admin only. */
   | { entity: 'reported_product'; op: 'upsert'; id: string; row: ReportedProduct }
   | { entity: 'reported_product'; op: 'remove'; id: string }

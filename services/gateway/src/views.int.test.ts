@@ -61,7 +61,7 @@ describe('routing a change to views (unit)', () => {
     const sold = product('p1', { sold: true });
     const r = route({ entity: 'product', op: 'upsert', id: 'p1', row: sold, position: 6, route: { was: { sold: false } } }, ['all']);
     expect(r.push).not.toHaveProperty('route');
-    expect(decide([sony], r)).toEqual({ entity: 'product', op: 'remove', id: 'p1', position: 6 });
+    expect(decide([sony], r)).toEqual({ entity: 'product', op: 'remove', id: 'p1', position: 6, sellerId: 's' });
     expect(decide([page], r)).toEqual(r.push);
     // A page showing both (the product and the category) keeps the row: it is still on one of them.
     expect(decide([sony, page], r)).toEqual(r.push);
@@ -73,7 +73,7 @@ describe('routing a change to views (unit)', () => {
     expect(viewKeys(own)).toContain('seller:s');
     const was = product('p1', { category_id: 'lg' });
     const removed = route({ entity: 'product', op: 'remove', id: 'p1', position: 8, route: { was } }, ['all']);
-    expect(decide([own], removed)).toEqual({ entity: 'product', op: 'remove', id: 'p1', position: 8 });
+    expect(decide([own], removed)).toEqual({ entity: 'product', op: 'remove', id: 'p1', position: 8, sellerId: 's' });
     expect(decide([{ kind: 'account', userId: 'other' }], removed)).toBeNull();
     const edited = route({ entity: 'product', op: 'upsert', id: 'p1', row: was, position: 9 }, ['all']);
     expect(decide([own], edited)).toBeNull();
@@ -310,7 +310,9 @@ describe('subscriptions by view, through real sockets', () => {
     const theirs = await viewer([{ kind: 'account', userId: other.user._id }], other.token);
     const p = await shop.addProduct(seller.token);
     expect((await shop.call('DELETE', `/product/${p._id}`, { token: admin.token })).status).toBe(200);
-    await poll(() => own.pushes.filter((x) => x.entity === 'product')).toEqual([expect.objectContaining({ op: 'remove', id: p._id })]);
+    await poll(() => own.pushes.filter((x) => x.entity === 'product')).toEqual([
+      expect.objectContaining({ op: 'remove', id: p._id, sellerId: seller.user._id }),
+    ]);
     expect(theirs.pushes.filter((x) => x.entity === 'product')).toEqual([]);
     // A reconnecting socket's catch-up brings it too.
     expect((await ask(own.socket, 0)).changes).toEqual(expect.arrayContaining([expect.objectContaining({ op: 'remove', id: p._id })]));

@@ -92,9 +92,10 @@ export function decide(views: readonly View[], r: Routed): ChangePush | null {
     if (!r.rooms.includes(rooms.everyone)) return null;
     if (r.after && views.some((v) => productInView(v, r.after!))) return push;
     const held = r.before ? views.some((v) => productInView(v, r.before!)) : push.op === 'remove' && views.some(isProductView);
-    const sellerOf = r.before?.sellerId;
-    const ownTakenOff = push.op === 'remove' && !!sellerOf && views.some((v) => v.kind === 'account' && v.userId === sellerOf);
-    return held || ownTakenOff ? { entity: 'product', op: 'remove', id: push.id, position: push.position } : null;
+    const sellerId = r.before?.sellerId;
+    const ownTakenOff = push.op === 'remove' && !!sellerId && views.some((v) => v.kind === 'account' && v.userId === sellerId);
+    if (!held && !ownTakenOff) return null;
+    return { entity: 'product', op: 'remove', id: push.id, position: push.position, ...(sellerId ? { sellerId } : {}) };
   }
   for (const v of views) {
     if (v.kind === 'admin' && r.rooms.includes(rooms.admins)) return push;

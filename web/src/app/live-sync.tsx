@@ -1,4 +1,4 @@
-import { CANCEL_REASON_TEXT, removedReasonText, type ChangePush, type Product } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, removedReasonText, type ChangePush } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
@@ -28,7 +28,6 @@ export function LiveSync() {
   const email = user?.email ?? null;
   const userId = user?._id ?? null;
   const admin = user?.role.toLowerCase() === 'admin';
-  const seller = user?.role.toLowerCase() === 'seller';
   useWatchView(useMemo(() => (userId ? { kind: 'account' as const, userId } : null), [userId]));
   useWatchView(useMemo(() => (admin ? { kind: 'admin' as const } : null), [admin]));
   const applyProduct = useSetAtom(productsStore.applyAtom);
@@ -59,7 +58,11 @@ export function LiveSync() {
             const products = jotai.get(productsStore.stateAtom);
             // Not for a push older than what this tab has (a catch-up's replay).
             if (push.position > (products.positions.get(push.id) ?? -Infinity))
-              announceRemovalToSeller(push.id, products.rows.get(push.id));
+              announceRemovalToSeller(
+                push.id,
+                products.rows.get(push.id)?.porduct_name,
+                push.sellerId ?? products.rows.get(push.id)?.sellerId,
+              );
           }
           return applyProduct(push);
         case 'reported_product':
@@ -107,15 +110,14 @@ export function LiveSync() {
     // word of why wherever the seller is: their account view hears its removal (ADR 0070), and a
     // page showing it loses it. The push carries no reason: their list of listings taken off
     // does, and My Products shows it read again. Their own withdrawal (this tab or another of
-    // theirs) is no news, nor is a listing still there (it only left a view). A removal of a row
-    // this tab never read (most likely theirs, heard by the account view) is asked about only by
-    // a seller: their list says whether it was theirs.
-    const announceRemovalToSeller = (id: string, before: Product | undefined) => {
-      if (!userId || (before ? before.sellerId !== userId : !seller)) return;
+    // theirs) is no news, nor is a listing still there (it only left a view). Whose it was: the
+    // push says (`sellerId`), else the row this tab had.
+    const announceRemovalToSeller = (id: string, name: string | undefined, sellerId: string | undefined) => {
+      if (!userId || sellerId !== userId) return;
       readOwnRemoved(userId, (update) => jotai.set(ownRemovedAtom, update)).then((list) => {
         const removal = list.find((r) => r._id === id);
         if (removal && removal.reason !== 'withdrawn')
-          toast(`${before?.porduct_name ?? removal.porduct_name}: ${removedReasonText(removal.reason)}.`, { id: `removed-${id}` });
+          toast(`${name ?? removal.porduct_name}: ${removedReasonText(removal.reason)}.`, { id: `removed-${id}` });
       }, logFailure);
     };
     // A 401 here also ends the session through the API client, which replaces this socket.
@@ -150,7 +152,6 @@ export function LiveSync() {
     ready,
     token,
     email,
-    seller,
     applyProduct,
     applyReported,
     applyBooking,

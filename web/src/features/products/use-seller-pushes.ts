@@ -2,13 +2,16 @@ import type { Product } from '@tv-shop/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EntityChange, EntityState } from '@/lib/entity-store';
 
+/** A product push: a removal names whose listing it was when the gateway knew (`sellerId`). */
+export type ProductPush = EntityChange<Product> & { sellerId?: string };
+
 /** A push about one of a seller's listings, with the row as this tab's store had it before (if it had it). */
 export interface SellerPush {
-  push: EntityChange<Product>;
+  push: ProductPush;
   before: Product | undefined;
 }
 
-type Listener = (push: EntityChange<Product>, before: Product | undefined) => void;
+type Listener = (push: ProductPush, before: Product | undefined) => void;
 const listeners = new Set<Listener>();
 
 /**
@@ -18,17 +21,25 @@ const listeners = new Set<Listener>();
  * is not told. A removal carries no row, and the store knows only rows some page read, so
  * `before` may be missing.
  */
-export function announceProductPush(push: EntityChange<Product>, store: EntityState<Product>): void {
+export function announceProductPush(push: ProductPush, store: EntityState<Product>): void {
   if (listeners.size === 0 || push.position <= (store.positions.get(push.id) ?? -Infinity)) return;
   const before = store.rows.get(push.id);
   for (const listener of listeners) listener(push, before);
 }
 
 /**
+ * Whether a push is about a listing of seller `sellerId`: the row's seller, else (a removal) the
+ * row this tab had, else the one the push names, else (a gateway that names none) maybe theirs.
+ */
+export const isSellers = (sellerId: string, push: ProductPush, before: Product | undefined): boolean =>
+  (push.op === 'upsert' ? push.row.sellerId : (before?.sellerId ?? push.sellerId ?? sellerId)) === sellerId;
+
+/**
  * Calls `onPush` for each push about a listing of seller `sellerId`: one of theirs added,
- * changed or removed. A removal of a row this tab never read may be theirs (the seller's view is
- * one of the few a page hears, and a removal carries no row), so it is passed on too, with
- * `before` undefined; the page decides what is worth a read.
+ * changed or removed. A removal of a row this tab never read is theirs when it names them
+ * (`sellerId`), or, from a gateway that does not name the seller, may be (the seller's view is one
+ * of the few a page hears), so it is passed on too, with `before` undefined; the page decides what
+ * is worth a read.
  */
 export function useSellerPushes(sellerId: string | null, onPush: (p: SellerPush) => void): void {
   const latest = useRef(onPush);
@@ -36,8 +47,7 @@ export function useSellerPushes(sellerId: string | null, onPush: (p: SellerPush)
   useEffect(() => {
     if (!sellerId) return undefined;
     const listener: Listener = (push, before) => {
-      const theirs = push.op === 'upsert' ? push.row.sellerId === sellerId : (before?.sellerId ?? sellerId) === sellerId;
-      if (theirs) latest.current({ push, before });
+      if (isSellers(sellerId, push, before)) latest.current({ push, before });
     };
     listeners.add(listener);
     return () => void listeners.delete(listener);
