@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { api, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, atNewPrice, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -32,7 +32,7 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   // marked it sold, as no buyer here bought it); it stays in the
   // history, greyed, with the reason, and can no longer be paid.
   await client.markSold(lostSeller.token, lostSeller.productId);
-  await expectToast(page, 'A booking was cancelled: the TV is no longer available.');
+  await expectToast(page, `Your booking of ${lost} was cancelled: the TV is no longer available.`);
   await lostRow.getByText('Cancelled', { exact: true }).waitFor();
   await lostRow.getByText('the seller marked it sold').waitFor();
   expect(await lostRow.getByRole('button', { name: 'Pay' }).count()).toBe(0);
@@ -98,21 +98,9 @@ test('when the seller changes a booked listing, then the buyer is told the TV is
   await markNoReload(page);
 
   // A new price: the booking was for the listing as it was, so the shop cancels it (ADR 0057).
-  const [listed] = (await client.allProducts()).filter((p) => p._id === seller.productId);
-  await client.editProduct(seller.token, seller.productId, {
-    porduct_name: name,
-    productImage: listed!.productImage,
-    details: listed!.details,
-    location: listed!.location,
-    resale_price: 16000,
-    orginal_price: 42000,
-    use_duration: '2 years',
-    phone_number: listed!.phone_number,
-    product_condition: 'Good',
-    category_id: 'samsung',
-  });
-  await expectToast(page, 'A booking was cancelled: the seller changed the listing. Book it again if you still want it.');
-  expect(await page.getByText('A booking was cancelled: the TV is no longer available.').count()).toBe(0);
+  await client.editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 16000));
+  await expectToast(page, 'was cancelled: the seller changed the listing. Book it again if you still want it.');
+  expect(await page.getByText('was cancelled: the TV is no longer available.').count()).toBe(0);
   await row.getByText('the seller changed the listing; book it again if you still want it').waitFor();
   expect(await stillSamePage(page)).toBe(true);
   await snap(page, '9-my-orders-listing-changed');
@@ -120,4 +108,22 @@ test('when the seller changes a booked listing, then the buyer is told the TV is
   await page.goto(`/products/${seller.productId}`);
   await page.getByText('16,000 TK').first().waitFor();
   expect(await page.getByRole('button', { name: 'Book Now' }).isEnabled()).toBe(true);
+});
+
+test('when the shop cancels a booking while its buyer is elsewhere in the app, then they are told there, naming the TV', async () => {
+  const name = `Toshiba Regza ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Comilla Screens', name);
+  const email = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const { token } = await client.signup('Away Buyer', email, 'Buyer');
+  await client.book(token, seller.productId);
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blogs' }).click();
+  await Promise.all([waitLive(page), markNoReload(page)]);
+
+  await client.editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 16000));
+  await expectToast(page, `Your booking of ${name} was cancelled: the seller changed the listing. Book it again if you still want it.`);
+  expect(await stillSamePage(page)).toBe(true);
+  await snap(page, '9-buyer-told-elsewhere');
 });

@@ -297,7 +297,7 @@ test('when a seller puts the photos of a booked TV in another order, then the bu
   // A new price on the other TV, after the reorder in the log: its booking is cancelled, so the
   // shop has acted on the reorder too, and left that booking as it was.
   await client.editProduct(seller.token, second, await atNewPrice(baseUrl, second, 16000));
-  await expectToast(orders, 'A booking was cancelled: the seller changed the listing.');
+  await expectToast(orders, `Your booking of ${repriced} was cancelled: the seller changed the listing.`);
   await secondRow.getByText('Cancelled', { exact: true }).waitFor();
   expect(await firstRow.getByText('Cancelled', { exact: true }).count()).toBe(0);
   expect(await stillSamePage(orders)).toBe(true);

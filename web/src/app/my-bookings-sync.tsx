@@ -2,13 +2,14 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { bookedBy, getMyBookings } from '@/features/bookings/api/get-my-bookings';
 import { bookingsStore } from '@/features/bookings/atoms';
+import { useCancelledBookingToast } from '@/features/bookings/cancellation';
 import { myBookingsAtom, myBookingsReadyAtom, type MyBooking } from '@/lib/my-bookings';
 import { hasRole, useSessionUser } from '@/lib/session';
 import { onLiveReconnect } from '@/lib/live-socket';
 import { listsReloadAtom } from '@/lib/use-live-list';
 
 /**
- * For a signed-in buyer: reads their bookings once (pushes to their account keep the store
+ * For a signed-in buyer: tells them when the shop cancels a booking of theirs; reads their bookings once (pushes to their account keep the store
  * current after that; My Orders, or a resync after the tab missed pushes, reads them again) and
  * keeps `myBookingsAtom`, by product, to the open and paid ones. A failed read leaves it as it
  * was: Book Now then stays, and the server still refuses a second booking with its own words.
@@ -24,6 +25,8 @@ export function MyBookingsSync() {
   const [readFor, setReadFor] = useState<string | null>(null);
   // Read again, as every open list is, when the server could not replay what this tab missed.
   const reload = useAtomValue(listsReloadAtom);
+  // A booking the shop cancelled is told wherever the buyer is, not only on My Orders.
+  useCancelledBookingToast(email ?? '');
 
   useEffect(() => {
     if (!email) return;

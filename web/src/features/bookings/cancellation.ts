@@ -4,13 +4,16 @@ import { useEffect, useRef } from 'react';
 import toast from 'react-hot-toast';
 import { bookingsStore } from './atoms';
 
-export const BOOKING_CANCELLED_TEXT = 'A booking was cancelled: the TV is no longer available.';
-/** Said when the seller changed a booked listing: the TV is still for sale, as it is now. */
-export const BOOKING_CANCELLED_EDITED_TEXT = 'A booking was cancelled: the seller changed the listing. Book it again if you still want it.';
-
-/** The toast for one of the buyer's bookings that the shop cancelled, by its reason. */
+/**
+ * The toast for one of the buyer's bookings that the shop cancelled, naming the TV, by its
+ * reason: when the seller changed the listing, the TV is still for sale, as it is now.
+ */
 export function cancelledToast(booking: Booking): string {
-  return booking.cancel_reason === CANCEL_REASON_TEXT['listing-edited'] ? BOOKING_CANCELLED_EDITED_TEXT : BOOKING_CANCELLED_TEXT;
+  const why =
+    booking.cancel_reason === CANCEL_REASON_TEXT['listing-edited']
+      ? 'the seller changed the listing. Book it again if you still want it.'
+      : 'the TV is no longer available.';
+  return `Your booking of ${booking.porduct_name} was cancelled: ${why}`;
 }
 /** Said on the payment page of a booking cancelled while it was open. */
 export const BOOKING_CANCELLED_NOTICE = 'This TV is no longer available; your booking was cancelled.';
@@ -27,8 +30,8 @@ export function cancelledNotice(booking: Booking): string {
 /**
  * The server cancels an unpaid booking whose TV was sold, removed or changed by its seller; its
  * push turns the row Cancelled (it stays in My Orders with the reason). This tells the buyer when
- * it happens, for their own bookings only, and only for a change seen while the page is open; not
- * for a booking they cancelled themselves (here or in another tab).
+ * it happens, wherever they are in the app (their bookings are kept app-wide, MyBookingsSync),
+ * for their own bookings only; not for a booking they cancelled themselves (here or in another tab).
  */
 export function useCancelledBookingToast(email: string) {
   const { rows } = useAtomValue(bookingsStore.stateAtom);

@@ -86,7 +86,7 @@ const madeBy = (listing: Product, body: AddProductBody) =>
   }) && (body.productImages ?? [body.productImage]).join(' ') === listing.productImages.join(' ');
 
 /** What a listing tells everyone about its seller (ADR 0069): said where the seller types it in. */
-const LISTING_IS_PUBLIC = 'Shown on the listing with your name and email, for buyers to reach you.';
+const LISTING_IS_PUBLIC = 'Public with the listing, as are your name and email, for buyers to reach you.';
 
 /**
  * Every field is required; new photos are shrunk and uploaded first, in order, then sent with the
