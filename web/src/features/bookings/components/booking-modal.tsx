@@ -1,13 +1,15 @@
 import { Form, Input, Modal, type InputRef } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
+import { ApiError, logFailure } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
 import { useSubmit } from '@/lib/use-submit';
 import { useMounted } from '@/lib/use-mounted';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
 import { placeBooking } from '../api/place-booking';
+import { readListing } from '../api/read-listing';
 import { Notice } from '@/components/ui/notice';
 
 /** The form's id, so the modal's footer button (outside the form) still submits it, Enter too. */
@@ -28,8 +30,11 @@ interface BookingValues {
  * form starts empty without a reset: a reset after the first render would wipe what a buyer
  * typed at once into the phone field, which has the focus from the dialog's first frame.
  */
-export function BookingModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
+export function BookingModal({ product: opened, onClose }: { product: Product | null; onClose: () => void }) {
   const user = useSessionUser();
+  // The listing as the dialog shows it: as it was opened, or, once the server said its seller
+  // changed it since, as it is now (the refusal says so), so Submit then books what is shown.
+  const [product, setProduct] = useState(opened);
   const [form] = Form.useForm<BookingValues>();
   const phone = useRef<InputRef>(null);
   // The phone field has the focus as the dialog appears, not once its opening animation is over:
@@ -42,25 +47,31 @@ export function BookingModal({ product, onClose }: { product: Product | null; on
 
   const { submit, busy, error } = useSubmit(async (values: BookingValues) => {
     if (!product || !user) return;
-    await placeBooking({
-      product_id: product._id,
-      ...values,
-      // The terms shown here: if the seller changes the listing meanwhile, the server refuses
-      // (409 on `edits`, with the new price) rather than booking at terms the buyer never saw.
-      edits: product.edits,
-      porduct_name: product.porduct_name,
-      price: product.resale_price,
-      username: user.name,
-      email: user.email,
-      productImage: product.productImage,
-    });
+    try {
+      await placeBooking({
+        product_id: product._id,
+        ...values,
+        // The terms shown here: if the seller changes the listing meanwhile, the server refuses
+        // (409 on `edits`, with the new price) rather than booking at terms the buyer never saw.
+        edits: product.edits,
+        porduct_name: product.porduct_name,
+        price: product.resale_price,
+        username: user.name,
+        email: user.email,
+        productImage: product.productImage,
+      });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.problem.field === 'edits')
+        await readListing(product._id).then((now) => mounted.current && setProduct(now), logFailure);
+      throw failure;
+    }
     toast.success('Booking successfully');
     if (mounted.current) onClose();
   });
 
   return (
     <Modal
-      open={!!product}
+      open={!!opened}
       title={product ? `Book ${product.porduct_name}` : 'Book'}
       okText="Submit"
       okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
