@@ -7,7 +7,7 @@ import { api, atNewPrice, expectToast, fillCard, logInFromHome, PASSWORD, seller
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
 
-/** The listing as it is, at a new price: the seller's edit, as the edit form sends it. */
+/** The buyer's bookings, as My Orders reads them. */
 async function bookingsOf(email: string, token: string): Promise<Booking[]> {
   const res = await fetch(`${baseUrl}/api/bookings?email=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${token}` } });
   return (await res.json()) as Booking[];
@@ -43,6 +43,35 @@ test('when the seller changes the price while a buyer has the booking dialog ope
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expectToast(page, 'Booking successfully');
   expect((await bookingsOf(email, token)).map((b) => [b.status, b.price])).toEqual([['open', 21000]]);
+});
+
+test('when the seller changes more than the price while a buyer has the booking dialog open, then the dialog asks them to read the listing again and books nothing', async () => {
+  const name = `Samsung Crystal ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Rangpur Screens', name);
+  const email = uniqueEmail('buyer');
+  const { token } = await api(baseUrl).signup('Karim Buyer', email, 'Buyer');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto(`/products/${seller.productId}`);
+  await page.getByRole('heading', { name }).waitFor();
+  await waitLive(page);
+  await page.getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Phone Number').fill('01922222222');
+  await dialog.getByLabel('Meeting Location').fill('Modern More, Rangpur');
+
+  // Worse condition, same price: the dialog does not show the condition, so it does not book it unseen.
+  const fair = { ...(await atNewPrice(baseUrl, seller.productId, 18500)), product_condition: 'Fair' as const };
+  await api(baseUrl).editProduct(seller.token, seller.productId, fair);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: 'More than its price changed: close this and read the listing again before booking it.' })
+    .waitFor();
+  await expect.poll(() => dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+  expect(await bookingsOf(email, token)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByText('Fair', { exact: true }).first().waitFor();
 });
 
 test('when a booking cancelled for a new price is booked again while its payment page is open, then the page charges the new price', async () => {

@@ -18,6 +18,11 @@ const FORM_ID = 'booking-form';
 /** The server's own check of the phone (a seller must be able to call it), fetched on first use. */
 const phoneRule = serverFields(() => import('../place-booking-schema').then((m) => m.PlaceBookingBody.shape)).rule('phone_number');
 
+/** What a listing says that this dialog does not show: changed, the buyer looks at it again before booking. */
+const UNSHOWN_TERMS = ['details', 'location', 'orginal_price', 'use_duration', 'product_condition', 'phone_number', 'category_id'] as const;
+const photoSet = (p: Product) => [...p.productImages].sort().join(' ');
+const changedUnseen = (was: Product, now: Product) => UNSHOWN_TERMS.some((f) => was[f] !== now[f]) || photoSet(was) !== photoSet(now);
+
 interface BookingValues {
   phone_number: string;
   meeting_location: string;
@@ -33,8 +38,11 @@ interface BookingValues {
 export function BookingModal({ product: opened, onClose }: { product: Product | null; onClose: () => void }) {
   const user = useSessionUser();
   // The listing as the dialog shows it: as it was opened, or, once the server said its seller
-  // changed it since, as it is now (the refusal says so), so Submit then books what is shown.
+  // changed it since, as it is now when only its name or price changed (the dialog shows both,
+  // the refusal names the price), so Submit then books what is shown. Anything else changed (or
+  // the listing could not be read again): Submit gives way to looking at it again.
   const [product, setProduct] = useState(opened);
+  const [lookAgain, setLookAgain] = useState(false);
   const [form] = Form.useForm<BookingValues>();
   const phone = useRef<InputRef>(null);
   // The phone field has the focus as the dialog appears, not once its opening animation is over:
@@ -61,8 +69,11 @@ export function BookingModal({ product: opened, onClose }: { product: Product | 
         productImage: product.productImage,
       });
     } catch (failure) {
-      if (failure instanceof ApiError && failure.problem.field === 'edits')
-        await readListing(product._id).then((now) => mounted.current && setProduct(now), logFailure);
+      if (failure instanceof ApiError && failure.problem.field === 'edits') {
+        const now = await readListing(product._id).catch((lost: unknown) => void logFailure(lost));
+        if (now && !changedUnseen(product, now)) setProduct(now);
+        else setLookAgain(true);
+      }
       throw failure;
     }
     toast.success('Booking successfully');
@@ -74,7 +85,7 @@ export function BookingModal({ product: opened, onClose }: { product: Product | 
       open={!!opened}
       title={product ? `Book ${product.porduct_name}` : 'Book'}
       okText="Submit"
-      okButtonProps={{ htmlType: 'submit', form: FORM_ID }}
+      okButtonProps={{ htmlType: 'submit', form: FORM_ID, disabled: lookAgain }}
       confirmLoading={busy}
       onCancel={onClose}
       // Had the field not taken it, the dialog takes the focus at the end of its animation (on a
@@ -116,7 +127,15 @@ export function BookingModal({ product: opened, onClose }: { product: Product | 
           >
             <Input />
           </Form.Item>
-          {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
+          {error ? (
+            <Notice
+              className="form-alert"
+              type="error"
+              title={error}
+              description={lookAgain ? 'More than its price changed: close this and read the listing again before booking it.' : undefined}
+              role="alert"
+            />
+          ) : null}
         </Form>
       ) : null}
     </Modal>
