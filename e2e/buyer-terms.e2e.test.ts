@@ -13,12 +13,11 @@ async function bookingsOf(email: string, token: string): Promise<Booking[]> {
   return (await res.json()) as Booking[];
 }
 
-test('when the seller changes the price while a buyer has the booking dialog open, then the booking is refused naming the price now, nothing is booked, and the dialog shows the listing as it is now and books at it', async () => {
-  const name = `Sony Bravia 55" ${Date.now()}`;
-  const seller = await sellerWithProduct(baseUrl, 'Sylhet Screens', name);
+/** A buyer on a seller's only listing's page, its booking dialog open and filled in, at 18,500 TK. */
+async function dialogFilledIn(name: string, sellerName: string, location: string) {
+  const seller = await sellerWithProduct(baseUrl, sellerName, name);
   const email = uniqueEmail('buyer');
   const { token } = await api(baseUrl).signup('Shirin Buyer', email, 'Buyer');
-
   const page = await newPage();
   await logInFromHome(page, email, PASSWORD);
   await page.goto(`/products/${seller.productId}`);
@@ -28,7 +27,16 @@ test('when the seller changes the price while a buyer has the booking dialog ope
   const dialog = page.getByRole('dialog');
   expect(await dialog.getByLabel('Price').inputValue()).toBe('18,500 TK');
   await dialog.getByLabel('Phone Number').fill('01922222222');
-  await dialog.getByLabel('Meeting Location').fill('Zindabazar, Sylhet');
+  await dialog.getByLabel('Meeting Location').fill(location);
+  return { seller, email, token, page, dialog };
+}
+
+test('when the seller changes the price while a buyer has the booking dialog open, then the booking is refused naming the price now, nothing is booked, and the dialog shows the listing as it is now and books at it', async () => {
+  const { seller, email, token, page, dialog } = await dialogFilledIn(
+    `Sony Bravia 55" ${Date.now()}`,
+    'Sylhet Screens',
+    'Zindabazar, Sylhet',
+  );
 
   // The seller raises the price while the buyer is still filling the form.
   await api(baseUrl).editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 21000));
@@ -46,19 +54,11 @@ test('when the seller changes the price while a buyer has the booking dialog ope
 });
 
 test('when the seller changes more than the price while a buyer has the booking dialog open, then the dialog asks them to read the listing again and books nothing', async () => {
-  const name = `Samsung Crystal ${Date.now()}`;
-  const seller = await sellerWithProduct(baseUrl, 'Rangpur Screens', name);
-  const email = uniqueEmail('buyer');
-  const { token } = await api(baseUrl).signup('Karim Buyer', email, 'Buyer');
-  const page = await newPage();
-  await logInFromHome(page, email, PASSWORD);
-  await page.goto(`/products/${seller.productId}`);
-  await page.getByRole('heading', { name }).waitFor();
-  await waitLive(page);
-  await page.getByRole('button', { name: 'Book Now' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('Phone Number').fill('01922222222');
-  await dialog.getByLabel('Meeting Location').fill('Modern More, Rangpur');
+  const { seller, email, token, page, dialog } = await dialogFilledIn(
+    `Samsung Crystal ${Date.now()}`,
+    'Rangpur Screens',
+    'Modern More, Rangpur',
+  );
 
   // Worse condition, same price: the dialog does not show the condition, so it does not book it unseen.
   const fair = { ...(await atNewPrice(baseUrl, seller.productId, 18500)), product_condition: 'Fair' as const };
