@@ -177,7 +177,8 @@ describe.skipIf(!canPartition())('the stack across a real network partition', ()
         ADMIN_PASSWORD: 'partition-admin-password',
         JWT_SECRET: randomUUID(),
         REDIS_CHANNEL: `tvshop:partition:${randomUUID()}`,
-        LOG_LEVEL: 'warn',
+        // PARTITION_LOG_LEVEL=debug (with STACK_LOGS=1) shows kafkajs's group assignments, to see who held what.
+        LOG_LEVEL: process.env.PARTITION_LOG_LEVEL ?? 'warn',
         // The write load is one seller listing without pause: the listing limits are off (ADR 0035).
         LISTING_LIMIT_ACTIVE: '0',
         LISTING_LIMIT_PER_HOUR: '0',

@@ -4,7 +4,7 @@ import { PostgresEventStore } from './event-store/postgres';
 import { migrate } from './db/migrate';
 import { createLogger } from './log';
 import { startPolicy } from './policies';
-import { policyCheckpoint, projectionMigrations, readCheckpoint } from './projections/checkpoints';
+import { policyCheckpoint, projectionMigrations, readCheckpoint, storeCheckpoint } from './projections/checkpoints';
 import { createTestDatabase, type TestDatabase } from './testing';
 import { ev } from './testing/event-store-contract';
 
@@ -63,5 +63,14 @@ describe('policy: refusals and failures of its reactions', () => {
     } finally {
       await policy.stop();
     }
+  });
+
+  it('when a member of its group cut off by a partition stores an older position after another went further, then the checkpoint stays where the other left it', async () => {
+    const key = policyCheckpoint('zombie');
+    await storeCheckpoint(db.pool, key, 120);
+    await storeCheckpoint(db.pool, key, 43);
+    expect(await readCheckpoint(db.pool, key)).toBe(120);
+    await storeCheckpoint(db.pool, key, 121);
+    expect(await readCheckpoint(db.pool, key)).toBe(121);
   });
 });

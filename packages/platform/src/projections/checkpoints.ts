@@ -236,18 +236,22 @@ export async function setCheckpoint(db: Db, name: string, position: number): Pro
 }
 
 /**
- * Sets the checkpoint, in one round trip and without waiting for the WAL to reach the disk: for a
- * consumer whose effects are durable elsewhere (a policy's commands are appends), so that a
- * checkpoint lost in a crash of the database server only makes it see some events again, which
- * its idempotent reactions absorb (ADR 0047).
+ * Moves the checkpoint forward, in one round trip and without waiting for the WAL to reach the
+ * disk: for a consumer whose effects are durable elsewhere (a policy's commands are appends), so
+ * that a checkpoint lost in a crash of the database server only makes it see some events again,
+ * which its idempotent reactions absorb (ADR 0047). Never back: over Kafka, a member of the group
+ * cut off from it (a network partition) may finish a batch after the partition moved to another
+ * member that has gone further, and its older position must not undo the other's (the partition
+ * test's stall: the checkpoint back at the cut's position, with nothing left to move it on).
  */
 export async function storeCheckpoint(pool: pg.Pool, name: string, position: number): Promise<void> {
   await withClient(pool, async (client) => {
     try {
       await client.query(
         `begin; set local synchronous_commit to off;
-         insert into ${TABLE} (name, position) values (${quote(name)}, ${sqlPosition(position)})
-           on conflict (name) do update set position = excluded.position, last_changes = null, updated_at = now();
+         insert into ${TABLE} as c (name, position) values (${quote(name)}, ${sqlPosition(position)})
+           on conflict (name) do update set position = excluded.position, last_changes = null, updated_at = now()
+           where c.position < excluded.position;
          commit`,
       );
     } catch (err) {
