@@ -183,12 +183,11 @@ export function MyProductsTable({
                     >
                       Remove Advertise
                     </Button>
-                  ) : (
+                  ) : row.sold ? null : (
+                    // A sold TV is off the market (the server ends its advertising too): nothing to advertise.
                     <Button
                       size="small"
                       type="primary"
-                      // A sold TV is off the market; the server ends its advertising too.
-                      disabled={row.sold}
                       onClick={() => void advertise.run(row._id)}
                       loading={advertise.isPending(row._id)}
                       aria-label={`Advertise: ${row.porduct_name}`}
