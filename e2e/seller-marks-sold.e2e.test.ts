@@ -31,6 +31,8 @@ test('when a seller marks a booked TV sold, then they are asked first, and the b
   await confirm.getByRole('button', { name: 'Make Sold' }).click();
   await expectToast(page, 'Status Change Successfully');
   await row.getByRole('button', { name: 'Make Available' }).waitFor();
+  // Off the market: nothing to advertise, so no Advertise (nor Edit) is offered on its row.
+  expect(await row.getByRole('button', { name: `Advertise: ${productName}` }).count()).toBe(0);
   // Its booking was cancelled with the sale: made available again, it is not booked any more.
   await row.getByRole('button', { name: 'Make Available' }).click();
   await expectToast(page, 'Status Change Successfully');
