@@ -82,6 +82,9 @@ export function changesTerms(photosBefore: readonly string[], changes: Partial<E
   return sorted(photosAfter(photosBefore, changes)) !== sorted(photosBefore);
 }
 
+/** A listing's photos in order, the cover first: one from before several photos has the cover alone. */
+export const listingPhotos = (l: Pick<ProductListing, 'imageUrl' | 'imageUrls'>): string[] => l.imageUrls ?? [l.imageUrl];
+
 /**
  * A listing's photos after an edit, in order. An edit that names the cover alone (`imageUrl`
  * without `imageUrls`) is from before several photos, when a listing had that one: catalog and

@@ -1,4 +1,4 @@
-import { CANCEL_REASON_TEXT, removedReasonText, type ChangePush } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, removedReasonText, type ChangePush, type Product } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useMemo } from 'react';
 import toast from 'react-hot-toast';
@@ -58,11 +58,7 @@ export function LiveSync() {
             const products = jotai.get(productsStore.stateAtom);
             // Not for a push older than what this tab has (a catch-up's replay).
             if (push.position > (products.positions.get(push.id) ?? -Infinity))
-              announceRemovalToSeller(
-                push.id,
-                products.rows.get(push.id)?.porduct_name,
-                push.sellerId ?? products.rows.get(push.id)?.sellerId,
-              );
+              announceRemovalToSeller(push.id, products.rows.get(push.id), push.sellerId);
           }
           return applyProduct(push);
         case 'reported_product':
@@ -112,12 +108,12 @@ export function LiveSync() {
     // does, and My Products shows it read again. Their own withdrawal (this tab or another of
     // theirs) is no news, nor is a listing still there (it only left a view). Whose it was: the
     // push says (`sellerId`), else the row this tab had.
-    const announceRemovalToSeller = (id: string, name: string | undefined, sellerId: string | undefined) => {
-      if (!userId || sellerId !== userId) return;
+    const announceRemovalToSeller = (id: string, before: Product | undefined, sellerId: string | undefined) => {
+      if (!userId || (sellerId ?? before?.sellerId) !== userId) return;
       readOwnRemoved(userId, (update) => jotai.set(ownRemovedAtom, update)).then((list) => {
         const removal = list.find((r) => r._id === id);
         if (removal && removal.reason !== 'withdrawn')
-          toast(`${name ?? removal.porduct_name}: ${removedReasonText(removal.reason)}.`, { id: `removed-${id}` });
+          toast(`${before?.porduct_name ?? removal.porduct_name}: ${removedReasonText(removal.reason)}.`, { id: `removed-${id}` });
       }, logFailure);
     };
     // A 401 here also ends the session through the API client, which replaces this socket.

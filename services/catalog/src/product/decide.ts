@@ -1,6 +1,7 @@
 import {
   bookedOnOtherTerms,
   EDITABLE_LISTING_FIELDS,
+  listingPhotos,
   MAX_LISTING_PHOTOS,
   type CatalogCommand,
   type EditableListing,
@@ -42,9 +43,6 @@ function checkPrices(l: Pick<ProductListing, 'resalePricePoisha' | 'originalPric
     if (!Number.isSafeInteger(poisha) || poisha < 1) throw validation(field, 'must be at least 0.01 TK');
 }
 
-/** A listing's photos: one from before several photos has its one, the cover. */
-const photosOf = (l: ProductListing) => l.imageUrls ?? [l.imageUrl];
-
 /**
  * Each field of `next` that differs from the listing as it is. A listing from before several
  * photos has its one photo; thumbnails it no longer has are recorded as none (`[]`).
@@ -52,7 +50,7 @@ const photosOf = (l: ProductListing) => l.imageUrls ?? [l.imageUrl];
 function changesTo(listing: ProductListing, next: EditableListing): Partial<EditableListing> {
   const current: EditableListing = {
     ...listing,
-    imageUrls: photosOf(listing),
+    imageUrls: listingPhotos(listing),
     thumbnailUrls: listing.thumbnailUrls?.length ? listing.thumbnailUrls : undefined,
   };
   const changes: Record<string, unknown> = {};
@@ -88,7 +86,7 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
         throw conflict('This listing was changed elsewhere since you opened it; load it again and make your changes on it', 'edits');
       const wanted = command.data.listing;
       // Without a list of photos the cover is named alone: the others stay while it does.
-      const current = photosOf(s.listing);
+      const current = listingPhotos(s.listing);
       const photos = wanted.imageUrls ?? (wanted.imageUrl === s.listing.imageUrl ? current : [wanted.imageUrl]);
       // Thumbnails not sent: each photo the listing has keeps its own, wherever it moved; with a
       // new photo among them (no thumbnail made for it) they are all shown as they are.

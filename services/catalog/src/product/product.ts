@@ -1,4 +1,11 @@
-import { changesTerms, photosAfter, type CatalogEvent, type ProductListing, type SellerListingsEvent } from '@tv-shop/contracts';
+import {
+  changesTerms,
+  listingPhotos,
+  photosAfter,
+  type CatalogEvent,
+  type ProductListing,
+  type SellerListingsEvent,
+} from '@tv-shop/contracts';
 
 /** The events of a product's own stream (a seller's listing slots name products too, on the seller's stream). */
 export type ProductEvent = Exclude<Extract<CatalogEvent, { data: { productId: string } }>, SellerListingsEvent>;
@@ -44,7 +51,7 @@ export function evolve(state: ProductState, event: ProductEvent): ProductState {
   switch (event.type) {
     case 'ProductEdited': {
       const { changes } = event.data;
-      const photos = state.listing.imageUrls ?? [state.listing.imageUrl];
+      const photos = listingPhotos(state.listing);
       // Photos folded as orders folds them (an edit naming the cover alone leaves that one), so
       // both count the same terms.
       const imageUrls = changes.imageUrl !== undefined || changes.imageUrls ? [...photosAfter(photos, changes)] : state.listing.imageUrls;

@@ -1,4 +1,4 @@
-import { rooms, type EventOf, type Product, type ProductListing } from '@tv-shop/contracts';
+import { listingPhotos, rooms, type EventOf, type Product, type ProductListing } from '@tv-shop/contracts';
 import { insertRows, LastChanges, RowSet, type BatchContext, type RecordedEvent } from '@tv-shop/platform';
 import { FORMER_SELLER, editedColumns, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 
@@ -42,7 +42,7 @@ export const listedProductRow = (l: ProductListing, sellerVerified: boolean, pos
   id: l.productId,
   name: l.name,
   image: l.imageUrl,
-  images: l.imageUrls ?? [l.imageUrl],
+  images: listingPhotos(l),
   thumbnails: l.thumbnailUrls ?? [],
   details: l.details,
   location: l.location,

@@ -1,4 +1,4 @@
-import { rooms, type EventOf, type Product, type ProductListing, type ProductRoute } from '@tv-shop/contracts';
+import { listingPhotos, rooms, type EventOf, type Product, type ProductListing, type ProductRoute } from '@tv-shop/contracts';
 import type { Projection, ProjectionContext } from '@tv-shop/platform';
 import { editedColumns, FORMER_SELLER, PRODUCT_COLUMNS, searchText, toProduct, toReport, type ProductRow, type ReportRow } from './rows';
 import { applyCatalogBatch } from './catalog.batch';
@@ -176,8 +176,7 @@ export const catalogProjection: Projection = {
           l.sellerEmail,
           l.postedOn,
           e.position,
-          // A listing from before several photos has its one photo.
-          l.imageUrls ?? [l.imageUrl],
+          listingPhotos(l),
           l.thumbnailUrls ?? [],
         ],
       );

@@ -1,4 +1,4 @@
-import { changesTerms, photosAfter, streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { changesTerms, listingPhotos, photosAfter, streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import type { EventStore } from '@tv-shop/platform';
 import type { ProductFacts } from './decide';
 
@@ -36,7 +36,7 @@ export async function loadProductFacts(store: EventStore, productId: string, bef
     if (e.type === 'ProductListed') {
       const l = e.data as ProductListing;
       Object.assign(facts, { exists: true, name: l.name, image: l.imageUrl, pricePoisha: l.resalePricePoisha, sellerId: l.sellerId });
-      photos = l.imageUrls ?? [l.imageUrl];
+      photos = listingPhotos(l);
       thumbnails = l.thumbnailUrls ?? [];
     } else if (e.type === 'ProductEdited') {
       // A booking placed from now on is placed at the listing as it is now.

@@ -147,13 +147,8 @@ function paymentEffects(
       }
     },
     readAgain,
-    recordSale: async ({ productId, bookingId, buyerName, listingEdits, listingTerms }) => {
-      const data = {
-        bookingId,
-        buyerName,
-        ...(listingEdits !== undefined ? { listingEdits } : {}),
-        ...(listingTerms !== undefined ? { listingTerms } : {}),
-      };
+    // The step holds the sale's data as the catalog command takes it (its terms only when known).
+    recordSale: async ({ type: _step, productId, ...data }) => {
       const sale: CommandOf<'catalog', 'RecordSale'> = { type: 'RecordSale', data };
       const { actor, correlationId } = env;
       await bus.send({
