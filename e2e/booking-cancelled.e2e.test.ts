@@ -1,7 +1,17 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { api, atNewPrice, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import {
+  api,
+  atNewPrice,
+  expectToast,
+  fillCard,
+  logInFromHome,
+  openMyOrders,
+  PASSWORD,
+  sellerWithProduct,
+  uniqueEmail,
+} from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -19,8 +29,7 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
 
   const page = await newPage();
   await logInFromHome(page, email, PASSWORD);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await openMyOrders(page);
   const keptRow = page.locator('tr').filter({ hasText: kept });
   const lostRow = page.locator('tr').filter({ hasText: lost });
   await keptRow.waitFor();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
-import { api, card, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, card, expectToast, fillCard, logInFromHome, openMyOrders, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -22,8 +22,7 @@ async function book(page: Page, productName: string, submitWith: 'enter' | 'clic
 }
 
 async function openPayment(page: Page, productName: string) {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await openMyOrders(page);
   const row = page.locator('tr').filter({ hasText: productName });
   await row.getByRole('button', { name: 'Pay' }).click();
   await page.getByText('Payment With Stripe').waitFor();

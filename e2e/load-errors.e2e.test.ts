@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
-import { api, logInFromHome, PASSWORD, uniqueEmail } from './support/shop';
+import { api, logInFromHome, openMyOrders, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -57,8 +57,7 @@ test('when the role check cannot be made, then the guard says so and offers Retr
   await logInFromHome(page, email, PASSWORD);
   const check = await failing(page, '/users_buyer/**', 'The role service is restarting.');
 
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await openMyOrders(page);
   const alert = page.getByRole('alert').filter({ hasText: 'Could not check your access to this page.' });
   await alert.getByText('The role service is restarting.').waitFor();
   expect(new URL(page.url()).pathname).toBe('/dashboard/my_order');

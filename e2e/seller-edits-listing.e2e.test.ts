@@ -13,6 +13,7 @@ import {
   listTv,
   logInFromHome,
   loseAnswers,
+  openMyOrders,
   PASSWORD,
   sellerWithProduct,
   uniqueEmail,
@@ -269,8 +270,7 @@ test('when a seller puts the photos of a booked TV in another order, then the bu
   // The buyer has My Orders open, live.
   const orders = await newPage();
   await logInFromHome(orders, buyerEmail, PASSWORD);
-  await orders.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await orders.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await openMyOrders(orders);
   const firstRow = orders.locator('tr').filter({ hasText: reordered });
   const secondRow = orders.locator('tr').filter({ hasText: repriced });
   await firstRow.getByRole('button', { name: 'Pay' }).waitFor();

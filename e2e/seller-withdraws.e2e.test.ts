@@ -1,7 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { waitLive } from './support/live';
-import { api, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, expectToast, logInFromHome, openMyOrders, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -95,8 +95,7 @@ test('when a seller withdraws a listing, then it leaves My Products and the open
   await buyerPage.getByText(/^On \d{1,2} \w+ \d{4}, its seller took it off TV Shop\.$/).waitFor();
   expect(await buyerPage.title()).toBe('This TV is no longer for sale -- TV Shop');
   await snap(buyerPage, '2-product-page-withdrawn-while-open');
-  await buyerPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await buyerPage.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await openMyOrders(buyerPage);
   const booking = buyerPage.locator('tr').filter({ hasText: name });
   await booking.getByText('Cancelled', { exact: true }).waitFor();
   await booking.getByText('listing removed: its seller took it off TV Shop').waitFor();

@@ -156,11 +156,16 @@ export async function logInFromHome(page: Page, email: string, password: string)
   expect(new URL(page.url()).pathname).toBe('/');
 }
 
+/** A signed-in buyer opens My Orders as a person would: Dashboard in the main menu, then My Order. */
+export async function openMyOrders(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+}
+
 /** A buyer with no orders signs in from the home page and opens My Orders, live. */
 export async function onEmptyMyOrdersLive(page: Page, email: string, password: string): Promise<void> {
   await logInFromHome(page, email, password);
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Order' }).click();
+  await openMyOrders(page);
   await page.getByText('No Order Available').waitFor();
   await waitLive(page);
 }
