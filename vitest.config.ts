@@ -11,5 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // expect.poll's default (1 s) is short for a change that crosses a policy, a socket or a
+    // broker on a busy 2-core machine: a poll ends as soon as it holds, so only a failure waits.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

@@ -149,7 +149,8 @@ describe('metrics: lag, appends and the internal listener', () => {
     watchLag(hung, { query: () => new Promise(() => {}) } as never, { timeoutMs: 50 });
     const t0 = Date.now();
     const text = await hung.registry.metrics();
-    expect(Date.now() - t0).toBeLessThan(1000);
+    // It gave up on the database (50 ms) rather than hanging: far from the test's own timeout.
+    expect(Date.now() - t0).toBeLessThan(5000);
     expect(sample(text, 'tvshop_lag_read_ok')).toBe(0);
     expect(text).not.toMatch(/^tvshop_consumer_lag_events\{/m);
     const health = await checkHealth({ query: () => new Promise(() => {}) } as never, { databaseMode: 'embedded', timeoutMs: 50 });

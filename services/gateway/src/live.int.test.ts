@@ -17,16 +17,15 @@ describe('live updates, read-your-writes, idempotency and the audit log', () => 
   });
   const open = (token?: string) => shop.socket({ token });
 
-  it('when a seller marks a product sold, then a visitor socket gets the new row within a second', async () => {
+  // How soon is bench:live's and bench:fanout's to measure; a timed test on a busy machine only flakes.
+  it('when a seller marks a product sold, then a visitor socket gets the new row', async () => {
     const seller = await shop.signup('Seller');
     const p = await shop.addProduct(seller.token);
     const visitor = await open();
-    const t0 = Date.now();
     const res = await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token });
     // The sale's own push: the listing's may come too, as pushes leave one flush after the answer (ADR 0045).
     const sale = (x: ChangePush) => x.entity === 'product' && x.id === p._id && x.position === res.body.position;
-    await expect.poll(() => visitor.pushes.find(sale), { timeout: 1000, interval: 10 }).toBeDefined();
-    expect(Date.now() - t0).toBeLessThan(1000);
+    await expect.poll(() => visitor.pushes.find(sale), { timeout: 10_000, interval: 10 }).toBeDefined();
     const push = visitor.pushes.find(sale)!;
     expect(push).toMatchObject({ op: 'upsert', position: res.body.position, row: { _id: p._id, sold: true } });
   });

@@ -104,9 +104,8 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
   });
 
   /** Drops the connection the way a network does (no goodbye), so the server keeps the session. */
-  const dropAbruptly = async (s: Client) => {
+  const dropAbruptly = async (s: Client, seller: { token: string }) => {
     // Recovery needs a pushed packet's offset: make a change everyone hears.
-    const seller = await shop.signup('Seller');
     await shop.addProduct(seller.token);
     await expect.poll(() => (s as unknown as { _lastOffset?: string })._lastOffset).toBeDefined();
     const gone = closedByServer(s);
@@ -120,27 +119,30 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
       s.once('connect_error', (err) => resolve({ ok: false, error: err.message }));
       s.connect();
     });
-  /** A token of the account that expires in 2 s, stamped with its password as the shop stamps its own (ADR 0060). */
-  const shortToken = async (userId: string, email: string) => {
+  /**
+   * A token of the account that expires in `seconds` (JWT counts whole seconds, so it lives
+   * between seconds - 1 and seconds), stamped with its password as the shop stamps its own (ADR 0060).
+   */
+  const shortToken = async (userId: string, email: string, seconds = 2) => {
     const { rows } = await shop.pool.query<{ password_hash: string | null }>('select password_hash from rm_identity.users where id = $1', [
       userId,
     ]);
     const ps = new Tokens(SECRET).stampOf(rows[0]!.password_hash);
-    return jwt.sign({ email, role: 'Buyer', ps }, SECRET, { subject: userId, expiresIn: 2, algorithm: 'HS256', issuer: 'tv-shop' });
+    return jwt.sign({ email, role: 'Buyer', ps }, SECRET, { subject: userId, expiresIn: seconds, algorithm: 'HS256', issuer: 'tv-shop' });
   };
 
   it('when a socket drops and comes back while its account holds, then its session is recovered', async () => {
-    const buyer = await shop.signup('Buyer');
+    const [buyer, seller] = [await shop.signup('Buyer'), await shop.signup('Seller')];
     const s = await open(buyer.token);
-    await dropAbruptly(s);
+    await dropAbruptly(s, seller);
     expect(await comeBack(s)).toEqual({ ok: true });
     expect(s.recovered).toBe(true);
   });
 
   it('when a deleted account comes back through connection-state recovery, then it gets no session back and is refused', async () => {
-    const buyer = await shop.signup('Buyer');
+    const [buyer, seller] = [await shop.signup('Buyer'), await shop.signup('Seller')];
     const s = await open(buyer.token);
-    await dropAbruptly(s);
+    await dropAbruptly(s, seller);
     const admin = await shop.admin();
     expect((await shop.call('DELETE', `/users/${buyer.user._id}`, { token: admin.token })).status).toBe(200);
     expect(await comeBack(s)).toEqual({ ok: false, error: 'unauthorized' });
@@ -148,10 +150,15 @@ describe('Socket.IO catch-up limits and session checks, through real sockets', (
   });
 
   it('when a dropped socket comes back after its token expired, then it is refused', async () => {
-    const buyer = await shop.signup('Buyer');
-    const s = await open(await shortToken(buyer.user._id, buyer.user.email));
-    await dropAbruptly(s);
-    await new Promise((r) => setTimeout(r, 2200));
+    // Everything slow (sign-ups hash passwords) happens before the token's clock starts, and it
+    // lives long enough for the drop to come first: the server closing the socket at expiry
+    // instead would be the next test's case, and leave no session to come back to.
+    const [buyer, seller] = [await shop.signup('Buyer'), await shop.signup('Seller')];
+    const token = await shortToken(buyer.user._id, buyer.user.email, 5);
+    const expires = Date.now() + 5_000;
+    const s = await open(token);
+    await dropAbruptly(s, seller);
+    await new Promise((r) => setTimeout(r, Math.max(0, expires - Date.now()) + 200));
     expect(await comeBack(s)).toEqual({ ok: false, error: 'unauthorized' });
   });
 

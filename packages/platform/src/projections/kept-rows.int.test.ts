@@ -258,6 +258,9 @@ describe('rows kept between live batches (ADR 0052)', () => {
     await runner.start();
     try {
       await runner.caughtUp();
+      // A first live batch reads the schema and may open a connection before it applies, which
+      // would shorten the measured gap below: one event (another stream) takes that cost first.
+      await count(runner, 'kw-a', 1);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       // After a quiet second: the event is applied at once, not a second later.
       const sent = performance.now();
@@ -271,7 +274,8 @@ describe('rows kept between live batches (ADR 0052)', () => {
       await runner.caughtUp();
       const later = applied.slice(first);
       expect(later.length).toBeGreaterThan(0);
-      expect(later[0]!.at - applied[first - 1]!.at).toBeGreaterThanOrEqual(990);
+      // Stamped as each batch is applied, a moment after it was taken: a little under the second.
+      expect(later[0]!.at - applied[first - 1]!.at).toBeGreaterThanOrEqual(950);
       expect(later.reduce((n, b) => n + b.events, 0)).toBe(3);
       expect(await tallies('kept_gathered', 'kg')).toEqual([{ stream_id: 'kg-a', events: 4, total: 4 }]);
     } finally {

@@ -173,12 +173,12 @@ describe('a sale is final; sellers see their bookings', () => {
       },
     ]);
     await expect
-      .poll(() => sellerPushes.find((x) => x.entity === 'booking' && x.id === bookingId), { timeout: 1000, interval: 10 })
+      .poll(() => sellerPushes.find((x) => x.entity === 'booking' && x.id === bookingId), { timeout: 10_000, interval: 10 })
       .toMatchObject({ op: 'upsert', row: { status: 'open', username: 'Nila Buyer' } });
 
     expect((await pay(buyer.token, bookingId)).status).toBe(200);
     await expect
-      .poll(() => sellerPushes.filter((x) => x.entity === 'booking' && x.id === bookingId).at(-1), { timeout: 1000, interval: 10 })
+      .poll(() => sellerPushes.filter((x) => x.entity === 'booking' && x.id === bookingId).at(-1), { timeout: 10_000, interval: 10 })
       .toMatchObject({ row: { status: 'paid', paid: true } });
     const after = await shop.call('GET', `/seller_bookings?email=${seller.user.email}`, { token: seller.token });
     expect(after.body[0]).toMatchObject({ status: 'paid', paid: true });
@@ -245,7 +245,7 @@ describe('a sale is final; sellers see their bookings', () => {
     const p = await shop.addProduct(seller.token);
     await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token, body: { reason: 'Screen is cracked, not as shown' } });
     await expect
-      .poll(() => adminPushes.find((x) => x.entity === 'reported_product' && x.id === p._id), { timeout: 1000, interval: 10 })
+      .poll(() => adminPushes.find((x) => x.entity === 'reported_product' && x.id === p._id), { timeout: 10_000, interval: 10 })
       .toMatchObject({
         op: 'upsert',
         row: { reported: true, reports: [{ by_name: 'Rafi Reporter', reason: 'Screen is cracked, not as shown' }] },
