@@ -86,6 +86,7 @@ describe('a late reaction never undoes a newer decision', () => {
     sellerId: seller.id,
     edits: 0,
     terms: 0,
+    termsEdit: 0,
     photos: [],
   };
   /** A buyer's booking, decided as the orders service decides it (the product was available). */

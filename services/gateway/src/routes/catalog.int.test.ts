@@ -351,9 +351,9 @@ describe('catalog API', () => {
       expect((await shop.call('GET', `/product/${p._id}`)).body.product.sold).toBe(false);
     });
 
-    it('when its seller only puts its photos in another order, then the bookings stay and a buyer pays on the terms they booked; another photo in place of one cancels them (ADR 0073)', async () => {
+    it('when its seller only puts its photos in another order, then the bookings stay, a buyer who opened it before books it, and a buyer pays on the terms they booked; another photo in place of one cancels them (ADR 0073)', async () => {
       const seller = await shop.signup('Seller');
-      const [first, second] = [await shop.signup('Buyer'), await shop.signup('Buyer')];
+      const [first, second, third] = [await shop.signup('Buyer'), await shop.signup('Buyer'), await shop.signup('Buyer')];
       const photos = [uploaded('5'), uploaded('6'), uploaded('7')];
       const p = await shop.addProduct(seller.token, { productImage: photos[0], productImages: photos });
       const firstBooking = await shop.book(first.token, p._id);
@@ -365,6 +365,8 @@ describe('catalog API', () => {
         productImage: photos[2],
         productImages: reordered,
       });
+      // A buyer whose dialog opened before the reorder saw the same photos: their booking is placed.
+      const thirdBooking = await shop.book(third.token, p._id, { edits: 0 });
 
       // The reorder cancels nothing: the second buyer's payment buys the TV, and the first buyer's
       // booking is cancelled because it was sold, not because the seller changed it.
@@ -377,6 +379,7 @@ describe('catalog API', () => {
       const reasonOf = async (token: string, email: string, id: string) =>
         ((await shop.call('GET', `/bookings?email=${email}`, { token })).body as Row[]).find((b) => b._id === id)?.cancel_reason;
       await expect.poll(() => reasonOf(first.token, first.user.email, firstBooking), { timeout: 10_000 }).toBe('sold to another buyer');
+      await expect.poll(() => reasonOf(third.token, third.user.email, thirdBooking), { timeout: 10_000 }).toBe('sold to another buyer');
 
       // Another photo in place of one is another listing: a booking of it is cancelled.
       const q = await shop.addProduct(seller.token, { productImage: photos[0], productImages: photos });
@@ -384,6 +387,12 @@ describe('catalog API', () => {
       const swapped = [photos[0]!, photos[1]!, uploaded('8')];
       expect((await edit(seller.token, q._id, { productImage: swapped[0], productImages: swapped })).status).toBe(200);
       await expect.poll(() => reasonOf(first.token, first.user.email, booked), { timeout: 10_000 }).toMatch(/seller changed the listing/);
+      // Nor is it booked by a dialog opened before it: the buyer is asked to look again.
+      const stale = await shop.call('POST', '/bookings', {
+        token: second.token,
+        body: { product_id: q._id, phone_number: '01800000000', meeting_location: 'Mirpur 10', edits: 0 },
+      });
+      expect([stale.status, stale.body.field]).toEqual([409, 'edits']);
     });
 
     it('when an edit sends only the cover (the spec’s one-photo body), then the listing keeps its other photos and their thumbnails', async () => {

@@ -19,6 +19,8 @@ export interface ProductFacts {
   edits: number;
   /** How many of those edits changed its terms (`changesTerms`): the terms a booking placed now is at. */
   terms: number;
+  /** The last edit that changed its terms, counted as `edits` counts them (the third edit: 3); 0: none did. */
+  termsEdit: number;
   /** Its photos in order, the cover first (none before it is listed). */
   photos: string[];
 }
@@ -40,8 +42,9 @@ type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];
 export type BookingCommand =
   /**
    * `seenEdits`: the listing's edit count as the buyer saw it (our web app sends it); a booking
-   * is then refused when the seller changed the listing since, so nobody agrees to one price and
-   * is booked at another.
+   * is then refused when the seller changed the listing's terms since, so nobody agrees to one
+   * price and is booked at another. Edits since that only put its photos in another order are no
+   * reason (ADR 0073): the buyer saw the same photos.
    */
   | { type: 'PlaceBooking'; data: { booking: Placed; product: ProductFacts; seenEdits?: number } }
   | {
@@ -100,13 +103,16 @@ const ownBooking = (s: BookingState, buyerId: string | null): Exclude<BookingSta
 
 type DataOf<T extends BookingCommand['type']> = Extract<BookingCommand, { type: T }>['data'];
 
+/** Whether the listing's terms changed after its `seenEdits`th edit (an edit count it never had counts as changed). */
+const onOtherTerms = (product: ProductFacts, seenEdits: number) => seenEdits > product.edits || seenEdits < product.termsEdit;
+
 /** PlaceBooking: one unpaid or paid booking per buyer and product, of an available product that is not their own. */
 function decidePlace({ booking, product, seenEdits }: DataOf<'PlaceBooking'>, state: BookingState): BookingEvent[] {
   if (state.status === 'placed') throw conflict('You have already booked this product; pay for it in My Orders', 'product_id');
   if (state.status === 'paid') throw conflict('You have already bought this product', 'product_id');
   productBookable(product);
   if (product.sellerId === booking.buyerId) throw forbidden('You cannot book your own product');
-  if (seenEdits !== undefined && seenEdits !== product.edits)
+  if (seenEdits !== undefined && onOtherTerms(product, seenEdits))
     throw conflict(
       `The seller changed this listing since you opened it: it is now ${formatTk(product.pricePoisha / 100)}. Look at it again before booking`,
       'edits',

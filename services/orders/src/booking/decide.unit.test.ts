@@ -25,7 +25,7 @@ describe('booking decider', () => {
   it('given an unpaid booking, when the same buyer books the product again, then a conflict', () =>
     given(placed).when({ type: 'PlaceBooking', data: { booking, product } }).thenThrows({ kind: 'conflict' }));
   it('given a listing its seller edited since the buyer saw it, when booked at the edits seen, then a conflict on edits naming the new price', () => {
-    const edited = { ...product, edits: 2, pricePoisha: 1_450_050 };
+    const edited = { ...product, edits: 2, terms: 2, termsEdit: 2, pricePoisha: 1_450_050 };
     given()
       .when({ type: 'PlaceBooking', data: { booking, product: edited, seenEdits: 1 } })
       .thenThrows({ kind: 'conflict', field: 'edits', message: expect.stringMatching(/changed this listing.*14,500\.50 TK/) });
@@ -36,6 +36,27 @@ describe('booking decider', () => {
     given()
       .when({ type: 'PlaceBooking', data: { booking, product: edited } })
       .then([placed]);
+  });
+  it('given a listing whose photos were only put in another order since the buyer saw it, when booked at the edits seen, then booked; a change of terms before or after that is refused', () => {
+    // Edit 1 changed the price, edits 2 and 3 only moved a photo to the front.
+    const reordered = { ...product, edits: 3, terms: 1, termsEdit: 1 };
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: reordered, seenEdits: 1 } })
+      .then([placed]);
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: reordered, seenEdits: 2 } })
+      .then([placed]);
+    // Seen before the price changed; or an edit count the listing never had.
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: reordered, seenEdits: 0 } })
+      .thenThrows({ kind: 'conflict', field: 'edits' });
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: reordered, seenEdits: 4 } })
+      .thenThrows({ kind: 'conflict', field: 'edits' });
+    // A price changed after the reorders the buyer saw.
+    given()
+      .when({ type: 'PlaceBooking', data: { booking, product: { ...reordered, edits: 4, terms: 2, termsEdit: 4 }, seenEdits: 3 } })
+      .thenThrows({ kind: 'conflict', field: 'edits' });
   });
   it('given a seller, when they book their own product, then forbidden', () =>
     given()

@@ -16,6 +16,7 @@ export const product: ProductFacts = {
   sellerId: 's1',
   edits: 0,
   terms: 0,
+  termsEdit: 0,
   photos: ['/api/images/a'],
 };
 export const booking = {

@@ -64,16 +64,27 @@ describe("product facts: the cover's thumbnail", () => {
 
   it('counts the edits and, of them, those that changed its terms: not photos put in another order (ADR 0073); as of a position, the events before it', async () => {
     const listedAt = await story('tf-5', listed('tf-5', { imageUrls: ['/p/a', '/p/b'] }));
-    expect(listedAt).toMatchObject({ edits: 0, terms: 0, photos: ['/p/a', '/p/b'] });
+    expect(listedAt).toMatchObject({ edits: 0, terms: 0, termsEdit: 0, photos: ['/p/a', '/p/b'] });
     const reordered = await story('tf-5', edited('tf-5', { imageUrl: '/p/b', imageUrls: ['/p/b', '/p/a'] }));
-    expect(reordered).toMatchObject({ edits: 1, terms: 0, image: '/p/b', photos: ['/p/b', '/p/a'] });
-    expect(await story('tf-5', edited('tf-5', { imageUrls: ['/p/b', '/p/c'] }))).toMatchObject({ edits: 2, terms: 1 });
-    expect(await story('tf-5', edited('tf-5', { details: 'With its remote' }))).toMatchObject({ edits: 3, terms: 2 });
+    expect(reordered).toMatchObject({ edits: 1, terms: 0, termsEdit: 0, image: '/p/b', photos: ['/p/b', '/p/a'] });
+    expect(await story('tf-5', edited('tf-5', { imageUrls: ['/p/b', '/p/c'] }))).toMatchObject({ edits: 2, terms: 1, termsEdit: 2 });
+    expect(await story('tf-5', edited('tf-5', { details: 'With its remote' }))).toMatchObject({ edits: 3, terms: 2, termsEdit: 3 });
+    // Put in another order again: the terms last changed with the third edit still.
+    expect(await story('tf-5', edited('tf-5', { imageUrl: '/p/c', imageUrls: ['/p/c', '/p/b'] }))).toMatchObject({
+      edits: 4,
+      terms: 2,
+      termsEdit: 3,
+    });
     // An edit from before several photos names the cover alone: the listing has that one photo
     // then, as catalog folds it too (its decider's spec tells the same story).
     await story('tf-6', listed('tf-6', { imageUrls: ['/p/a', '/p/b', '/p/c'] }), edited('tf-6', { imageUrl: '/p/z' }));
     expect(await story('tf-6', edited('tf-6', { imageUrls: ['/p/z'] }))).toMatchObject({ edits: 2, terms: 1, photos: ['/p/z'] });
     const events = await store.readStream(streams.product('tf-5'));
-    expect(await loadProductFacts(store, 'tf-5', events[2]!.position)).toMatchObject({ edits: 1, terms: 0, photos: ['/p/b', '/p/a'] });
+    expect(await loadProductFacts(store, 'tf-5', events[2]!.position)).toMatchObject({
+      edits: 1,
+      terms: 0,
+      termsEdit: 0,
+      photos: ['/p/b', '/p/a'],
+    });
   });
 });

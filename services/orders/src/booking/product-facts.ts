@@ -25,6 +25,7 @@ export async function loadProductFacts(store: EventStore, productId: string, bef
     sellerId: '',
     edits: 0,
     terms: 0,
+    termsEdit: 0,
     photos: [],
   };
   if (!/^[A-Za-z0-9-]{1,64}$/.test(productId)) return facts;
@@ -42,7 +43,10 @@ export async function loadProductFacts(store: EventStore, productId: string, bef
       // A booking placed from now on is placed at the listing as it is now.
       const { changes } = e.data as EventOf<'ProductEdited'>['data'];
       const { name, imageUrl, thumbnailUrls, resalePricePoisha } = changes;
-      if (changesTerms(photos, changes)) facts.terms++;
+      if (changesTerms(photos, changes)) {
+        facts.terms++;
+        facts.termsEdit = facts.edits + 1;
+      }
       if (name !== undefined) facts.name = name;
       if (imageUrl !== undefined) facts.image = imageUrl;
       photos = [...photosAfter(photos, changes)];
