@@ -176,6 +176,56 @@ test('when the listing is sold while its edit form is open far down the page, th
   expect(await page.evaluate('document.activeElement?.id')).toBe('edit-product-heading');
 });
 
+test('when a seller leaves the edit form with changes not saved, then they are asked first: Stay keeps what they typed, Leave drops it; a closed tab asks too', async () => {
+  const productName = `Singer 32" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Leaving Screens', productName);
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto(`/dashboard/edit_product/${seller.productId}`);
+  const details = page.getByLabel('Details');
+  const before = await details.inputValue();
+  // Unchanged, the form lets them go without a word.
+  const asked: { type: string; message: string }[] = [];
+  let answer: 'accept' | 'dismiss' = 'dismiss';
+  page.on('dialog', (dialog) => {
+    asked.push({ type: dialog.type(), message: dialog.message() });
+    void (answer === 'accept' ? dialog.accept() : dialog.dismiss());
+  });
+  const myProducts = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Products' });
+  await myProducts.click();
+  await page.getByRole('heading', { name: /My Products/ }).waitFor();
+  expect(asked).toEqual([]);
+
+  await page.goBack();
+  await details.click();
+  await page.keyboard.type(' Wall mount included.');
+  // Stay: the page and what was typed are kept.
+  await myProducts.click();
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toEqual({ type: 'confirm', message: 'Leave this page? Your changes are not saved.' });
+  expect(new URL(page.url()).pathname).toBe(`/dashboard/edit_product/${seller.productId}`);
+  expect(await details.inputValue()).toBe(`${before} Wall mount included.`);
+  // Back (a phone's back gesture) asks the same (history.back: the page is not left, so nothing to wait for).
+  await page.evaluate('history.back()');
+  await expect.poll(() => asked.length).toBe(2);
+  expect(new URL(page.url()).pathname).toBe(`/dashboard/edit_product/${seller.productId}`);
+  expect(await details.inputValue()).toBe(`${before} Wall mount included.`);
+  // Leave: on to My Products, the listing as it was.
+  answer = 'accept';
+  await myProducts.click();
+  await page.getByRole('heading', { name: /My Products/ }).waitFor();
+  expect(asked).toHaveLength(3);
+  expect((await api(baseUrl).allProducts()).find((p) => p._id === seller.productId)?.details).toBe(before);
+
+  // A tab closed with changes not saved: the browser's own prompt.
+  await page.goBack();
+  await details.click();
+  await page.keyboard.type(' Remote lost.');
+  await page.close({ runBeforeUnload: true });
+  await expect.poll(() => asked.length).toBe(4);
+  expect(asked[3]!.type).toBe('beforeunload');
+});
+
 test('when a seller edits a listing in two tabs, then the second tab says it was changed elsewhere, refuses to overwrite it, and saves on the listing as it is now', async () => {
   const productName = `Sony 49" ${Date.now()}`;
   const seller = await sellerWithProduct(baseUrl, 'Two Tabs', productName);

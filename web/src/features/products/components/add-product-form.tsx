@@ -12,6 +12,7 @@ import {
 import { useRef, useState } from 'react';
 import { ApiError, errorMessage, fieldSentence, isOutage, logFailure, newKey } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
+import { useLeaveGuard } from '@/lib/use-leave-guard';
 import type { UploadedImage } from '@/lib/upload-image';
 import { addProduct } from '../api/add-product';
 import { editProduct } from '../api/edit-product';
@@ -98,6 +99,8 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [form] = Form.useForm<AddProductValues>();
+  // What was typed or chosen here and not saved is not lost to a tap on a menu link or a reload.
+  const unsaved = useLeaveGuard();
   // One Idempotency-Key for this form's tries: a try whose answer was lost may have been done, and
   // pressing the button again with the same listing then lands once. The photos are stored by
   // their content, so the same photos give the same body; a changed form is a new request.
@@ -124,6 +127,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
     if (!listing) return;
     form.resetFields();
     form.setFieldsValue(valuesOf(listing));
+    unsaved.current = false;
     setSeenEdits(listing.edits);
     setError(null);
     // The button pressed is gone with the warning: the focus goes to the form's first field.
@@ -131,6 +135,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   };
   // An error is about what was typed: it goes as soon as that is edited (checked again on leaving).
   const edited = (changed: Partial<AddProductValues>) => {
+    unsaved.current = true;
     setError(null);
     form.setFields(Object.keys(changed).map((name) => ({ name: name as keyof AddProductValues, errors: [] })));
   };
@@ -192,7 +197,10 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
         category_name: category?.category_name ?? '',
       };
       sent = body;
-      onSaved(await (listing ? editProduct(listing._id, { ...body, edits: seenEdits }, writeKey) : addProduct(body, writeKey)));
+      const answer = await (listing ? editProduct(listing._id, { ...body, edits: seenEdits }, writeKey) : addProduct(body, writeKey));
+      // Saved: the page moves on without asking.
+      unsaved.current = false;
+      onSaved(answer);
     } catch (failure) {
       logFailure(failure);
       if (sent && listing && seenEdits !== undefined && (isOutage(failure) || !(failure instanceof ApiError)))

@@ -1,5 +1,5 @@
 import type { FormRule } from 'antd';
-import { priceOf } from '../search/price-range';
+import { priceOf } from '../search/price-of';
 
 export const RESALE_ABOVE_ORIGINAL =
   'This is more than the original price: buyers expect a used TV to cost less. Check it before you save.';

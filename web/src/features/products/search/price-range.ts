@@ -1,4 +1,4 @@
-import { PLAIN_DECIMAL, priceText } from '@tv-shop/contracts';
+import { priceOf } from './price-of';
 
 /** The highest price the server searches by (`money` in the contracts' search query). */
 export const HIGHEST_PRICE = 100_000_000;
@@ -19,12 +19,7 @@ export interface PriceProblem {
   fields: PriceField[];
 }
 
-/** A price box's text as a number: null when empty, NaN when it is not a price. */
-export function priceOf(text: string): number | null {
-  const trimmed = text.trim();
-  if (!trimmed) return null;
-  return PLAIN_DECIMAL.test(trimmed) ? priceText(trimmed) : NaN;
-}
+export { priceOf };
 
 /**
  * Whether the server would search by these prices as typed (it refuses what is not a number,
