@@ -149,7 +149,8 @@ export const PlaceBookingBody = z.object({
   phone_number: phone,
   meeting_location: trimmed(200),
   // The listing's `edits` as the buyer saw it (our web app sends it): the booking is refused (409
-  // naming `edits`) when the seller changed the listing since, rather than booked at terms not shown.
+  // naming `edits`) when the seller changed its terms since (not for photos only put in another
+  // order, ADR 0073), rather than booked at terms not shown.
   edits: z.number({ error: 'must be a number' }).int().min(0).max(1_000_000).optional(),
   // Sent by the spec's client and ignored: price and names come from the server's own data.
   porduct_name: z.string().optional(),

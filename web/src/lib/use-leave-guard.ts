@@ -13,10 +13,20 @@ export function useLeaveGuard() {
   const unsaved = useRef(false);
   const blocker = useBlocker(({ currentLocation, nextLocation }) => unsaved.current && currentLocation.pathname !== nextLocation.pathname);
   useEffect(() => {
-    if (blocker.state === 'blocked') (window.confirm('Leave this page? Your changes are not saved.') ? blocker.proceed : blocker.reset)();
+    if (blocker.state !== 'blocked') return;
+    if (!window.confirm('Leave this page? Your changes are not saved.')) return blocker.reset();
+    // Let go: the form stays on screen until the next page's code is in, and a reload then (a
+    // deploy replaced that code) or another click must not ask again.
+    unsaved.current = false;
+    blocker.proceed();
   }, [blocker]);
   useEffect(() => {
-    const leaving = (event: BeforeUnloadEvent) => unsaved.current && event.preventDefault();
+    const leaving = (event: BeforeUnloadEvent) => {
+      if (!unsaved.current) return;
+      event.preventDefault();
+      // Older browsers (Chrome before 119, some Android web views) ask only when this is set.
+      event.returnValue = '';
+    };
     addEventListener('beforeunload', leaving);
     return () => removeEventListener('beforeunload', leaving);
   }, []);
