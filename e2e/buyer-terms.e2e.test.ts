@@ -1,7 +1,7 @@
 import type { Booking } from '@tv-shop/contracts';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
-import { waitLive } from './support/live';
+import { holdPushes, waitLive } from './support/live';
 import { api, atNewPrice, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
@@ -19,6 +19,7 @@ async function dialogFilledIn(name: string, sellerName: string, location: string
   const email = uniqueEmail('buyer');
   const { token } = await api(baseUrl).signup('Shirin Buyer', email, 'Buyer');
   const page = await newPage();
+  const pushes = await holdPushes(page);
   await logInFromHome(page, email, PASSWORD);
   await page.goto(`/products/${seller.productId}`);
   await page.getByRole('heading', { name }).waitFor();
@@ -28,25 +29,46 @@ async function dialogFilledIn(name: string, sellerName: string, location: string
   expect(await dialog.getByLabel('Price').inputValue()).toBe('18,500 TK');
   await dialog.getByLabel('Phone Number').fill('01922222222');
   await dialog.getByLabel('Meeting Location').fill(location);
-  return { seller, email, token, page, dialog };
+  return { seller, email, token, page, dialog, pushes };
 }
 
-test('when the seller changes the price while a buyer has the booking dialog open, then the booking is refused naming the price now, nothing is booked, and the dialog shows the listing as it is now and books at it', async () => {
+test('when the seller changes the price while a buyer has the booking dialog open, then the dialog says so and shows the price now at once, what the buyer typed kept, and books at it', async () => {
   const { seller, email, token, page, dialog } = await dialogFilledIn(
     `Sony Bravia 55" ${Date.now()}`,
     'Sylhet Screens',
     'Zindabazar, Sylhet',
   );
 
-  // The seller raises the price while the buyer is still filling the form.
+  // The seller raises the price while the buyer is still filling the form: the dialog hears it
+  // with the page behind it, before anything is sent.
   await api(baseUrl).editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 21000));
   await page.locator('.page').getByText('21,000 TK').first().waitFor();
-  await dialog.getByRole('button', { name: 'Submit' }).click();
-  await dialog.getByRole('alert').filter({ hasText: 'The seller changed this listing since you opened it: it is now 21,000 TK' }).waitFor();
-  // The dialog now shows the listing as it is, what the buyer typed kept, so Submit books at the price shown.
+  await dialog
+    .getByRole('alert')
+    .filter({ hasText: 'The seller changed this listing while you were booking it: it is now 21,000 TK.' })
+    .waitFor();
   await expect.poll(() => dialog.getByLabel('Price').inputValue()).toBe('21,000 TK');
   expect(await dialog.getByLabel('Meeting Location').inputValue()).toBe('Zindabazar, Sylhet');
-  await snap(page, '10-booking-refused-price-changed');
+  await snap(page, '10-booking-price-changed-live');
+  expect(await bookingsOf(email, token)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expectToast(page, 'Booking successfully');
+  expect((await bookingsOf(email, token)).map((b) => [b.status, b.price])).toEqual([['open', 21000]]);
+});
+
+test('when the seller changes the price and the push has not reached the dialog, then the booking is refused naming the price now, and the dialog shows the listing as it is now and books at it', async () => {
+  const { seller, email, token, page, dialog, pushes } = await dialogFilledIn(
+    `Philips 50" ${Date.now()}`,
+    'Khulna Screens',
+    'Shib Bari, Khulna',
+  );
+  // The page hears nothing of the change, so only the server knows.
+  pushes.hold(true);
+  await api(baseUrl).editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 21000));
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await dialog.getByRole('alert').filter({ hasText: 'The seller changed this listing since you opened it: it is now 21,000 TK' }).waitFor();
+  await expect.poll(() => dialog.getByLabel('Price').inputValue()).toBe('21,000 TK');
+  expect(await dialog.getByLabel('Meeting Location').inputValue()).toBe('Shib Bari, Khulna');
   expect(await bookingsOf(email, token)).toEqual([]);
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expectToast(page, 'Booking successfully');
@@ -63,10 +85,11 @@ test('when the seller changes more than the price while a buyer has the booking 
   // Worse condition, same price: the dialog does not show the condition, so it does not book it unseen.
   const fair = { ...(await atNewPrice(baseUrl, seller.productId, 18500)), product_condition: 'Fair' as const };
   await api(baseUrl).editProduct(seller.token, seller.productId, fair);
-  await dialog.getByRole('button', { name: 'Submit' }).click();
   await dialog
     .getByRole('alert')
-    .filter({ hasText: 'More than its price changed: close this and read the listing again before booking it.' })
+    .filter({
+      hasText: 'The seller changed this listing while you were booking it: close this and read the listing again before booking it.',
+    })
     .waitFor();
   await expect.poll(() => dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
   expect(await bookingsOf(email, token)).toEqual([]);

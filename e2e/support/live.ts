@@ -84,3 +84,31 @@ export async function answerResyncOnce(page: Page): Promise<{ arm(): void }> {
   });
   return { arm: () => (armed = true) };
 }
+
+/**
+ * Holds back the server's pushes (its Socket.IO events; not the answers to the page's own calls)
+ * from the page while `hold(true)`: a page whose connection has not heard a change yet, as when a
+ * push is slower than the buyer. Install before the page opens.
+ */
+export async function holdPushes(page: Page): Promise<{ hold(on: boolean): void }> {
+  let held = false;
+  // An empty polling answer is not a valid one: a noop packet ("6") stands for what was dropped.
+  const drop = (payload: string) =>
+    payload
+      .split('\x1e')
+      .filter((packet) => !(held && packet.startsWith('42[')))
+      .join('\x1e');
+  await page.route('**/socket.io/**', async (route) => {
+    if (!held || route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, body: drop(await response.text()) || '6' });
+  });
+  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
+    const server = socket.connectToServer();
+    server.onMessage((message) => {
+      const kept = typeof message === 'string' ? drop(message) : message;
+      if (kept) socket.send(kept);
+    });
+  });
+  return { hold: (on) => (held = on) };
+}

@@ -1,5 +1,5 @@
-import type { Product } from '@tv-shop/contracts';
-import { useMemo, useState } from 'react';
+import { useChosenProduct } from '@/features/products/use-chosen-product';
+import { useMemo } from 'react';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
@@ -15,7 +15,8 @@ export function AllProductsPage() {
   const { search, update } = useSearchInUrl();
   const { categories } = useCategories();
   const brands = useMemo(() => categories.map((c) => ({ id: c._id, name: c.category_name })), [categories]);
-  const [booking, setBooking] = useState<Product | null>(null);
+  // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
+  const [booking, setBooking] = useChosenProduct();
 
   return (
     <div className="page">

@@ -1,5 +1,5 @@
-import type { Product } from '@tv-shop/contracts';
-import { useMemo, useState } from 'react';
+import { useChosenProduct } from '@/features/products/use-chosen-product';
+import { useMemo } from 'react';
 import { useParams } from 'react-router-dom';
 import { PageHeading } from '@/components/ui/page-heading';
 import { paths } from '@/config/paths';
@@ -18,7 +18,8 @@ export function CategoryPage() {
   // The brand is the page's own, so the search box and filters narrow within it.
   const fixed = useMemo(() => ({ category: id }), [id]);
   const { search, update } = useSearchInUrl(fixed);
-  const [booking, setBooking] = useState<Product | null>(null);
+  // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
+  const [booking, setBooking] = useChosenProduct();
 
   // A link to a category the shop does not have: the 404 page, as for a product or a seller.
   if (missing) return <NotFoundPage />;

@@ -1,5 +1,4 @@
-import type { Product } from '@tv-shop/contracts';
-import { useState } from 'react';
+import { useChosenProduct } from '@/features/products/use-chosen-product';
 import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { CategoriesGrid } from '@/features/categories/components/categories-grid';
@@ -10,7 +9,8 @@ import { usePageTitle } from '@/lib/use-page-title';
 
 export function HomePage() {
   usePageTitle(paths.home.title);
-  const [booking, setBooking] = useState<Product | null>(null);
+  // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
+  const [booking, setBooking] = useChosenProduct();
   return (
     <div className="page">
       <WelcomeBanner />

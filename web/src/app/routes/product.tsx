@@ -1,5 +1,5 @@
-import type { Product } from '@tv-shop/contracts';
-import { useEffect, useState } from 'react';
+import { useChosenProduct } from '@/features/products/use-chosen-product';
+import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { LoadError } from '@/components/ui/load-error';
 import { Spinner } from '@/components/ui/spinner';
@@ -25,7 +25,8 @@ export function ProductPage() {
     if (removedHere) readAgainSoon();
   }, [removedHere, readAgainSoon]);
   usePageTitle(notFound ? paths.notFound.title : gone ? NO_LONGER_FOR_SALE : (product?.porduct_name ?? paths.product.title));
-  const [booking, setBooking] = useState<Product | null>(null);
+  // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
+  const [booking, setBooking] = useChosenProduct();
 
   if (notFound) return <NotFoundPage />;
   // Not shown yet and not known to be gone (the first render of another product's page): loading.

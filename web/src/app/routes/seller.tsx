@@ -1,5 +1,4 @@
-import type { Product } from '@tv-shop/contracts';
-import { useState } from 'react';
+import { useChosenProduct } from '@/features/products/use-chosen-product';
 import { useParams } from 'react-router-dom';
 import { EmptyText } from '@/components/ui/empty-text';
 import { LoadError } from '@/components/ui/load-error';
@@ -17,7 +16,8 @@ export function SellerPage() {
   const { id = '' } = useParams();
   const { seller, listings, loading, error, retry, notFound } = useSellerPage(id);
   usePageTitle(notFound ? paths.notFound.title : (seller?.name ?? paths.seller.title));
-  const [booking, setBooking] = useState<Product | null>(null);
+  // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
+  const [booking, setBooking] = useChosenProduct();
 
   if (notFound) return <NotFoundPage />;
   if (loading) return <Spinner label="Loading the seller" />;

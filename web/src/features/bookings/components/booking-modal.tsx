@@ -35,14 +35,33 @@ interface BookingValues {
  * form starts empty without a reset: a reset after the first render would wipe what a buyer
  * typed at once into the phone field, which has the focus from the dialog's first frame.
  */
-export function BookingModal({ product: opened, onClose }: { product: Product | null; onClose: () => void }) {
+export function BookingModal({ product: live, onClose }: { product: Product | null; onClose: () => void }) {
   const user = useSessionUser();
-  // The listing as the dialog shows it: as it was opened, or, once the server said its seller
-  // changed it since, as it is now when only its name or price changed (the dialog shows both,
-  // the refusal names the price), so Submit then books what is shown. Anything else changed (or
-  // the listing could not be read again): Submit gives way to looking at it again.
-  const [product, setProduct] = useState(opened);
+  // The listing as the dialog shows it: as it was opened, or, once its seller changed it (a push
+  // said so, or the server refused the booking for it), as it is now when only its name or price
+  // changed (the dialog shows both), so Submit then books what is shown. Anything else changed
+  // (or the listing could not be read again): Submit gives way to looking at it again.
+  const [product, setProduct] = useState(live);
   const [lookAgain, setLookAgain] = useState(false);
+  // What the seller changed while the dialog was open, said as soon as a push brings it (`live`,
+  // the listing as this browser's store has it): the same rules as after a refusal, before Submit.
+  const [changed, setChanged] = useState<string | null>(null);
+  useEffect(() => {
+    if (!live || !product || live === product) return;
+    if (live.sold && !product.sold) {
+      setLookAgain(true);
+      setChanged('This TV was sold while you were booking it.');
+    } else if (live.edits > product.edits) {
+      // (Newer than shown only: a listing read again after a refusal may be ahead of the pushes.)
+      if (changedUnseen(product, live)) {
+        setLookAgain(true);
+        setChanged('The seller changed this listing while you were booking it: close this and read the listing again before booking it.');
+      } else {
+        setProduct(live);
+        setChanged(`The seller changed this listing while you were booking it: it is now ${formatTk(live.resale_price)}.`);
+      }
+    }
+  }, [live, product]);
   const [form] = Form.useForm<BookingValues>();
   const phone = useRef<InputRef>(null);
   // The phone field has the focus as the dialog appears, not once its opening animation is over:
@@ -82,7 +101,7 @@ export function BookingModal({ product: opened, onClose }: { product: Product | 
 
   return (
     <Modal
-      open={!!opened}
+      open={!!live}
       title={product ? `Book ${product.porduct_name}` : 'Book'}
       okText="Submit"
       okButtonProps={{ htmlType: 'submit', form: FORM_ID, disabled: lookAgain }}
@@ -127,6 +146,7 @@ export function BookingModal({ product: opened, onClose }: { product: Product | 
           >
             <Input />
           </Form.Item>
+          {changed && !error ? <Notice className="form-alert" type="warning" title={changed} role="alert" /> : null}
           {error ? (
             <Notice
               className="form-alert"
