@@ -199,7 +199,11 @@ test('when a seller leaves the edit form with changes not saved, then they are a
   });
   const question = { type: 'confirm', message: 'Leave this page? Your changes are not saved.' };
   const myProducts = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Products' });
-  // Unchanged, the form lets them go without a word.
+  // Unchanged, or changed and changed back, the form lets them go without a word: nothing is lost.
+  await details.click();
+  await page.keyboard.type(' x');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
   await myProducts.click();
   await page.getByRole('heading', { name: /My Products/ }).waitFor();
   expect(asked).toEqual([]);

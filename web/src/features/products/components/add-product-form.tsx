@@ -86,6 +86,12 @@ const madeBy = (listing: Product, body: AddProductBody) =>
     return typeof sent === 'string' ? String(listing[field]) === sent.trim() : listing[field] === sent;
   }) && (body.productImages ?? [body.productImage]).join(' ') === listing.productImages.join(' ');
 
+/** A form's photos as a leave would compare them: a photo chosen here is one no listing has. */
+const photoKeys = (photos: Photo[] = []) => photos.map((p) => (p instanceof File ? '\n' : p.url)).join(' ');
+/** Whether the form holds anything it was not filled with: what leaving would lose. */
+const differs = (now: Partial<AddProductValues>, was: Partial<AddProductValues>) =>
+  LISTING_FIELDS.some((f) => String(now[f] ?? '') !== String(was[f] ?? '')) || photoKeys(now.photos) !== photoKeys(was.photos);
+
 /** What a listing tells everyone about its seller (ADR 0069): said where the seller types it in. */
 const LISTING_IS_PUBLIC = 'Public with the listing, as are your name and email, for buyers to reach you.';
 
@@ -99,8 +105,10 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   const [progress, setProgress] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [form] = Form.useForm<AddProductValues>();
-  // What was typed or chosen here and not saved is not lost to a tap on a menu link or a reload.
-  const unsaved = useLeaveGuard();
+  // What was typed or chosen here and not saved is not lost to a tap on a menu link or a reload:
+  // the form as it was filled (the listing, or nothing) against what it holds now.
+  const filled = useRef(listing ? valuesOf(listing) : {});
+  const saved = useLeaveGuard(() => differs(form.getFieldsValue(true) as Partial<AddProductValues>, filled.current));
   // One Idempotency-Key for this form's tries: a try whose answer was lost may have been done, and
   // pressing the button again with the same listing then lands once. The photos are stored by
   // their content, so the same photos give the same body; a changed form is a new request.
@@ -126,8 +134,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   const loadAgain = () => {
     if (!listing) return;
     form.resetFields();
-    form.setFieldsValue(valuesOf(listing));
-    unsaved.current = false;
+    form.setFieldsValue((filled.current = valuesOf(listing)));
     setSeenEdits(listing.edits);
     setError(null);
     // The button pressed is gone with the warning: the focus goes to the form's first field.
@@ -135,7 +142,6 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
   };
   // An error is about what was typed: it goes as soon as that is edited (checked again on leaving).
   const edited = (changed: Partial<AddProductValues>) => {
-    unsaved.current = true;
     setError(null);
     form.setFields(Object.keys(changed).map((name) => ({ name: name as keyof AddProductValues, errors: [] })));
   };
@@ -199,7 +205,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
       sent = body;
       const answer = await (listing ? editProduct(listing._id, { ...body, edits: seenEdits }, writeKey) : addProduct(body, writeKey));
       // Saved: the page moves on without asking.
-      unsaved.current = false;
+      saved.current = true;
       onSaved(answer);
     } catch (failure) {
       logFailure(failure);
