@@ -244,6 +244,32 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
       }
     });
 
+    it('given a booking placed, then the TV edited or removed, when the policy reacts to both late, then each booking is cancelled by the change that came after it, as when the policy runs at once', async () => {
+      await policy.stop();
+      await listWithPhotos('pe-late-edit');
+      const edited = await place('pe-late-edit', 'pe-late-buyer');
+      const edit1 = await edit('pe-late-edit', { resalePricePoisha: 95_000 });
+      await list('pe-late-removed');
+      const removed = await place('pe-late-removed', 'pe-late-buyer');
+      const removal = await remove('pe-late-removed');
+      await startPolicy();
+      await policy.caughtUp();
+      // Not the placing's own reaction: when it landed, the TV was for sale on the terms booked.
+      expectCancelledBy(
+        (await cancellationsOf(edited.bookingId))[0],
+        { bookingId: edited.bookingId, productId: 'pe-late-edit' },
+        'listing-edited',
+        edit1,
+      );
+      expectCancelledBy(
+        (await cancellationsOf(removed.bookingId))[0],
+        { bookingId: removed.bookingId, productId: 'pe-late-removed' },
+        'product-removed',
+        removal,
+      );
+      expect(await typesOf(edited.bookingId)).toEqual(['BookingPlaced', 'BookingCancelled']);
+    });
+
     it('given unpaid bookings of a TV, when its seller only puts its photos in another order, then they stay, but for one placed before terms were counted, whose sale counts every edit (ADR 0073)', async () => {
       await listWithPhotos('pe-reordered');
       const { bookingId } = await place('pe-reordered', 'pe-buyer');

@@ -95,9 +95,12 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
       // would be refused (ADR 0058), so the buyer chooses again before paying, not after.
       // So is one whose buyer's account was closed just before it landed (a request the gateway
       // let through a moment before it heard of the deletion), which `UserDeleted` could not see.
+      // The product as it was when the booking landed (just before it in the log), not as it is
+      // when this runs: a change after the placing is its own event's to react to, so the same log
+      // gives the same cancellations, caused by the same events, however late the policy runs.
       BookingPlaced: async (e) => {
         const d = e.data as EventOf<'BookingPlaced'>['data'];
-        const product = await loadProductFacts(store, d.productId);
+        const product = await loadProductFacts(store, d.productId, e.position);
         const reason = product.removed
           ? 'product-removed'
           : product.sold && product.soldTo !== d.bookingId
