@@ -207,7 +207,10 @@ export function MyProductsTable({
                   )}
                   {/* The server refuses to withdraw a TV a buyer paid for (the record of that sale) or
                     one buyers reported (the admin reviews it first). */}
-                  {row.paid_sale ? null : row.reported ? (
+                  {row.paid_sale ? (
+                    // Nothing else is left to do with it: said, rather than an empty cell.
+                    <span className="my-products__under-review">Paid: the sale is final</span>
+                  ) : row.reported ? (
                     <span className="my-products__under-review" data-row-focus tabIndex={-1}>
                       Reported: the admin reviews it
                     </span>
