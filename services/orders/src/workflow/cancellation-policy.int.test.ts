@@ -343,6 +343,22 @@ describe('policy: bookings that can no longer be paid are cancelled', () => {
     });
   });
 
+  it('given a booking placed just after its seller marked the TV sold, when the TV is made available and the booking buys it before the policy reacts, then the late reaction leaves it alone', async () => {
+    await policy.stop();
+    await list('late-bought');
+    const facts = await loadProductFacts(store, 'late-bought');
+    await sell('late-bought');
+    // Placed on the facts read before the sale (the placing raced it); then the TV is for sale
+    // again, and the payment workflow records this booking's sale on the product's stream. Its
+    // last step (BookingPaid) has not been appended yet when the policy reacts.
+    const { bookingId } = await place('late-bought', 'late-bought-buyer', facts);
+    await makeAvailable('late-bought');
+    await sell('late-bought', { bookingId, buyerId: 'late-bought-buyer' });
+    await startPolicy();
+    await policy.caughtUp();
+    expect(await typesOf(bookingId)).toEqual(['BookingPlaced']);
+  });
+
   it('ProductRemoved: given unpaid bookings of a TV, when it is removed, then each is cancelled (product-removed, caused by the removal); a paid one stays paid', async () => {
     await list('removed');
     const open = [await place('removed', 'removed-1'), await place('removed', 'removed-2')];

@@ -111,6 +111,9 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
                 ? 'buyer-deleted'
                 : null;
         if (!reason) return;
+        // Bought since, on the product's own stream (made available again, then paid for, while
+        // this reaction waited): the sale stands, as for every other cancellation here.
+        if ((await loadProductFacts(store, d.productId)).soldTo === d.bookingId) return;
         // This very placing, not one made again later in the same stream.
         await cancel(e, d.bookingId, reason, await placementAt(e, d.bookingId, 'including'));
       },
