@@ -58,7 +58,13 @@ export function BookingModal({ product: live, onClose }: { product: Product | nu
         setChanged('The seller changed this listing while you were booking it: close this and read the listing again before booking it.');
       } else {
         setProduct(live);
-        setChanged(`The seller changed this listing while you were booking it: it is now ${formatTk(live.resale_price)}.`);
+        setChanged(
+          `The seller changed this listing while you were booking it: ${
+            live.resale_price !== product.resale_price
+              ? `it is now ${formatTk(live.resale_price)}`
+              : `it is now called “${live.porduct_name}”`
+          }.`,
+        );
       }
     }
   }, [live, product]);
@@ -146,7 +152,6 @@ export function BookingModal({ product: live, onClose }: { product: Product | nu
           >
             <Input />
           </Form.Item>
-          {changed && !error ? <Notice className="form-alert" type="warning" title={changed} role="alert" /> : null}
           {error ? (
             <Notice
               className="form-alert"
@@ -156,6 +161,8 @@ export function BookingModal({ product: live, onClose }: { product: Product | nu
               role="alert"
             />
           ) : null}
+          {/* After a refusal too: a push that came since says what the dialog shows now. */}
+          {changed ? <Notice className="form-alert" type="warning" title={changed} role="alert" /> : null}
         </Form>
       ) : null}
     </Modal>
