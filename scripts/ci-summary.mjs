@@ -33,27 +33,25 @@ for (const arg of process.argv.slice(2)) {
   passed += r.numPassedTests ?? 0;
   const before = failed;
   failed += (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0);
+  // The first line of a failure's message, for the list above the closing line.
+  const firstLine = (text) =>
+    String(text ?? '')
+      .split('\n')[0]
+      .slice(0, 300);
   for (const t of r.testResults ?? []) {
-    for (const a of t.assertionResults ?? []) {
-      if (a.status !== 'failed') continue;
-      const why = String(a.failureMessages?.[0] ?? '')
-        .split('\n')[0]
-        .slice(0, 300);
-      failures.push(`${relative(process.cwd(), t.name)}: ${a.fullName ?? a.title}${why ? ` (${why})` : ''}`);
+    const file = relative(process.cwd(), t.name);
+    const failedTests = (t.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failedTests) {
+      const why = firstLine(a.failureMessages?.[0]);
+      failures.push(`${file}: ${a.fullName ?? a.title}${why ? ` (${why})` : ''}`);
     }
-    if (t.status === 'failed' && !(t.assertionResults ?? []).some((a) => a.status === 'failed')) {
-      failures.push(
-        `${relative(process.cwd(), t.name)}: failed outside its tests (${String(t.message ?? '')
-          .split('\n')[0]
-          .slice(0, 300)})`,
-      );
+    // A suite that failed outside its tests (it did not load, its beforeAll threw: its tests show
+    // as skipped) has no failed test to count, but must not pass silently.
+    if (t.status === 'failed' && failedTests.length === 0) {
+      failed++;
+      failures.push(`${file}: failed outside its tests (${firstLine(t.message)})`);
     }
   }
-  // A suite that failed outside its tests (it did not load, its beforeAll threw: its tests show as
-  // skipped) has no failed test to count, but must not pass silently.
-  failed += (r.testResults ?? []).filter(
-    (t) => t.status === 'failed' && !(t.assertionResults ?? []).some((a) => a.status === 'failed'),
-  ).length;
   // A step that failed after its tests passed (the bundle budget after the browser journeys).
   if (code !== 0 && failed === before) {
     console.log(`${file}: its step exited ${code} with no failed test: counted as a failure`);

@@ -73,16 +73,28 @@ export async function answerResyncOnce(page: Page): Promise<{ arm(): void }> {
         return `43${ack[1]}${JSON.stringify([{ position: answer.position, changes: [], resync: true }])}`;
       })
       .join('\x1e');
+  await rewriteIncoming(page, () => armed, rewrite);
+  return { arm: () => (armed = true) };
+}
+
+/**
+ * Passes what the server sends the page over Socket.IO (WebSocket frames, long-polling answers)
+ * through `rewrite` while `active()`. An empty polling answer is not a valid one: a noop packet
+ * ("6") stands for what was dropped; an empty frame is not sent. Install before the page opens.
+ */
+async function rewriteIncoming(page: Page, active: () => boolean, rewrite: (payload: string) => string): Promise<void> {
   await page.route('**/socket.io/**', async (route) => {
-    if (!armed || route.request().method() !== 'GET') return route.continue();
+    if (!active() || route.request().method() !== 'GET') return route.continue();
     const response = await route.fetch();
-    await route.fulfill({ response, body: rewrite(await response.text()) });
+    await route.fulfill({ response, body: rewrite(await response.text()) || '6' });
   });
   await page.routeWebSocket(/\/socket\.io\//, (socket) => {
     const server = socket.connectToServer();
-    server.onMessage((message) => socket.send(typeof message === 'string' ? rewrite(message) : message));
+    server.onMessage((message) => {
+      const kept = typeof message === 'string' && active() ? rewrite(message) : message;
+      if (kept) socket.send(kept);
+    });
   });
-  return { arm: () => (armed = true) };
 }
 
 /**
@@ -92,23 +104,14 @@ export async function answerResyncOnce(page: Page): Promise<{ arm(): void }> {
  */
 export async function holdPushes(page: Page): Promise<{ hold(on: boolean): void }> {
   let held = false;
-  // An empty polling answer is not a valid one: a noop packet ("6") stands for what was dropped.
-  const drop = (payload: string) =>
-    payload
-      .split('\x1e')
-      .filter((packet) => !(held && packet.startsWith('42[')))
-      .join('\x1e');
-  await page.route('**/socket.io/**', async (route) => {
-    if (!held || route.request().method() !== 'GET') return route.continue();
-    const response = await route.fetch();
-    await route.fulfill({ response, body: drop(await response.text()) || '6' });
-  });
-  await page.routeWebSocket(/\/socket\.io\//, (socket) => {
-    const server = socket.connectToServer();
-    server.onMessage((message) => {
-      const kept = typeof message === 'string' ? drop(message) : message;
-      if (kept) socket.send(kept);
-    });
-  });
+  await rewriteIncoming(
+    page,
+    () => held,
+    (payload) =>
+      payload
+        .split('\x1e')
+        .filter((packet) => !packet.startsWith('42['))
+        .join('\x1e'),
+  );
   return { hold: (on) => (held = on) };
 }

@@ -45,6 +45,11 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
    */
   const closedBefore = async (e: RecordedEvent, userId: string) =>
     (await store.readStream(streams.user(userId))).some((x) => x.type === 'UserDeleted' && x.position < e.position);
+  /**
+   * Whether the product's stream, as it is now, sold the TV to this booking (its payment is in
+   * flight, or done): then no late reaction cancels it, whatever it reacts to.
+   */
+  const boughtBy = async (productId: string, bookingId: string) => (await loadProductFacts(store, productId)).soldTo === bookingId;
   /** Whether the booking's placing before event `e` is from before terms were counted: its sale counts every edit. */
   const countsEveryEdit = async (e: RecordedEvent, bookingId: string) => {
     const placed = (await store.readStream(streams.booking(bookingId))).filter(
@@ -54,6 +59,7 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
   };
   return {
     cancel,
+    boughtBy,
     placementAt,
     closedBefore,
     countsEveryEdit,
@@ -62,8 +68,7 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
      * placed after it: a late reaction to an old sale must not undo a booking made since.
      */
     cancelPlacedBefore: async (e: RecordedEvent, productId: string, bookingId: string, reason: CancelReason) => {
-      // The product's stream may have sold it to this very booking since (its payment is in flight).
-      if ((await loadProductFacts(store, productId)).soldTo === bookingId) return;
+      if (await boughtBy(productId, bookingId)) return;
       const placement = await placementAt(e, bookingId, 'before');
       if (placement > 0) await cancel(e, bookingId, reason, placement);
     },
@@ -82,7 +87,7 @@ function cancellations({ store, pool, bookings }: PolicyDeps) {
  */
 export async function startCancellationPolicy(deps: PolicyDeps) {
   const { store, pool, events } = deps;
-  const { cancel, placementAt, closedBefore, countsEveryEdit, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
+  const { cancel, boughtBy, placementAt, closedBefore, countsEveryEdit, cancelPlacedBefore, unpaidBookings } = cancellations(deps);
   return startPolicy({
     name: 'orders',
     pool,
@@ -111,9 +116,8 @@ export async function startCancellationPolicy(deps: PolicyDeps) {
                 ? 'buyer-deleted'
                 : null;
         if (!reason) return;
-        // Bought since, on the product's own stream (made available again, then paid for, while
-        // this reaction waited): the sale stands, as for every other cancellation here.
-        if ((await loadProductFacts(store, d.productId)).soldTo === d.bookingId) return;
+        // Bought since (made available again, then paid for, while this reaction waited).
+        if (await boughtBy(d.productId, d.bookingId)) return;
         // This very placing, not one made again later in the same stream.
         await cancel(e, d.bookingId, reason, await placementAt(e, d.bookingId, 'including'));
       },

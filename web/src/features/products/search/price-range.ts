@@ -19,8 +19,6 @@ export interface PriceProblem {
   fields: PriceField[];
 }
 
-export { priceOf };
-
 /**
  * Whether the server would search by these prices as typed (it refuses what is not a number,
  * below 0, above 100,000,000, or a min above the max); null when it would. Empty boxes are fine.
