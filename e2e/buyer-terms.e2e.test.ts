@@ -2,7 +2,7 @@ import type { Booking } from '@tv-shop/contracts';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { holdPushes, waitLive } from './support/live';
-import { api, atNewPrice, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, atNewPrice, card, expectToast, fillCard, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -95,6 +95,50 @@ test('when the seller changes more than the price while a buyer has the booking 
   expect(await bookingsOf(email, token)).toEqual([]);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByText('Fair', { exact: true }).first().waitFor();
+});
+
+/** A buyer on All Products, searching for one seller's only listing, its booking dialog open and filled in. */
+async function dialogFilledInOnAllProducts(name: string, sellerName: string) {
+  const seller = await sellerWithProduct(baseUrl, sellerName, name);
+  const email = uniqueEmail('buyer');
+  const { token } = await api(baseUrl).signup('Nasrin Buyer', email, 'Buyer');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto(`/all_products?q=${encodeURIComponent(name)}`);
+  await card(page, name).waitFor();
+  await waitLive(page);
+  await card(page, name).getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Phone Number').fill('01955555555');
+  await dialog.getByLabel('Meeting Location').fill('Station Road, Rajshahi');
+  return { seller, email, token, page, dialog };
+}
+
+// A list of TVs for sale hears a sale or a removal as the TV leaving it (ADR 0071): the dialog
+// reads the listing again to say why, instead of staying silent until Submit is refused.
+test('when the seller marks the TV sold while a buyer books it from All Products, then the dialog says it was sold and books nothing', async () => {
+  const name = `Hisense 43" ${Date.now()}`;
+  const { seller, email, token, page, dialog } = await dialogFilledInOnAllProducts(name, 'Rajshahi Screens');
+  await api(baseUrl).markSold(seller.token, seller.productId);
+  await card(page, name).waitFor({ state: 'detached' });
+  await dialog.getByRole('alert').filter({ hasText: 'This TV was sold while you were booking it.' }).waitFor();
+  await expect.poll(() => dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+  expect(await bookingsOf(email, token)).toEqual([]);
+});
+
+test('when the seller takes the TV off while a buyer books it from All Products, then the dialog says who took it off and books nothing', async () => {
+  const name = `TCL 55" ${Date.now()}`;
+  const { seller, email, token, page, dialog } = await dialogFilledInOnAllProducts(name, 'Barishal Screens');
+  await api(baseUrl).withdraw(seller.token, seller.productId);
+  await card(page, name).waitFor({ state: 'detached' });
+  await dialog.getByRole('alert').filter({ hasText: 'This TV is no longer for sale: its seller took it off TV Shop.' }).waitFor();
+  await expect.poll(() => dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+  await snap(page, '10-booking-listing-withdrawn-live');
+  expect(await bookingsOf(email, token)).toEqual([]);
+  // What the buyer typed is still there, and Cancel closes it.
+  expect(await dialog.getByLabel('Meeting Location').inputValue()).toBe('Station Road, Rajshahi');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'detached' });
 });
 
 test('when a booking cancelled for a new price is booked again while its payment page is open, then the page charges the new price', async () => {

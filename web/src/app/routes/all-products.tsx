@@ -16,7 +16,7 @@ export function AllProductsPage() {
   const { categories } = useCategories();
   const brands = useMemo(() => categories.map((c) => ({ id: c._id, name: c.category_name })), [categories]);
   // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
-  const [booking, setBooking] = useChosenProduct();
+  const booking = useChosenProduct();
 
   return (
     <div className="page">
@@ -24,8 +24,8 @@ export function AllProductsPage() {
       <SearchFilters value={search} onChange={update} brands={brands} />
       {/* The cards are h3: a heading for the results keeps the outline h1 > h2 > h3. */}
       <h2 className="visually-hidden">Resale TVs</h2>
-      <SearchResults search={search} onBook={setBooking} />
-      <BookingModal product={booking} onClose={() => setBooking(null)} />
+      <SearchResults search={search} onBook={booking.choose} />
+      <BookingModal {...booking.dialog} />
     </div>
   );
 }

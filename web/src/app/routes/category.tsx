@@ -19,7 +19,7 @@ export function CategoryPage() {
   const fixed = useMemo(() => ({ category: id }), [id]);
   const { search, update } = useSearchInUrl(fixed);
   // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
-  const [booking, setBooking] = useChosenProduct();
+  const booking = useChosenProduct();
 
   // A link to a category the shop does not have: the 404 page, as for a product or a seller.
   if (missing) return <NotFoundPage />;
@@ -29,8 +29,8 @@ export function CategoryPage() {
       <SearchFilters value={search} onChange={update} />
       {/* The cards are h3: a heading for the results keeps the outline h1 > h2 > h3. */}
       <h2 className="visually-hidden">Resale TVs</h2>
-      <SearchResults search={search} onBook={setBooking} />
-      <BookingModal product={booking} onClose={() => setBooking(null)} />
+      <SearchResults search={search} onBook={booking.choose} />
+      <BookingModal {...booking.dialog} />
     </div>
   );
 }

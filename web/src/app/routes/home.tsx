@@ -10,14 +10,14 @@ import { usePageTitle } from '@/lib/use-page-title';
 export function HomePage() {
   usePageTitle(paths.home.title);
   // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
-  const [booking, setBooking] = useChosenProduct();
+  const booking = useChosenProduct();
   return (
     <div className="page">
       <WelcomeBanner />
-      <AdvertisedSection onBook={setBooking} />
+      <AdvertisedSection onBook={booking.choose} />
       <CategoriesGrid />
       <DiscountPromo />
-      <BookingModal product={booking} onClose={() => setBooking(null)} />
+      <BookingModal {...booking.dialog} />
     </div>
   );
 }

@@ -26,7 +26,7 @@ export function ProductPage() {
   }, [removedHere, readAgainSoon]);
   usePageTitle(notFound ? paths.notFound.title : gone ? NO_LONGER_FOR_SALE : (product?.porduct_name ?? paths.product.title));
   // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
-  const [booking, setBooking] = useChosenProduct();
+  const booking = useChosenProduct();
 
   if (notFound) return <NotFoundPage />;
   // Not shown yet and not known to be gone (the first render of another product's page): loading.
@@ -38,9 +38,9 @@ export function ProductPage() {
       ) : error ? (
         <LoadError what="product" error={error} onRetry={retry} />
       ) : (
-        product && <ProductDetails product={product} seller={seller} onBook={setBooking} />
+        product && <ProductDetails product={product} seller={seller} onBook={booking.choose} />
       )}
-      <BookingModal product={booking} onClose={() => setBooking(null)} />
+      <BookingModal {...booking.dialog} />
     </div>
   );
 }

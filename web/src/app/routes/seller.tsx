@@ -17,7 +17,7 @@ export function SellerPage() {
   const { seller, listings, loading, error, retry, notFound } = useSellerPage(id);
   usePageTitle(notFound ? paths.notFound.title : (seller?.name ?? paths.seller.title));
   // Live while its dialog is open: a change the seller makes meanwhile shows in it (ADR 0071).
-  const [booking, setBooking] = useChosenProduct();
+  const booking = useChosenProduct();
 
   if (notFound) return <NotFoundPage />;
   if (loading) return <Spinner label="Loading the seller" />;
@@ -38,10 +38,10 @@ export function SellerPage() {
           </header>
           {/* The cards are h3: a heading for the listings keeps the outline h1 > h2 > h3. */}
           <h2 className="visually-hidden">TVs for sale</h2>
-          {listings.length === 0 ? <EmptyText>No Items Available</EmptyText> : <ProductGrid products={listings} onBook={setBooking} />}
+          {listings.length === 0 ? <EmptyText>No Items Available</EmptyText> : <ProductGrid products={listings} onBook={booking.choose} />}
         </>
       )}
-      <BookingModal product={booking} onClose={() => setBooking(null)} />
+      <BookingModal {...booking.dialog} />
     </div>
   );
 }

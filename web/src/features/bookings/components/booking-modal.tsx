@@ -35,7 +35,7 @@ interface BookingValues {
  * form starts empty without a reset: a reset after the first render would wipe what a buyer
  * typed at once into the phone field, which has the focus from the dialog's first frame.
  */
-export function BookingModal({ product: live, onClose }: { product: Product | null; onClose: () => void }) {
+export function BookingModal({ product: live, left, onClose }: { product: Product | null; left: boolean; onClose: () => void }) {
   const user = useSessionUser();
   // The listing as the dialog shows it: as it was opened, or, once its seller changed it (a push
   // said so, or the server refused the booking for it), as it is now when only its name or price
@@ -43,31 +43,53 @@ export function BookingModal({ product: live, onClose }: { product: Product | nu
   // (or the listing could not be read again): Submit gives way to looking at it again.
   const [product, setProduct] = useState(live);
   const [lookAgain, setLookAgain] = useState(false);
-  // What the seller changed while the dialog was open, said as soon as a push brings it (`live`,
-  // the listing as this browser's store has it): the same rules as after a refusal, before Submit.
+  // What changed while the dialog was open, said as soon as a push brings it (`live`, the listing
+  // as this browser's store has it) or as the listing is read again: the same rules as after a
+  // refusal, before Submit.
   const [changed, setChanged] = useState<string | null>(null);
-  useEffect(() => {
-    if (!live || !product || live === product) return;
-    if (live.sold && !product.sold) {
+  const heard = (was: Product, now: Product) => {
+    if (now.sold && !was.sold) {
       setLookAgain(true);
       setChanged('This TV was sold while you were booking it.');
-    } else if (live.edits > product.edits) {
+    } else if (now.edits > was.edits) {
       // (Newer than shown only: a listing read again after a refusal may be ahead of the pushes.)
-      if (changedUnseen(product, live)) {
+      if (changedUnseen(was, now)) {
         setLookAgain(true);
         setChanged('The seller changed this listing while you were booking it: close this and read the listing again before booking it.');
       } else {
-        setProduct(live);
+        setProduct(now);
         setChanged(
           `The seller changed this listing while you were booking it: ${
-            live.resale_price !== product.resale_price
-              ? `it is now ${formatTk(live.resale_price)}`
-              : `it is now called “${live.porduct_name}”`
+            now.resale_price !== was.resale_price ? `it is now ${formatTk(now.resale_price)}` : `it is now called “${now.porduct_name}”`
           }.`,
         );
       }
     }
+  };
+  useEffect(() => {
+    if (live && product && live !== product) heard(product, live);
   }, [live, product]);
+  // The page's list no longer holds the TV (a list of TVs for sale hears a sale or a removal as
+  // the row leaving it; so does one that stopped advertising it): why is the listing's to say.
+  useEffect(() => {
+    if (!left || !product) return;
+    let current = true;
+    readListing(product._id).then(
+      (now) => current && heard(product, now),
+      (failure: unknown) => {
+        if (!current) return;
+        if (failure instanceof ApiError && (failure.status === 410 || failure.status === 404)) {
+          setLookAgain(true);
+          // The 410 says who took it off ("This TV is no longer for sale: its seller took it off TV Shop").
+          setChanged(`${failure.status === 410 ? failure.message : 'This TV is no longer for sale'}.`);
+        } else logFailure(failure);
+      },
+    );
+    return () => {
+      current = false;
+    };
+    // (Once as the TV leaves, against the listing shown then.)
+  }, [left]);
   const [form] = Form.useForm<BookingValues>();
   const phone = useRef<InputRef>(null);
   // The phone field has the focus as the dialog appears, not once its opening animation is over:
