@@ -6,7 +6,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { BookingModal } from '@/features/bookings/components/lazy-booking-modal';
 import { ProductGrid } from '@/features/products/components/product-grid';
-import { formatMemberSince, listingsText } from '@/features/products/components/seller-block';
+import { listingsText } from '@/features/products/components/seller-block';
+import { formatDate } from '@/lib/format';
 import { VerifiedMark } from '@/features/products/components/verified-mark';
 import { useSellerPage } from '@/features/products/use-seller-page';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -33,7 +34,7 @@ export function SellerPage() {
               {seller.name} {seller.verified ? <VerifiedMark /> : null}
             </h1>
             <p className="seller-heading__meta">
-              Member since {formatMemberSince(seller.memberSince)} · {listingsText(listings.length)}
+              Member since {formatDate(seller.memberSince)} · {listingsText(listings.length)}
             </p>
           </header>
           {/* The cards are h3: a heading for the listings keeps the outline h1 > h2 > h3. */}

@@ -2,7 +2,7 @@ import type { Product } from '@tv-shop/contracts';
 import { Link } from 'react-router-dom';
 import { CameraIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
-import { formatTk } from '@/lib/format';
+import { formatTk, formatPostDate } from '@/lib/format';
 import { CARD_PHOTO, cardPhoto, photosOf, type ProductPhoto } from '../photos';
 import { useBrokenImage } from '@/components/ui/use-broken-image';
 import { MissingPhoto } from './missing-photo';
@@ -57,7 +57,7 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
           <dt>Contact</dt>
           <dd>{product.phone_number || 'Not available'}</dd>
           <dt>Posted</dt>
-          <dd>{product.post_date}</dd>
+          <dd>{formatPostDate(product.post_date)}</dd>
           <dt>Used</dt>
           <dd>{product.use_duration}</dd>
           <dt>Condition</dt>

@@ -1,5 +1,5 @@
 import type { Product, SellerProfile } from '@tv-shop/contracts';
-import { formatTk } from '@/lib/format';
+import { formatTk, formatPostDate } from '@/lib/format';
 import { photosOf } from '../photos';
 import { PhotoGallery } from './photo-gallery';
 import { ProductActions } from './product-actions';
@@ -48,7 +48,7 @@ export function ProductDetails({
           {/* None: its seller closed their account. */}
           <dd>{product.phone_number || 'Not available'}</dd>
           <dt>Posted</dt>
-          <dd>{product.post_date}</dd>
+          <dd>{formatPostDate(product.post_date)}</dd>
           <dt>Status</dt>
           <dd>{product.sold ? 'Sold' : 'Available'}</dd>
         </dl>

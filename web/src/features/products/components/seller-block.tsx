@@ -1,10 +1,8 @@
 import type { SellerProfile } from '@tv-shop/contracts';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
+import { formatDate } from '@/lib/format';
 import { VerifiedMark } from './verified-mark';
-
-export const formatMemberSince = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
 export const listingsText = (n: number) => `${n} available ${n === 1 ? 'listing' : 'listings'}`;
 
@@ -20,7 +18,7 @@ export function SellerBlock({ seller }: { seller: SellerProfile | null }) {
           <p className="seller-block__name">
             {seller.name} {seller.verified ? <VerifiedMark /> : null}
           </p>
-          <p className="seller-block__meta">Member since {formatMemberSince(seller.memberSince)}</p>
+          <p className="seller-block__meta">Member since {formatDate(seller.memberSince)}</p>
           <p className="seller-block__meta">{listingsText(seller.availableCount)}</p>
           <Link className="seller-block__link" to={paths.seller.href(seller._id)}>
             See all listings by {seller.name}
