@@ -141,6 +141,34 @@ test('when the seller takes the TV off while a buyer books it from All Products,
   await dialog.waitFor({ state: 'detached' });
 });
 
+test('when the seller stops advertising a TV a buyer books from Home, then the dialog stays as it was and still hears its sale', async () => {
+  const name = `LG OLED 48" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Cumilla Screens', name);
+  const client = api(baseUrl);
+  await client.advertise(seller.token, seller.productId);
+  const email = uniqueEmail('buyer');
+  await client.signup('Tania Buyer', email, 'Buyer');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await card(page, name).waitFor();
+  await waitLive(page);
+  await card(page, name).getByRole('button', { name: 'Book Now' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Phone Number').fill('01966666666');
+
+  // It leaves Home's list, still for sale: nothing to say, and Submit stays on.
+  await client.advertise(seller.token, seller.productId, false);
+  await card(page, name).waitFor({ state: 'detached' });
+  await page.waitForTimeout(500);
+  expect(await dialog.getByRole('alert').count()).toBe(0);
+  expect(await dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(false);
+
+  // Home no longer holds it, the dialog's own view of the TV does: its sale still reaches it.
+  await client.markSold(seller.token, seller.productId);
+  await dialog.getByRole('alert').filter({ hasText: 'This TV was sold while you were booking it.' }).waitFor();
+  await expect.poll(() => dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+});
+
 test('when a booking cancelled for a new price is booked again while its payment page is open, then the page charges the new price', async () => {
   const name = `Walton 43" ${Date.now()}`;
   const seller = await sellerWithProduct(baseUrl, 'Bogura TV Corner', name);

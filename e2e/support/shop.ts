@@ -49,6 +49,9 @@ export function api(baseUrl: string) {
       call<WriteAnswer>(`/product/${productId}`, { method: 'PUT', body: JSON.stringify(body), token }),
     markSold: (token: string, productId: string) =>
       call<WriteAnswer>(`/product/sold_status/${productId}`, { method: 'PUT', body: '{}', token }),
+    /** The seller advertises their listing (Home shows it), or stops. */
+    advertise: (token: string, productId: string, on = true) =>
+      call<WriteAnswer>(`/product/${on ? 'get_advertise' : 'remove_advertise'}/${productId}`, { method: 'PUT', body: '{}', token }),
     /** The seller takes their own listing off TV Shop. */
     withdraw: (token: string, productId: string) =>
       call<WriteAnswer>(`/product/withdraw/${productId}`, { method: 'PUT', body: '{}', token }),

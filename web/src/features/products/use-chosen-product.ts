@@ -2,24 +2,32 @@ import type { Product } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { selectAtom } from 'jotai/utils';
 import { useMemo, useState } from 'react';
+import { useWatchView } from '@/lib/use-live-list';
 import { productsStore } from './atoms';
 
 /**
- * The TV a buyer chose to book, kept live for its dialog: as pushes change it in this browser's
- * store (the page that offered it hears its changes), or as it was chosen once the store no longer
- * has it. `left` says it had been in the store and is no longer: a list that shows only TVs for
- * sale hears a sale or a removal as the row leaving it, so the dialog reads the listing again to
- * learn why (ADR 0071). Only a change of this one TV renders the page again, not every push.
+ * The TV a buyer chose to book, kept live for its dialog (ADR 0071): as pushes change it in this
+ * browser's store, or as it was chosen once the store no longer has it. While it is chosen the
+ * socket also hears the TV's own view, so a page that lists only some TVs (for sale, advertised,
+ * matching a search) cannot leave the dialog deaf: a sale arrives as the TV sold, an edit as the
+ * TV edited, and only a removal takes it out of the store. `left` is then the log position at
+ * which it left (the store keeps it), for the dialog to learn why from a read at least that new;
+ * null while the store holds it (or never did). Only a change of this one TV renders the page
+ * again, not every push.
  */
 export function useChosenProduct() {
   const [chosen, choose] = useState<Product | null>(null);
   const id = chosen?._id;
+  useWatchView(useMemo(() => (id ? { kind: 'product' as const, id } : null), [id]));
   const live = useAtomValue(useMemo(() => selectAtom(productsStore.stateAtom, (s) => (id ? s.rows.get(id) : undefined)), [id]));
+  const leftAt = useAtomValue(
+    useMemo(() => selectAtom(productsStore.stateAtom, (s) => (id && !s.rows.has(id) ? (s.positions.get(id) ?? null) : null)), [id]),
+  );
   // The last chosen TV the store was seen holding (state derived while rendering, as React advises).
   const [held, setHeld] = useState<string | undefined>();
   if (live && held !== id) setHeld(id);
   return {
     choose,
-    dialog: { product: chosen && (live ?? chosen), left: !!id && !live && held === id, onClose: () => choose(null) },
+    dialog: { product: chosen && (live ?? chosen), left: id && held === id ? leftAt : null, onClose: () => choose(null) },
   };
 }

@@ -1,11 +1,13 @@
 import { Form, Input, Modal, type InputRef } from 'antd';
 import type { Product } from '@tv-shop/contracts';
+import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError, logFailure } from '@/lib/api-client';
 import { serverFields } from '@/lib/server-fields';
 import { useSubmit } from '@/lib/use-submit';
 import { useMounted } from '@/lib/use-mounted';
+import { listsReloadAtom } from '@/lib/use-live-list';
 import { formatTk } from '@/lib/format';
 import { useSessionUser } from '@/lib/session';
 import { placeBooking } from '../api/place-booking';
@@ -35,7 +37,11 @@ interface BookingValues {
  * form starts empty without a reset: a reset after the first render would wipe what a buyer
  * typed at once into the phone field, which has the focus from the dialog's first frame.
  */
-export function BookingModal({ product: live, left, onClose }: { product: Product | null; left: boolean; onClose: () => void }) {
+/** How often, and how far apart, the dialog reads a listing again that answers as it was before it left. */
+const BEHIND_TRIES = 4;
+const BEHIND_WAIT_MS = 400;
+
+export function BookingModal({ product: live, left, onClose }: { product: Product | null; left: number | null; onClose: () => void }) {
   const user = useSessionUser();
   // The listing as the dialog shows it: as it was opened, or, once its seller changed it (a push
   // said so, or the server refused the booking for it), as it is now when only its name or price
@@ -58,38 +64,51 @@ export function BookingModal({ product: live, left, onClose }: { product: Produc
         setChanged('The seller changed this listing while you were booking it: close this and read the listing again before booking it.');
       } else {
         setProduct(now);
-        setChanged(
-          `The seller changed this listing while you were booking it: ${
-            now.resale_price !== was.resale_price ? `it is now ${formatTk(now.resale_price)}` : `it is now called “${now.porduct_name}”`
-          }.`,
-        );
+        // Its photos only put in another order (ADR 0073): nothing the buyer reads here changed.
+        if (now.resale_price !== was.resale_price || now.porduct_name !== was.porduct_name)
+          setChanged(
+            `The seller changed this listing while you were booking it: ${
+              now.resale_price !== was.resale_price ? `it is now ${formatTk(now.resale_price)}` : `it is now called “${now.porduct_name}”`
+            }.`,
+          );
       }
     }
   };
   useEffect(() => {
     if (live && product && live !== product) heard(product, live);
   }, [live, product]);
-  // The page's list no longer holds the TV (a list of TVs for sale hears a sale or a removal as
-  // the row leaving it; so does one that stopped advertising it): why is the listing's to say.
+  // The listing read again: when it left this browser's store (its removal: the dialog's own view
+  // of it holds it otherwise), and after a resync (the socket missed more than the server could
+  // replay: the page's lists read again too). A read older than the departure (another gateway's
+  // cache a moment behind) is read again; a removal answers 410, saying who took it off.
+  const resyncs = useAtomValue(listsReloadAtom);
+  const [resyncsAtOpen] = useState(resyncs);
+  const readAgain = left !== null || resyncs !== resyncsAtOpen ? `${left}:${resyncs}` : null;
   useEffect(() => {
-    if (!left || !product) return;
+    if (readAgain === null || !product) return;
     let current = true;
-    readListing(product._id).then(
-      (now) => current && heard(product, now),
-      (failure: unknown) => {
-        if (!current) return;
-        if (failure instanceof ApiError && (failure.status === 410 || failure.status === 404)) {
-          setLookAgain(true);
-          // The 410 says who took it off ("This TV is no longer for sale: its seller took it off TV Shop").
-          setChanged(`${failure.status === 410 ? failure.message : 'This TV is no longer for sale'}.`);
-        } else logFailure(failure);
-      },
-    );
+    const read = async (tries: number): Promise<void> => {
+      const { product: now, position } = await readListing(product._id);
+      if (!current) return;
+      if (left !== null && position < left && tries > 1) {
+        await new Promise((wait) => setTimeout(wait, BEHIND_WAIT_MS));
+        return current ? read(tries - 1) : undefined;
+      }
+      heard(product, now);
+    };
+    read(BEHIND_TRIES).catch((failure: unknown) => {
+      if (!current) return;
+      if (failure instanceof ApiError && (failure.status === 410 || failure.status === 404)) {
+        setLookAgain(true);
+        // The 410 says who took it off ("This TV is no longer for sale: its seller took it off TV Shop").
+        setChanged(`${failure.status === 410 ? failure.message : 'This TV is no longer for sale'}.`);
+      } else logFailure(failure);
+    });
     return () => {
       current = false;
     };
-    // (Once as the TV leaves, against the listing shown then.)
-  }, [left]);
+    // (Once a departure or a resync, against the listing shown then.)
+  }, [readAgain]);
   const [form] = Form.useForm<BookingValues>();
   const phone = useRef<InputRef>(null);
   // The phone field has the focus as the dialog appears, not once its opening animation is over:
@@ -117,7 +136,10 @@ export function BookingModal({ product: live, left, onClose }: { product: Produc
       });
     } catch (failure) {
       if (failure instanceof ApiError && failure.problem.field === 'edits') {
-        const now = await readListing(product._id).catch((lost: unknown) => void logFailure(lost));
+        const now = await readListing(product._id).then(
+          (read) => read.product,
+          (lost: unknown) => void logFailure(lost),
+        );
         if (now && !changedUnseen(product, now)) setProduct(now);
         else setLookAgain(true);
       }
