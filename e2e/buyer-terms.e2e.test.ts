@@ -141,13 +141,13 @@ test('when the seller takes the TV off while a buyer books it from All Products,
   await dialog.waitFor({ state: 'detached' });
 });
 
-test('when the seller stops advertising a TV a buyer books from Home, then the dialog stays as it was and still hears its sale', async () => {
+test('when the seller stops advertising a TV a buyer books from Home, then the dialog stays as it was and still hears its sale, and its sale taken back', async () => {
   const name = `LG OLED 48" ${Date.now()}`;
   const seller = await sellerWithProduct(baseUrl, 'Cumilla Screens', name);
   const client = api(baseUrl);
   await client.advertise(seller.token, seller.productId);
   const email = uniqueEmail('buyer');
-  await client.signup('Tania Buyer', email, 'Buyer');
+  const { token } = await client.signup('Tania Buyer', email, 'Buyer');
   const page = await newPage();
   await logInFromHome(page, email, PASSWORD);
   await card(page, name).waitFor();
@@ -167,6 +167,15 @@ test('when the seller stops advertising a TV a buyer books from Home, then the d
   await client.markSold(seller.token, seller.productId);
   await dialog.getByRole('alert').filter({ hasText: 'This TV was sold while you were booking it.' }).waitFor();
   await expect.poll(() => dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+
+  // Marked sold by mistake and for sale again, at the terms shown: the dialog books it.
+  await client.markAvailable(seller.token, seller.productId);
+  await expect.poll(() => dialog.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(false);
+  expect(await dialog.getByRole('alert').count()).toBe(0);
+  await dialog.getByLabel('Meeting Location').fill('Kandirpar, Cumilla');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expectToast(page, 'Booking successfully');
+  expect((await bookingsOf(email, token)).map((b) => b.status)).toEqual(['open']);
 });
 
 test('when a booking cancelled for a new price is booked again while its payment page is open, then the page charges the new price', async () => {

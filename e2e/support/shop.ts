@@ -55,6 +55,9 @@ export function api(baseUrl: string) {
     /** The seller takes their own listing off TV Shop. */
     withdraw: (token: string, productId: string) =>
       call<WriteAnswer>(`/product/withdraw/${productId}`, { method: 'PUT', body: '{}', token }),
+    /** The seller makes a TV they marked sold (nobody paid for it) available again. */
+    markAvailable: (token: string, productId: string) =>
+      call<WriteAnswer>(`/product/unsold_status/${productId}`, { method: 'PUT', body: '{}', token }),
     book: (token: string, productId: string) =>
       call<WriteAnswer>('/bookings', {
         method: 'POST',

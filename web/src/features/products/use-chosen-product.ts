@@ -10,24 +10,22 @@ import { productsStore } from './atoms';
  * browser's store, or as it was chosen once the store no longer has it. While it is chosen the
  * socket also hears the TV's own view, so a page that lists only some TVs (for sale, advertised,
  * matching a search) cannot leave the dialog deaf: a sale arrives as the TV sold, an edit as the
- * TV edited, and only a removal takes it out of the store. `left` is then the log position at
- * which it left (the store keeps it), for the dialog to learn why from a read at least that new;
- * null while the store holds it (or never did). Only a change of this one TV renders the page
- * again, not every push.
+ * TV edited. `left` says the store held it and no longer does (a removal, or a list read again
+ * without it), for the dialog to learn why; `at` is the log position this tab knows the TV at
+ * (kept after it left), so a read older than that is known to be behind. Only a change of this
+ * one TV renders the page again, not every push.
  */
 export function useChosenProduct() {
   const [chosen, choose] = useState<Product | null>(null);
   const id = chosen?._id;
   useWatchView(useMemo(() => (id ? { kind: 'product' as const, id } : null), [id]));
   const live = useAtomValue(useMemo(() => selectAtom(productsStore.stateAtom, (s) => (id ? s.rows.get(id) : undefined)), [id]));
-  const leftAt = useAtomValue(
-    useMemo(() => selectAtom(productsStore.stateAtom, (s) => (id && !s.rows.has(id) ? (s.positions.get(id) ?? null) : null)), [id]),
-  );
+  const at = useAtomValue(useMemo(() => selectAtom(productsStore.stateAtom, (s) => (id ? (s.positions.get(id) ?? null) : null)), [id]));
   // The last chosen TV the store was seen holding (state derived while rendering, as React advises).
   const [held, setHeld] = useState<string | undefined>();
   if (live && held !== id) setHeld(id);
   return {
     choose,
-    dialog: { product: chosen && (live ?? chosen), left: id && held === id ? leftAt : null, onClose: () => choose(null) },
+    dialog: { product: chosen && (live ?? chosen), left: !!id && !live && held === id, at, onClose: () => choose(null) },
   };
 }

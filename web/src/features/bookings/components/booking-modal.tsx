@@ -37,66 +37,93 @@ interface BookingValues {
  * form starts empty without a reset: a reset after the first render would wipe what a buyer
  * typed at once into the phone field, which has the focus from the dialog's first frame.
  */
-/** How often, and how far apart, the dialog reads a listing again that answers as it was before it left. */
-const BEHIND_TRIES = 4;
-const BEHIND_WAIT_MS = 400;
+/** How often the dialog reads a listing whose answer is older than what this tab knew of it (or 404), each wait twice the last. */
+const BEHIND_TRIES = 6;
+const FIRST_WAIT_MS = 250;
+const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-export function BookingModal({ product: live, left, onClose }: { product: Product | null; left: number | null; onClose: () => void }) {
+export function BookingModal({
+  product: live,
+  left,
+  at,
+  onClose,
+}: {
+  product: Product | null;
+  left: boolean;
+  at: number | null;
+  onClose: () => void;
+}) {
   const user = useSessionUser();
   // The listing as the dialog shows it: as it was opened, or, once its seller changed it (a push
   // said so, or the server refused the booking for it), as it is now when only its name or price
   // changed (the dialog shows both), so Submit then books what is shown. Anything else changed
   // (or the listing could not be read again): Submit gives way to looking at it again.
   const [product, setProduct] = useState(live);
+  const shown = useRef(product);
+  shown.current = product;
   const [lookAgain, setLookAgain] = useState(false);
+  // Sold while the dialog is open: said, and Submit off, until a push says it is for sale again
+  // (a seller's "mark available" after a mistaken sale).
+  const [soldNow, setSoldNow] = useState(false);
   // What changed while the dialog was open, said as soon as a push brings it (`live`, the listing
   // as this browser's store has it) or as the listing is read again: the same rules as after a
   // refusal, before Submit.
   const [changed, setChanged] = useState<string | null>(null);
   const heard = (was: Product, now: Product) => {
-    if (now.sold && !was.sold) {
+    if (now.sold) setSoldNow(true);
+    // (Newer than shown only: a listing read again after a refusal may be ahead of the pushes.)
+    if (now.edits <= was.edits) return;
+    if (changedUnseen(was, now)) {
       setLookAgain(true);
-      setChanged('This TV was sold while you were booking it.');
-    } else if (now.edits > was.edits) {
-      // (Newer than shown only: a listing read again after a refusal may be ahead of the pushes.)
-      if (changedUnseen(was, now)) {
-        setLookAgain(true);
-        setChanged('The seller changed this listing while you were booking it: close this and read the listing again before booking it.');
-      } else {
-        setProduct(now);
-        // Its photos only put in another order (ADR 0073): nothing the buyer reads here changed.
-        if (now.resale_price !== was.resale_price || now.porduct_name !== was.porduct_name)
-          setChanged(
-            `The seller changed this listing while you were booking it: ${
-              now.resale_price !== was.resale_price ? `it is now ${formatTk(now.resale_price)}` : `it is now called “${now.porduct_name}”`
-            }.`,
-          );
-      }
+      setChanged('The seller changed this listing while you were booking it: close this and read the listing again before booking it.');
+      return;
     }
+    setProduct(now);
+    // Its photos only put in another order (ADR 0073): nothing the buyer reads here changed.
+    if (now.resale_price !== was.resale_price || now.porduct_name !== was.porduct_name)
+      setChanged(
+        `The seller changed this listing while you were booking it: ${
+          now.resale_price !== was.resale_price ? `it is now ${formatTk(now.resale_price)}` : `it is now called “${now.porduct_name}”`
+        }.`,
+      );
   };
+  // Pushes come in the log's order: each says whether it is sold now (a read can only add a sale).
+  useEffect(() => {
+    if (live) setSoldNow(live.sold);
+  }, [live]);
   useEffect(() => {
     if (live && product && live !== product) heard(product, live);
   }, [live, product]);
-  // The listing read again: when it left this browser's store (its removal: the dialog's own view
-  // of it holds it otherwise), and after a resync (the socket missed more than the server could
-  // replay: the page's lists read again too). A read older than the departure (another gateway's
-  // cache a moment behind) is read again; a removal answers 410, saying who took it off.
+  // The listing read again: when it left this browser's store (a removal, or a list read again
+  // without it; the dialog's own view of the TV holds it otherwise), and after a resync (the
+  // socket missed more than the server could replay). A read older than what this tab knew of the
+  // TV (a gateway whose read models are a moment behind) or a 404 is read again, a while later;
+  // a removal answers 410, saying who took it off. What a read brings is judged against the
+  // listing shown when it answers; it can only add a sale, never take one back.
   const resyncs = useAtomValue(listsReloadAtom);
   const [resyncsAtOpen] = useState(resyncs);
-  const readAgain = left !== null || resyncs !== resyncsAtOpen ? `${left}:${resyncs}` : null;
+  const readAgain = left || resyncs !== resyncsAtOpen ? `${left}:${resyncs}` : null;
+  const knownAt = useRef(at);
+  knownAt.current = at;
   useEffect(() => {
-    if (readAgain === null || !product) return;
+    const id = product?._id;
+    if (readAgain === null || !id) return;
     let current = true;
-    const read = async (tries: number): Promise<void> => {
-      const { product: now, position } = await readListing(product._id);
-      if (!current) return;
-      if (left !== null && position < left && tries > 1) {
-        await new Promise((wait) => setTimeout(wait, BEHIND_WAIT_MS));
-        return current ? read(tries - 1) : undefined;
+    const read = async () => {
+      for (let tries = 1, ms = FIRST_WAIT_MS; ; tries += 1, ms *= 2) {
+        const answer = await readListing(id).catch((failure: unknown) => {
+          if (tries < BEHIND_TRIES && failure instanceof ApiError && failure.status === 404) return null;
+          throw failure;
+        });
+        if (!current) return;
+        if (answer && answer.position >= (knownAt.current ?? 0)) return heard(shown.current!, answer.product);
+        // Behind all along: said nothing (Submit's own check at the server still stands).
+        if (tries === BEHIND_TRIES) return;
+        await wait(ms);
+        if (!current) return;
       }
-      heard(product, now);
     };
-    read(BEHIND_TRIES).catch((failure: unknown) => {
+    read().catch((failure: unknown) => {
       if (!current) return;
       if (failure instanceof ApiError && (failure.status === 410 || failure.status === 404)) {
         setLookAgain(true);
@@ -107,7 +134,7 @@ export function BookingModal({ product: live, left, onClose }: { product: Produc
     return () => {
       current = false;
     };
-    // (Once a departure or a resync, against the listing shown then.)
+    // (Once a departure or a resync.)
   }, [readAgain]);
   const [form] = Form.useForm<BookingValues>();
   const phone = useRef<InputRef>(null);
@@ -154,7 +181,7 @@ export function BookingModal({ product: live, left, onClose }: { product: Produc
       open={!!live}
       title={product ? `Book ${product.porduct_name}` : 'Book'}
       okText="Submit"
-      okButtonProps={{ htmlType: 'submit', form: FORM_ID, disabled: lookAgain }}
+      okButtonProps={{ htmlType: 'submit', form: FORM_ID, disabled: lookAgain || soldNow }}
       confirmLoading={busy}
       onCancel={onClose}
       // Had the field not taken it, the dialog takes the focus at the end of its animation (on a
@@ -206,7 +233,10 @@ export function BookingModal({ product: live, left, onClose }: { product: Produc
             />
           ) : null}
           {/* After a refusal too: a push that came since says what the dialog shows now. */}
-          {changed ? <Notice className="form-alert" type="warning" title={changed} role="alert" /> : null}
+          {soldNow ? (
+            <Notice className="form-alert" type="warning" title="This TV was sold while you were booking it." role="alert" />
+          ) : null}
+          {changed && !soldNow ? <Notice className="form-alert" type="warning" title={changed} role="alert" /> : null}
         </Form>
       ) : null}
     </Modal>

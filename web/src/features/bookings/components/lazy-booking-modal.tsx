@@ -12,7 +12,17 @@ const Modal = lazy(() =>
  * could hand the focus back, so the focus goes back here to what had it when the dialog opened
  * (the Book Now button), as it does from the other dialogs, or to what replaced it.
  */
-export function BookingModal({ product, left, onClose }: { product: Product | null; left: number | null; onClose: () => void }) {
+export function BookingModal({
+  product,
+  left,
+  at,
+  onClose,
+}: {
+  product: Product | null;
+  left: boolean;
+  at: number | null;
+  onClose: () => void;
+}) {
   const opener = useRef<{ element: HTMLElement; place: HTMLElement | null } | null>(null);
   const open = product !== null;
   useLayoutEffect(() => {
@@ -32,7 +42,7 @@ export function BookingModal({ product, left, onClose }: { product: Product | nu
   if (!product) return null;
   return (
     <Suspense fallback={null}>
-      <Modal product={product} left={left} onClose={onClose} />
+      <Modal product={product} left={left} at={at} onClose={onClose} />
     </Suspense>
   );
 }
