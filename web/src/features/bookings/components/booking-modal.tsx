@@ -30,6 +30,19 @@ interface BookingValues {
   meeting_location: string;
 }
 
+/** How often the dialog reads a listing whose answer is older than what this tab knew of it (or 404), each wait twice the last. */
+const BEHIND_TRIES = 6;
+const FIRST_WAIT_MS = 250;
+const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** The chosen TV as the page keeps it (`useChosenProduct`): live, whether it left the store, and the log position known of it. */
+export interface BookingDialogProps {
+  product: Product | null;
+  left: boolean;
+  at: number | null;
+  onClose: () => void;
+}
+
 /**
  * Opens on Book Now with the chosen TV. Item, price, name and email are read-only; the buyer
  * gives a phone number and where to meet. Lists need no refresh afterwards: pushes keep them.
@@ -37,22 +50,7 @@ interface BookingValues {
  * form starts empty without a reset: a reset after the first render would wipe what a buyer
  * typed at once into the phone field, which has the focus from the dialog's first frame.
  */
-/** How often the dialog reads a listing whose answer is older than what this tab knew of it (or 404), each wait twice the last. */
-const BEHIND_TRIES = 6;
-const FIRST_WAIT_MS = 250;
-const wait = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-export function BookingModal({
-  product: live,
-  left,
-  at,
-  onClose,
-}: {
-  product: Product | null;
-  left: boolean;
-  at: number | null;
-  onClose: () => void;
-}) {
+export function BookingModal({ product: live, left, at, onClose }: BookingDialogProps) {
   const user = useSessionUser();
   // The listing as the dialog shows it: as it was opened, or, once its seller changed it (a push
   // said so, or the server refused the booking for it), as it is now when only its name or price

@@ -1,5 +1,5 @@
-import type { Product } from '@tv-shop/contracts';
 import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
+import type { BookingDialogProps } from './booking-modal';
 
 // With antd and its theme: the pages that list TVs do not load antd themselves (ADR 0043).
 const Modal = lazy(() =>
@@ -12,17 +12,7 @@ const Modal = lazy(() =>
  * could hand the focus back, so the focus goes back here to what had it when the dialog opened
  * (the Book Now button), as it does from the other dialogs, or to what replaced it.
  */
-export function BookingModal({
-  product,
-  left,
-  at,
-  onClose,
-}: {
-  product: Product | null;
-  left: boolean;
-  at: number | null;
-  onClose: () => void;
-}) {
+export function BookingModal({ product, left, at, onClose }: BookingDialogProps) {
   const opener = useRef<{ element: HTMLElement; place: HTMLElement | null } | null>(null);
   const open = product !== null;
   useLayoutEffect(() => {
