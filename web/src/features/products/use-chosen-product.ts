@@ -21,11 +21,9 @@ export function useChosenProduct() {
   useWatchView(useMemo(() => (id ? { kind: 'product' as const, id } : null), [id]));
   const live = useAtomValue(useMemo(() => selectAtom(productsStore.stateAtom, (s) => (id ? s.rows.get(id) : undefined)), [id]));
   const at = useAtomValue(useMemo(() => selectAtom(productsStore.stateAtom, (s) => (id ? (s.positions.get(id) ?? null) : null)), [id]));
-  // The last chosen TV the store was seen holding (state derived while rendering, as React advises).
-  const [held, setHeld] = useState<string | undefined>();
-  if (live && held !== id) setHeld(id);
+  // Known to the store (it keeps a row's position after removing it) and no longer held.
   return {
     choose,
-    dialog: { product: chosen && (live ?? chosen), left: !!id && !live && held === id, at, onClose: () => choose(null) },
+    dialog: { product: chosen && (live ?? chosen), left: !!id && !live && at !== null, at, onClose: () => choose(null) },
   };
 }
