@@ -79,7 +79,7 @@ export interface DailyActivity {
   listings: number;
   bookings: number;
   payments: number;
-  /** The day's payments less the day's refunds, in poisha. */
+  /** What the day's payments took, in poisha (a refund is of a payment that bought nothing, so none is taken off). */
   paidPoisha: number;
   reports: number;
 }

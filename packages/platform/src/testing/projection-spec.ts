@@ -51,7 +51,7 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
   // The functions the batch forms write with (public.insert_rows, ...), as a projector host has
   // them: made once per pool, not once per spec.
   const migrated = new WeakMap<pg.Pool, Promise<unknown>>();
-  const run = async (given: GivenEvent[], when: GivenEvent[]): Promise<SpecOutcome> => {
+  const run = async (given: GivenEvent[], when: GivenEvent[], together = false): Promise<SpecOutcome> => {
     const schema = `${projection.schema}_spec_${++specs}_${process.pid}`;
     const db = pool();
     if (!migrated.has(db)) migrated.set(db, migrate(db, 'projections', projectionMigrations));
@@ -66,6 +66,24 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
     let position = 0;
     // As the leading runner keeps rows between live batches (ADR 0052): the `when` events share it.
     const kept = new KeptRows();
+    // `together`: the `when` events as one live batch of the batch form (a catch-up's batch).
+    const applyTogether = async (events: GivenEvent[]) => {
+      const { applyBatch } = projection;
+      if (!applyBatch) throw new Error(`projection ${projection.name} has no batch form to apply events together`);
+      const recorded = events.map((e) => recordedEvent(e, ++position));
+      await withTransaction(db, async (client) => {
+        await client.query(`set local search_path to ${schema}, public`);
+        const later: [text: string, params: readonly unknown[] | undefined][] = [];
+        await applyBatch(recorded, {
+          db: client,
+          replaying: false,
+          emit: (change, rooms, at) => void pushes.push({ push: { ...change, position: at }, rooms }),
+          later: (text, params) => void later.push([text, params]),
+          kept,
+        });
+        for (const [text, params] of later) await client.query(text, params ? [...params] : undefined);
+      });
+    };
     const apply = async (events: GivenEvent[], record: boolean) => {
       for (const e of events) {
         const recorded = recordedEvent(e, ++position);
@@ -99,7 +117,7 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
       }
     };
     await apply(given, false);
-    await apply(when, true);
+    await (together ? applyTogether(when) : apply(when, true));
     return {
       pushes,
       rows: (sql, params = []) =>
@@ -119,6 +137,8 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
         if (expected.pushes) expect(outcome.pushes).toEqual(expected.pushes);
       },
     }),
+    /** The `when` events applied as one live batch of the projection's batch form. */
+    whenTogether: (...when: GivenEvent[]) => ({ outcome: () => run(given, when, true) }),
   });
 }
 

@@ -81,8 +81,10 @@ export const auditProjection: Projection = {
 
 /**
  * Pushes go to the admins' live views only for events stored this recently: when the projection
- * replays an old log (its first start, a rebuild's tail), nobody is watching those as news, and
- * thousands of pushes would only crowd the sockets' catch-up buffer.
+ * replays an old log (its first start, a rebuild's tail) or catches up after it was stopped,
+ * nobody is watching those as news, and thousands of pushes would only crowd the sockets'
+ * catch-up buffer. Except a live batch's newest event, always: a page that was watching sees the
+ * positions it was not sent and reads them (ADR 0038), also when the shop is quiet after it.
  */
 const LIVE_WINDOW_MS = 2 * 60_000;
 const live = (e: RecordedEvent) => Date.now() - new Date(e.recordedAt).getTime() < LIVE_WINDOW_MS;
@@ -124,11 +126,16 @@ function counted(e: RecordedEvent): { what: Counted; paidPoisha: number } | null
  * The handlers above for a batch of events at once (a replay, a long catch-up, a busy live log;
  * ADRs 0044, 0047): every event's row in one insert, the actors the batch names read once and
  * written once, and the days it counts in read once, added to in memory and written once.
- * Pushes, as for single events, only for events stored in the last two minutes: each such event,
- * and each day they counted in, once.
+ * Pushes, as for single events, only for events stored in the last two minutes (each such event,
+ * and each day they counted in, once), and the batch's newest event whatever its age (`live`).
+ * A day is pushed only for its fresh events: a day's push adds to the overview's totals what
+ * changed since the page read it, which a day outside its thirty cannot say; the overview reads
+ * itself again when the pushes skip positions.
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
-  const pushed = ctx.replaying ? [] : events.filter(live);
+  const newest = events.at(-1);
+  const pushes = (e: RecordedEvent) => !ctx.replaying && (live(e) || e === newest);
+  const pushed = events.filter(pushes);
   const named = events
     .filter((e) => e.type === 'UserRegistered' || e.type === 'UserProfileUpdated')
     .map((e) => (e.data as { userId: string }).userId);
@@ -163,7 +170,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       if (!ctx.replaying && live(e)) lastLive.set(day, e.position);
     }
     // As `record`: the actor's name as of this event (after its own handler).
-    if (!ctx.replaying && live(e)) {
+    if (pushes(e)) {
       const row = logEventOf(e, actors.get(e.metadata.actorId)?.name ?? null);
       ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins], e.position);
     }
@@ -207,7 +214,8 @@ async function record(e: RecordedEvent, ctx: ProjectionContext): Promise<void> {
       data,
     ],
   );
-  if (ctx.replaying || !live(e)) return;
+  // One at a time, every event is its batch's newest (`live`).
+  if (ctx.replaying) return;
   const { rows } = await ctx.db.query<{ name: string }>(`select name from actors where id = $1`, [m.actorId]);
   const row = logEventOf(e, rows[0]?.name ?? null);
   ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins]);

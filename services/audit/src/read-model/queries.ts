@@ -57,7 +57,32 @@ function where(f: Filters, params: unknown[]): string[] {
 
 /** The event log's read model (rm_audit): pages of the filtered log, one event, the daily figures. */
 export class AuditQueries {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Where the queries run: the pool, or one snapshot's connection (`figures`). */
+    private readonly db: Pick<pg.Pool, 'query'> = pool,
+  ) {}
+
+  /**
+   * The overview's figures from one snapshot: the head, the last `days` days and the totals agree
+   * (a push of a day adds to the totals what changed since this read, so a total that counted an
+   * event its day did not would count it twice).
+   */
+  async figures(days: number): Promise<{ head: number; days: DailyActivity[]; totals: Omit<DailyActivity, 'day'> }> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin isolation level repeatable read read only');
+      const snapshot = new AuditQueries(this.pool, client);
+      const figures = { head: await snapshot.head(), days: await snapshot.daily(days), totals: await snapshot.totals() };
+      await client.query('commit');
+      return figures;
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
 
   /**
    * One page of the filtered log by keyset on the position: oldest first after `after`, or
@@ -73,7 +98,7 @@ export class AuditQueries {
     const desc = q.order === 'desc';
     if (desc && q.before !== undefined) clauses.push(`e.position < $${params.push(q.before)}`);
     if (!desc && q.after !== undefined) clauses.push(`e.position > $${params.push(q.after)}`);
-    const { rows } = await this.pool.query<EventRow>(
+    const { rows } = await this.db.query<EventRow>(
       `select ${COLUMNS} from ${FROM} ${clauses.length ? `where ${clauses.join(' and ')}` : ''}
         order by e.position ${desc ? 'desc' : 'asc'} limit $${params.push(q.limit + 1)}`,
       params,
@@ -85,12 +110,12 @@ export class AuditQueries {
 
   /** The last position the log table holds (what a client tails from). */
   async head(): Promise<number> {
-    const { rows } = await this.pool.query<{ head: string | null }>(`select max(position) as head from rm_audit.events`);
+    const { rows } = await this.db.query<{ head: string | null }>(`select max(position) as head from rm_audit.events`);
     return Number(rows[0]?.head ?? 0);
   }
 
   async event(eventId: string): Promise<LogEvent | null> {
-    const { rows } = await this.pool.query<EventRow>(`select ${COLUMNS} from ${FROM} where e.event_id = $1`, [eventId]);
+    const { rows } = await this.db.query<EventRow>(`select ${COLUMNS} from ${FROM} where e.event_id = $1`, [eventId]);
     return rows[0] ? toLogEvent(rows[0]) : null;
   }
 
@@ -108,13 +133,13 @@ export class AuditQueries {
   /** Names the log gave these accounts (deleted ones included). */
   async namesOf(ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const { rows } = await this.pool.query<{ id: string; name: string }>(`select id, name from rm_audit.actors where id = any($1)`, [ids]);
+    const { rows } = await this.db.query<{ id: string; name: string }>(`select id, name from rm_audit.actors where id = any($1)`, [ids]);
     return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   /** The last `days` UTC days up to today, oldest first; a day without activity is zeros. */
   async daily(days: number, today = new Date()): Promise<DailyActivity[]> {
-    const { rows } = await this.pool.query<DailyRow>(
+    const { rows } = await this.db.query<DailyRow>(
       `select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(d.listings, 0) as listings, coalesce(d.bookings, 0) as bookings,
               coalesce(d.payments, 0) as payments, coalesce(d.paid_poisha, 0) as paid_poisha, coalesce(d.reports, 0) as reports
          from generate_series(($1::timestamptz at time zone 'UTC')::date - ($2::int - 1), ($1::timestamptz at time zone 'UTC')::date, interval '1 day') as g(day)
@@ -127,7 +152,7 @@ export class AuditQueries {
 
   /** Every day's figures added up, since the log began. */
   async totals(): Promise<Omit<DailyActivity, 'day'>> {
-    const { rows } = await this.pool.query<Omit<DailyRow, 'day'>>(
+    const { rows } = await this.db.query<Omit<DailyRow, 'day'>>(
       `select coalesce(sum(listings), 0) as listings, coalesce(sum(bookings), 0) as bookings, coalesce(sum(payments), 0) as payments,
               coalesce(sum(paid_poisha), 0) as paid_poisha, coalesce(sum(reports), 0) as reports from rm_audit.daily`,
     );

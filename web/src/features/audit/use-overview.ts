@@ -1,12 +1,16 @@
 import type { AdminOverview } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getOverview } from './api/get-overview';
 import { pushedDaysAtom, pushedEventsAtom } from './atoms';
+import { skipsAfter } from './filter';
 import { mergeOverview } from './merge-overview';
+
+/** After pushes skip positions, the overview is read again this long after. */
+const SKIPPED_READ_MS = 1000;
 
 /** GET /api/admin/overview once, then kept current by the socket's pushes; `refresh` reads it again (the lag table). */
 export function useOverview() {
@@ -30,5 +34,16 @@ export function useOverview() {
   const pushed = useAtomValue(pushedEventsAtom);
   const live = useMemo(() => (overview ? mergeOverview(overview, days, pushed) : null), [overview, days, pushed]);
   const refresh = useCallback(() => setRefreshes((n) => n + 1), []);
+  // Pushes that skip positions after the page's head: the log caught up on events too old to push
+  // (ADR 0038), whose days' figures and feed only a read can say. Read again, a second after the
+  // first skip (a long catch-up is read once a second at most, not once a batch).
+  const skipped = useMemo(() => overview !== null && skipsAfter(pushed, overview.head), [overview, pushed]);
+  // (Not after a read that failed: the page's stale notice has the Retry.)
+  const failed = state.stale !== null;
+  useEffect(() => {
+    if (!skipped || refreshing || failed) return;
+    const soon = setTimeout(refresh, SKIPPED_READ_MS);
+    return () => clearTimeout(soon);
+  }, [skipped, refreshing, failed, refresh]);
   return { overview: live, refresh, refreshing, ...state };
 }
