@@ -54,4 +54,5 @@ export async function secretInDataDir(
  * differing rows and the event log (which names it in its table definition, so a change to it
  * rebuilds that table).
  */
-export const SECRET_NAME = /password|secret|token|hash|credential|authorization|cookie|api_?key|cvc|card_?number/i;
+export const SECRET_NAME =
+  /password|secret|token|hash|credential|authorization|cookie|(api|private|access|signing)_?key|cvc|cvv|card_?number|card_?no$|^pan$/i;

@@ -1,6 +1,6 @@
 import type { LogEvent, StreamHistory } from '@tv-shop/contracts';
 import { AppError, notFound, type EventStore, type RecordedEvent, type StreamModel } from '@tv-shop/platform';
-import { redact } from './redact';
+import { HIDDEN, redact, secretsOf } from './redact';
 
 /**
  * An entity as it was at a moment of the log ("time travel"): its stream read from the store up
@@ -26,14 +26,24 @@ export async function streamHistory(deps: {
     at === undefined ? -1 : all.findIndex((e) => (typeof at === 'number' ? e.position > at : Date.parse(e.recordedAt) > Date.parse(at)));
   const included = cut === -1 ? all : all.slice(0, cut);
   let state = model.initialState();
-  for (const e of included) state = model.evolve(state, e);
+  // When each secret in the state was last set (its value hidden, a change of it still shows).
+  const setAt = new Map<string, number>();
+  for (const e of included) {
+    const next = model.evolve(state, e);
+    // Only an event that carries a secret sets one: the others are not compared.
+    if (secretsOf(e.data).size > 0) {
+      const before = secretsOf(state);
+      for (const [path, value] of secretsOf(next)) if (before.get(path) !== value) setAt.set(path, e.position);
+    }
+    state = next;
+  }
   const names = await deps.namesOf([...new Set(included.map((e) => e.metadata.actorId))]);
   return {
     streamId,
     owner: model.owner,
     category,
     at: included.length ? included[included.length - 1]!.position : 0,
-    state: redact(state),
+    state: redact(state, (path) => (setAt.has(path) ? `[hidden, set at #${setAt.get(path)}]` : HIDDEN)),
     events: included.map((e) => logEventOf(e, names.get(e.metadata.actorId) ?? null)),
     total: all.length,
   };

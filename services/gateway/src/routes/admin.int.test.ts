@@ -178,6 +178,28 @@ describe('the event log (admin)', () => {
     expect(user.body).toMatchObject({ owner: 'identity', state: { status: 'active', name: 'Nadia Rahman', role: 'Buyer' } });
   });
 
+  it('when the admin steps through a password change, then the hash stays hidden and the step says it was set again', async () => {
+    const user = await shop.signup('Buyer', 'Rafi Hasan');
+    const changed = await shop.call('PUT', '/account/password', {
+      token: user.token,
+      body: { current_password: 'secret-pass', new_password: 'a-better-passphrase' },
+      headers: { 'x-forwarded-for': '198.51.100.77' },
+    });
+    expect(changed.status).toBe(200);
+    const stream = `user-${user.user._id}`;
+    const now = await get<StreamHistory>(`/admin/streams/${stream}`);
+    const registered = now.body.events.find((e) => e.type === 'UserRegistered')!;
+    const passwordChanged = now.body.events.find((e) => e.type === 'PasswordChanged')!;
+    const before = await get<StreamHistory>(`/admin/streams/${stream}?at=${passwordChanged.position - 1}`);
+    // Each state names the event that set the hash, so the two differ; neither shows it.
+    expect(before.body.state).toMatchObject({ passwordHash: `[hidden, set at #${registered.position}]` });
+    expect(now.body.state).toMatchObject({ passwordHash: `[hidden, set at #${passwordChanged.position}]` });
+    const { rows } = await shop.pool.query<{ hash: string }>(`select data->>'passwordHash' as hash from es.events where stream_id = $1`, [
+      stream,
+    ]);
+    for (const { hash } of rows) expect(JSON.stringify([before.body, now.body])).not.toContain(hash);
+  });
+
   it('when a sale elsewhere cancels a booking, then the cancellation links to the event that caused it, and back', async () => {
     const tv = (await shop.addProduct(seller.token, { porduct_name: 'LG 32" HD' }))._id;
     const bookingId = await shop.book(buyer.token, tv);
