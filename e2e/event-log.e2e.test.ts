@@ -123,6 +123,16 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   // And forward again with the slider's keys.
   await slider.press('End');
   await expect.poll(() => field(admin, 'reported').textContent()).toBe('true');
+
+  // From a filtered log, the timeline goes back to that log, its filters kept.
+  await admin.goto(`${baseUrl}/dashboard/events?type=ProductReported`);
+  await reportedRow.getByRole('link', { name: stream }).click();
+  await admin.getByRole('heading', { name: stream }).waitFor();
+  await admin.getByRole('link', { name: '← Event log' }).click();
+  await admin.getByRole('heading', { name: 'Event Log' }).waitFor();
+  expect(new URL(admin.url()).searchParams.get('type')).toBe('ProductReported');
+  await reportedRow.waitFor();
+  expect(await admin.locator('li.event-row').filter({ hasNotText: 'ProductReported' }).count()).toBe(0);
 });
 
 test('when a buyer opens the event log, then they are sent to their profile and told why', async () => {

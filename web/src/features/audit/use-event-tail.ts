@@ -1,7 +1,7 @@
 import type { LogEvent } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { errorMessage, logFailure } from '@/lib/api-client';
+import { ApiError, errorMessage, logFailure } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
@@ -18,6 +18,8 @@ interface Loaded {
   next: number | null;
   /** The head of the log when the first page was read: pushes after it are new. */
   head: number;
+  /** Whether an older page was asked for: the operator is reading back, not watching the top. */
+  readBack: boolean;
 }
 
 /** The events after a page's head that pass the filter, newest first, as they came. */
@@ -29,8 +31,13 @@ interface Live {
   upTo: number;
 }
 
-/** More live events than this since the page was read: the page is read again (newest first). */
+/**
+ * More live events than this since the page was read: the page is read again (newest first).
+ * Ten times as many once older pages were read, which a new read would drop from under the
+ * operator reading them.
+ */
 const MAX_LIVE = 2_000;
+const MAX_LIVE_READING_BACK = 20_000;
 /** After a failed ask, the next one waits this long. */
 const ASK_AGAIN_MS = 5_000;
 
@@ -60,11 +67,21 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
   const started = useRef(0);
   const [older, setOlder] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
 
+  /** The last read was refused for its filter (a 400: a link's bad date), which trying again will not mend. */
+  const [refused, setRefused] = useState(false);
+
   const load = useCallback(async () => {
     const read = ++started.current;
-    const page = await getEventsNewestFirst(filter);
+    let page;
+    try {
+      page = await getEventsNewestFirst(filter);
+    } catch (error) {
+      if (read === started.current) setRefused(error instanceof ApiError && error.status === 400);
+      throw error;
+    }
     if (read !== started.current) return;
-    setLoaded({ read, events: page.events, next: page.next, head: page.head });
+    setRefused(false);
+    setLoaded({ read, events: page.events, next: page.next, head: page.head, readBack: false });
     setLive({ for: read, events: [], upTo: page.head });
     // Events after the head come by push, or by the socket's catch-up if it was not connected yet.
     noteListRead(page.head);
@@ -121,7 +138,7 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
   const liveEvents = useMemo(() => (current ? live.events : []), [current, live.events]);
   // A busy log, watched for long: rather than grow without end, the page is read again.
   const { retry } = state;
-  const tooMany = liveEvents.length > MAX_LIVE && pausedAt === null;
+  const tooMany = liveEvents.length > (loaded?.readBack ? MAX_LIVE_READING_BACK : MAX_LIVE) && pausedAt === null;
   useEffect(() => {
     if (tooMany) retry();
   }, [tooMany, retry]);
@@ -145,7 +162,9 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
       // Only onto the list it was asked for: read again meanwhile (the filter changed, a
       // reload), the older page belongs to a list no longer shown, and its cursor with it.
       if (read !== started.current) return null;
-      setLoaded((l) => (l && l.read === read && l.next === before ? { ...l, events: [...l.events, ...page.events], next: page.next } : l));
+      setLoaded((l) =>
+        l && l.read === read && l.next === before ? { ...l, events: [...l.events, ...page.events], next: page.next, readBack: true } : l,
+      );
       return page.events.length;
     } catch (error) {
       setOlder({ loading: false, error: errorMessage(error) });
@@ -155,6 +174,7 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
 
   return {
     ...state,
+    refused,
     events,
     /** Events that arrived while paused. */
     held: all.length - events.length,

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router-dom';
 import { StreamTimeline } from '@/features/audit/components/stream-timeline';
 import { auditPaths } from '@/features/audit/paths';
+import { useLogReturn } from '@/features/audit/use-log-return';
 import { usePageTitle } from '@/lib/use-page-title';
 import { withAntd } from '@/lib/antd-theme';
 
@@ -8,9 +9,10 @@ import { withAntd } from '@/lib/antd-theme';
 function StreamTimelinePageContent() {
   const streamId = useParams().streamId ?? '';
   usePageTitle(`${auditPaths.stream.title}: ${streamId}`);
+  const { logSearch } = useLogReturn();
   return (
     <section aria-labelledby="stream-timeline-heading" className="audit-page">
-      <Link to={auditPaths.events.href()}>← Event log</Link>
+      <Link to={`${auditPaths.events.href()}${logSearch}`}>← Event log</Link>
       <h1 id="stream-timeline-heading" className="dashboard__title stream-title">
         {streamId}
       </h1>

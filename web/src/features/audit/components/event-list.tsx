@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyText } from '@/components/ui/empty-text';
 import { auditPaths } from '../paths';
+import { useLogReturn } from '../use-log-return';
 import { ActorLabel, CauseLinks, EventData, EventTime, EventTypeTag } from './event-parts';
 
 /** What an event is in words, for its row's label and its buttons. */
@@ -12,12 +13,18 @@ const describe = (event: LogEvent) => `${event.type} on ${event.streamId}`;
 function EventRow({ event, live, onFilter }: { event: LogEvent; live: boolean; onFilter: (key: 'correlation', value: string) => void }) {
   const [open, setOpen] = useState(false);
   const detailsId = `event-${event.position}-details`;
+  const back = useLogReturn();
   return (
     <li className={live ? 'event-row event-row--live' : 'event-row'} aria-label={describe(event)} data-position={event.position}>
       <div className="event-row__main">
         <EventTime at={event.at} />
         <EventTypeTag type={event.type} />
-        <Link className="event-row__stream" to={auditPaths.stream.href(event.streamId, event.position)} title="Open the stream's timeline">
+        <Link
+          className="event-row__stream"
+          to={auditPaths.stream.href(event.streamId, event.position)}
+          state={back}
+          title="Open the stream's timeline"
+        >
           {event.streamId}
         </Link>
         <ActorLabel actor={event.actor} />

@@ -77,12 +77,9 @@ export function EventLog() {
     <>
       <EventFilters filter={filter} onChange={changeFilter} />
       <div className="event-log__toolbar">
-        {/* While paused the button counts what waits: "Resume (3 new)". */}
-        <Button
-          icon={paused ? <CaretRightOutlined /> : <PauseOutlined />}
-          aria-pressed={paused}
-          onClick={() => setPausedAt(paused ? null : tail.newest)}
-        >
+        {/* While paused the button counts what waits: "Resume (3 new)". (Its name says what it
+            does, so it is not also a pressed toggle: "Resume, pressed" would say it twice.) */}
+        <Button icon={paused ? <CaretRightOutlined /> : <PauseOutlined />} onClick={() => setPausedAt(paused ? null : tail.newest)}>
           {paused ? `Resume${tail.held ? ` (${tail.held} new)` : ''}` : 'Pause'}
         </Button>
         <span className="event-log__status" role="status">
@@ -97,7 +94,7 @@ export function EventLog() {
           </Button>
         </Space.Compact>
       </div>
-      {tail.error && filtered ? (
+      {tail.error && filtered && tail.refused ? (
         // A filter the server refused (a link's bad date, say) is not mended by trying again.
         <Notice
           className="load-error"

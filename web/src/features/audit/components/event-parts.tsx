@@ -6,6 +6,7 @@ import { errorMessage } from '@/lib/api-client';
 import { getEffects, getEvent } from '../api/get-events';
 import { typeColour } from '../event-types';
 import { auditPaths } from '../paths';
+import { useLogReturn } from '../use-log-return';
 
 export function EventTypeTag({ type }: { type: string }) {
   return (
@@ -85,18 +86,21 @@ export function CauseLinks({ event }: { event: LogEvent }) {
   const cause = useAsk(event.causationId, getEvent, causes);
   const caused = useAsk(event.eventId, askEffects, null);
   const effectsList = caused?.value ?? [];
+  const back = useLogReturn();
   return (
     <div className="cause-links">
       {event.causationId &&
         (cause?.value ? (
-          <Link to={auditPaths.stream.href(cause.value.streamId, cause.value.position)}>caused by {cause.value.type}</Link>
+          <Link to={auditPaths.stream.href(cause.value.streamId, cause.value.position)} state={back}>
+            caused by {cause.value.type}
+          </Link>
         ) : (
           <span className="cause-links__pending">{cause?.error ? `Cause not found: ${cause.error}` : 'Finding its cause…'}</span>
         ))}
       {effectsList.length > 0 && (
         <span className="cause-links__effects">
           {effectsList.map((effect) => (
-            <Link key={effect.eventId} to={auditPaths.stream.href(effect.streamId, effect.position)}>
+            <Link key={effect.eventId} to={auditPaths.stream.href(effect.streamId, effect.position)} state={back}>
               caused {effect.type} on {effect.streamId}
             </Link>
           ))}
