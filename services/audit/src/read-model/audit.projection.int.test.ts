@@ -74,6 +74,21 @@ describe('audit projection (rm_audit, checkpoint "audit")', () => {
       });
   });
 
+  it('keeps the log’s clock: each event’s log_at is the latest time stored up to it, across batches and one at a time', async () => {
+    const at = (s: number) => ({ type: 'CategoryAdded', at: `2026-11-30T10:00:0${s}Z`, data: { categoryId: `c${s}` } });
+    const clock = 'select position::int, to_char(log_at at time zone \'UTC\', \'SS\') as s from events order by position';
+    // The 3 s event is a straggler: its append waited for its position behind the 5 s one.
+    const together = await given(at(0), at(5)).whenTogether(at(3), at(6)).outcome();
+    const oneByOne = await given(at(0), at(5)).when(at(3), at(6)).outcome();
+    for (const outcome of [together, oneByOne])
+      expect(await outcome.rows(clock)).toEqual([
+        { position: 1, s: '00' },
+        { position: 2, s: '05' },
+        { position: 3, s: '05' },
+        { position: 4, s: '06' },
+      ]);
+  });
+
   it('pushes a fresh event and its day to the admins only', async () => {
     const at = now();
     const outcome = await given(registered('s1', 'Karim'))

@@ -29,14 +29,18 @@ export const auditProjection: Projection = {
       actor_role text not null,
       correlation_id text not null,
       causation_id text,
-      data jsonb not null
+      data jsonb not null,
+      -- The latest time stored up to this event (a running max of "at"): the log's clock, which
+      -- never goes back as positions go on, so a time window is one range of positions. ("at" is
+      -- taken when the append's transaction starts, before it waits its turn for a position.)
+      log_at timestamptz not null
     );
     create index events_by_stream on events (stream_id, position);
     create index events_by_type on events (type, position);
     create index events_by_actor on events (actor_id, position);
     create index events_by_correlation on events (correlation_id, position);
     create index events_by_cause on events (causation_id, position) where causation_id is not null;
-    create index events_by_time on events (at, position);
+    create index events_by_log_time on events (log_at, position);
     create table actors (
       id text primary key,
       name text not null,
@@ -91,8 +95,8 @@ const live = (e: RecordedEvent) => Date.now() - new Date(e.recordedAt).getTime()
 
 type Counted = 'listings' | 'bookings' | 'payments' | 'reports' | null;
 
-/** The row `record` writes for an event: its data's secrets hidden. */
-const eventRow = (e: RecordedEvent) => ({
+/** The row `record` writes for an event (its data's secrets hidden), with the log's clock at it. */
+const eventRow = (e: RecordedEvent, logAt: string) => ({
   position: e.position,
   event_id: e.eventId,
   stream_id: e.streamId,
@@ -104,6 +108,7 @@ const eventRow = (e: RecordedEvent) => ({
   correlation_id: e.metadata.correlationId,
   causation_id: e.metadata.causationId ?? null,
   data: redact(e.data) as Record<string, unknown>,
+  log_at: logAt,
 });
 
 /** What `count` adds to a day's figures for an event; null for an event that is not counted. */
@@ -175,7 +180,17 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins], e.position);
     }
   }
-  insertRows(ctx, 'events', events.map(eventRow));
+  // The log's clock goes on from the last event the table holds (written before this batch).
+  const { rows: last } = await ctx.db.query<{ log_at: Date | null }>(`select max(log_at) as log_at from events`);
+  let clock = last[0]?.log_at?.getTime() ?? -Infinity;
+  insertRows(
+    ctx,
+    'events',
+    events.map((e) => {
+      clock = Math.max(clock, Date.parse(e.recordedAt));
+      return eventRow(e, new Date(clock).toISOString());
+    }),
+  );
   actors.save(ctx);
   daily.save(ctx);
   for (const [day, position] of lastLive) {
@@ -198,8 +213,8 @@ async function record(e: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const m = e.metadata;
   const data = redact(e.data) as Record<string, unknown>;
   await ctx.db.query(
-    `insert into events (position, event_id, stream_id, version, type, at, actor_id, actor_role, correlation_id, causation_id, data)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+    `insert into events (position, event_id, stream_id, version, type, at, actor_id, actor_role, correlation_id, causation_id, data, log_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, greatest($6::timestamptz, (select max(log_at) from events)))`,
     [
       e.position,
       e.eventId,

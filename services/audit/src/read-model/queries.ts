@@ -36,22 +36,39 @@ export const toLogEvent = (r: EventRow): LogEvent => ({
   data: r.data,
 });
 
+/** A position no event has: a window that starts after the last event holds none. */
+const NONE_AFTER = '9223372036854775807';
+
 /** The where clause of a filter, with its parameters numbered from 1. */
 function where(f: Filters, params: unknown[]): string[] {
   const clauses: string[] = [];
   const p = (v: unknown) => `$${params.push(v)}`;
   if (f.stream !== undefined) clauses.push(`e.stream_id = ${p(f.stream)}`);
   if (f.type !== undefined) clauses.push(`e.type = ${p(f.type)}`);
+  // Each filter a range of one index (ADR 0038): the accounts of an email are found first, and a
+  // time window is a range of positions, found by the log's clock (`log_at`, which never goes back
+  // as positions go on), so PostgreSQL never walks the log outside the window filtering on time.
+  // `from`: stored at or after it (every such event's clock is too, so none is outside the range);
+  // `to`: in the log by then (an event whose append waited for its position past `to` counts after it).
   if (f.actor !== undefined)
     clauses.push(
       f.actor.includes('@')
-        ? `e.actor_id in (select id from rm_audit.actors where lower(email) = lower(${p(f.actor)}))`
+        ? `e.actor_id = any(array(select id from rm_audit.actors where lower(email) = lower(${p(f.actor)})))`
         : `e.actor_id = ${p(f.actor.toLowerCase())}`, // ids are lower case (uuids, system, anonymous)
     );
   if (f.correlation !== undefined) clauses.push(`e.correlation_id = ${p(f.correlation)}`);
   if (f.cause !== undefined) clauses.push(`e.causation_id = ${p(f.cause)}`);
-  if (f.from !== undefined) clauses.push(`e.at >= ${p(f.from)}`);
-  if (f.to !== undefined) clauses.push(`e.at <= ${p(f.to)}`);
+  if (f.from !== undefined) {
+    const from = p(f.from);
+    clauses.push(
+      `e.position >= coalesce((select position from rm_audit.events where log_at >= ${from} order by log_at, position limit 1), ${NONE_AFTER})`,
+      `e.at >= ${from}`,
+    );
+  }
+  if (f.to !== undefined)
+    clauses.push(
+      `e.position <= coalesce((select position from rm_audit.events where log_at <= ${p(f.to)} order by log_at desc, position desc limit 1), 0)`,
+    );
   return clauses;
 }
 
