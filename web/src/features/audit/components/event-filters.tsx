@@ -21,6 +21,18 @@ const toLocal = (iso?: string) => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? undefined : new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
+/**
+ * Where the browser's time zone is not UTC, the From and To fields say which they take: the
+ * browser's, as the log's times show (a link's UTC times are turned into it).
+ */
+const zoneNote = (() => {
+  const minutes = -new Date().getTimezoneOffset();
+  if (minutes === 0) return undefined;
+  const sign = minutes > 0 ? '+' : '-';
+  const abs = Math.abs(minutes);
+  return `Your time, GMT${sign}${Math.floor(abs / 60)}${abs % 60 ? `:${String(abs % 60).padStart(2, '0')}` : ''}`;
+})();
+
 /** `throughMinute`: a time to the minute (as the field gives it) means up to that minute's end: To 10:30 includes 10:30:59. */
 const toIso = (local?: string, throughMinute = false) => {
   if (!local) return undefined;
@@ -125,13 +137,14 @@ export function EventFilters({ filter, onChange }: { filter: TailFilter; onChang
         <Form.Item name="correlation" label="Correlation" className="event-filters__field">
           <Input placeholder="Correlation id" allowClear maxLength={MAX_LENGTH.correlation} />
         </Form.Item>
-        <Form.Item name="from" label="From" className="event-filters__field">
+        <Form.Item name="from" label="From" className="event-filters__field" extra={zoneNote}>
           <Input type="datetime-local" />
         </Form.Item>
         <Form.Item
           name="to"
           label="To"
           className="event-filters__field"
+          extra={zoneNote}
           dependencies={['from']}
           rules={[
             ({ getFieldValue }) => ({
