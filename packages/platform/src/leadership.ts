@@ -16,6 +16,11 @@ export type LeaderRole = 'leader' | 'standby' | 'stopped';
  * itself failing) stops the attempt and starts it over after a capped backoff (~2 s at most),
  * forever, until `stop()`. Each (re)start is a numbered attempt: callbacks of an older attempt
  * check `isCurrent(attempt)` and do nothing.
+ *
+ * The backoff grows with failures in a row. `lead()` returning is not a success: it may only
+ * have started the work (the relay's subscription), whose first step then fails every time (an
+ * event the broker refuses). A failure counts as a first one again only once the work said it
+ * got somewhere (`progressed`), or once the attempt had led for `steadyMs`.
  */
 export abstract class LeaderElected {
   protected role: LeaderRole = 'stopped';
@@ -23,6 +28,8 @@ export abstract class LeaderElected {
   protected closed = true;
   private attempt = 0;
   private failures = 0;
+  /** When the current attempt's `lead()` returned (performance.now()); null while it has not. */
+  private ledSince: number | null = null;
   private lock: pg.Client | null = null;
   private standby: NodeJS.Timeout | null = null;
   private restarting: NodeJS.Timeout | null = null;
@@ -38,6 +45,8 @@ export abstract class LeaderElected {
       warn: (message: string, extra: { error: string }) => void;
       /** How the work names itself in that message ("projection catalog"). */
       label: string;
+      /** How long an attempt must have led for its failure to count as a first one again (10 s). */
+      steadyMs?: number | undefined;
     },
   ) {}
 
@@ -48,6 +57,11 @@ export abstract class LeaderElected {
 
   protected isCurrent(attempt: number): boolean {
     return attempt === this.attempt;
+  }
+
+  /** The work of attempt `attempt` got somewhere (the relay published a batch): its next failure is a first one again. */
+  protected progressed(attempt: number): void {
+    if (this.isCurrent(attempt)) this.failures = 0;
   }
 
   async start(): Promise<void> {
@@ -64,6 +78,7 @@ export abstract class LeaderElected {
   async stop(): Promise<void> {
     this.closed = true;
     this.attempt++;
+    this.ledSince = null;
     if (this.restarting) clearTimeout(this.restarting);
     this.restarting = null;
     await this.halting;
@@ -96,14 +111,17 @@ export abstract class LeaderElected {
     }
     this.role = 'leader';
     await this.lead(attempt);
-    this.failures = 0;
+    // Not a success yet (see the class comment): only the time it has led from here on counts.
+    if (this.isCurrent(attempt)) this.ledSince = performance.now();
   }
 
   /** Something in attempt `attempt` broke: drop it and start over after a backoff. */
   protected failed(attempt: number, err: unknown): void {
     if (!this.isCurrent(attempt) || this.closed) return;
+    const steady = this.ledSince !== null && performance.now() - this.ledSince >= (this.leadership.steadyMs ?? 10_000);
+    this.ledSince = null;
     this.attempt++;
-    this.failures++;
+    this.failures = steady ? 1 : this.failures + 1;
     this.lastError = describeError(err);
     const delay = backoffMs(this.failures);
     this.leadership.warn(`${this.leadership.label} lost its connection or failed; restarting in ${delay} ms`, { error: this.lastError });

@@ -57,9 +57,20 @@ export async function startServiceHost(opts: ServiceHostOptions) {
     throw err;
   });
   const { store, bus, events } = adapters;
-  const service = await opts.start({ store, bus, pool: db.pool, events });
-  if (bus instanceof KafkaCommandBus) await bus.ready();
-  const server = await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token });
+  let started: Awaited<ReturnType<ServiceHostOptions['start']>> | undefined;
+  const running = async () => {
+    const service = (started = await opts.start({ store, bus, pool: db.pool, events }));
+    if (bus instanceof KafkaCommandBus) await bus.ready();
+    return { service, server: await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token }) };
+  };
+  const { service, server } = await running().catch(async (err: unknown) => {
+    // A start that fails closes what it opened: a supervisor restarting it in a loop must not
+    // leave a Kafka reply topic and consumer group (`tvshop.replies.<instance>`) behind each time.
+    await started?.stop().catch(() => {});
+    await adapters.close();
+    await db.close();
+    throw err;
+  });
   return {
     url: server.url,
     async stop() {
@@ -85,6 +96,9 @@ export async function commandTokenFor(
   const kept = await secretInDataDir(file, { env, name: 'COMMAND_TOKEN', minLength: MIN_COMMAND_TOKEN_LENGTH });
   return { token: kept.secret, source: kept.generated ? 'generated' : 'file', file };
 }
+
+/** How long a service's clean stop may take before it exits anyway. */
+const STOP_LIMIT_MS = 20_000;
 
 /** `main.ts` of a service: configuration from the environment (`serviceConfigFromEnv`), clean stop on SIGINT/SIGTERM. */
 export async function runServiceMain(
@@ -121,12 +135,20 @@ export async function runServiceMain(
   }
   log.info(`${name} takes commands at ${host.url}/commands (${describeTopology(topology)})`);
   // Once, however many ask (Ctrl-C sends SIGINT, the stack then SIGTERM, and its end closes the channel).
+  // Never longer than 20 s, as the gateway: a broker or database that stopped answering must
+  // not keep a stopping service alive until its supervisor kills it.
   let stopping: Promise<never> | undefined;
-  const stop = (code = 0) =>
-    (stopping ??= host
+  const stop = (code = 0) => {
+    if (stopping) return stopping;
+    setTimeout(() => {
+      log.error(`${name}: stopping took longer than ${STOP_LIMIT_MS / 1000} s; exiting anyway`);
+      process.exit(code || 1);
+    }, STOP_LIMIT_MS).unref();
+    return (stopping = host
       .stop()
       .catch((err: unknown) => log.warn(`${name} did not stop cleanly`, { error: String(err) }))
       .then(() => process.exit(code)));
+  };
   // A database fault nobody awaited is ridden out; any other uncaught error stops the service
   // non-zero so its supervisor starts a fresh one.
   guardProcess(log, () => void stop(1));

@@ -25,9 +25,41 @@ export function kafkaLogCreator(log: Logger = createLogger('kafka')) {
     ({ namespace, level, log: entry }: LogEntry): void => {
       const { message, timestamp: _t, logger: _l, ...extra } = entry;
       const line = `${namespace ? `${namespace}: ` : ''}${message}`;
-      if (level <= logLevel.WARN) log.warn(line, extra);
+      if (level <= logLevel.WARN && !EXPECTED_WARNINGS.some((w) => message.startsWith(w))) log.warn(line, extra);
       else log.debug(line, extra);
     };
+}
+
+/**
+ * kafkajs warnings about choices made on purpose, which would otherwise come with every producer
+ * made (the relay makes one per restart). Our idempotent producers have bounded retries
+ * (`PRODUCER_RETRY`), which kafkajs warns may break exactly once; see there why it does not.
+ */
+const EXPECTED_WARNINGS = ['Limiting retries for the idempotent producer'];
+
+/**
+ * The retries of our idempotent producers. kafkajs retries an idempotent producer's sends forever
+ * unless told otherwise: with the broker gone, a send then never fails, so nothing notices (the
+ * relay keeps its leader lock and a standby cannot take over; the command bus's queue grows).
+ * A send that gives up is safe: the relay's transaction is aborted (or fenced by the next
+ * producer of its transactional id) and republished from the checkpoint; a command is answered
+ * 503 and, if it landed anyway, its handler's command id makes a retry land once (ADR 0031).
+ * Five retries is about ten seconds of backoff (kafkajs's 300 ms doubling).
+ */
+export const PRODUCER_RETRY = { retries: 5 } as const;
+
+/**
+ * `work`, or a rejection once `ms` passed without it settling. kafkajs retries each request for
+ * as long as its retry settings say, and a broker that stops answering (rather than refusing)
+ * costs the request timeout per try: the callers that must not wait that long bound it here.
+ * `work` goes on meanwhile; its outcome is then ignored.
+ */
+export function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** A kafkajs client for these brokers with the project's logging. Connections are opened by its producers, consumers and admins. */

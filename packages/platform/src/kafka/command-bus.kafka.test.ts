@@ -12,6 +12,25 @@ const kafka = (): Kafka => createKafka({ brokers: inject('kafkaBrokers').split('
 /** Each bus pair gets topics and groups of its own, so parallel or earlier runs never take each other's commands. */
 const prefix = () => `test-${randomUUID().slice(0, 8)}`;
 
+/**
+ * `kafka()`, except that requests (the idempotent producer's sends) are never answered while
+ * `silent.on`: a broker that stopped answering, as kafkajs meets it (a send retried without end).
+ */
+function requestsSilentWhen(silent: { on: boolean }): Kafka {
+  const real = kafka();
+  const producer = (...args: Parameters<Kafka['producer']>) => {
+    const p = real.producer(...args);
+    if (!args[0]?.idempotent) return p;
+    const sendBatch: typeof p.sendBatch = (batch) => (silent.on ? new Promise(() => {}) : p.sendBatch(batch));
+    return { ...p, sendBatch };
+  };
+  return {
+    admin: (...args: Parameters<Kafka['admin']>) => real.admin(...args),
+    consumer: (...args: Parameters<Kafka['consumer']>) => real.consumer(...args),
+    producer,
+  } as unknown as Kafka;
+}
+
 const envelope = (over: Partial<CommandEnvelope> = {}): CommandEnvelope => ({
   service: 'identity',
   type: 'Echo',
@@ -152,6 +171,38 @@ describe('kafka command bus specifics', () => {
     await second.ready();
     const answers = await Promise.all([1, 2, 3, 4, 5, 6].map(() => client.send(envelope())));
     expect(answers.map((a) => a.result)).toEqual(answers.map(() => ({ by: 'second' })));
+  });
+
+  it('when Kafka stops answering, then commands get 503 within their timeout, a full queue refuses at once, and commands flow again once it answers', async () => {
+    const topicPrefix = prefix();
+    const handled: string[] = [];
+    const server = await start({ topicPrefix });
+    server.register('identity', async (env) => {
+      handled.push(env.commandId);
+      return { position: 1, result: {} };
+    });
+    await server.ready();
+    const silent = { on: true };
+    const client = await KafkaCommandBus.start({
+      kafka: requestsSilentWhen(silent),
+      topicPrefix,
+      remote: ['identity'],
+      timeoutMs: 1500,
+      maxQueued: 2,
+    });
+    buses.push(client);
+    const began = Date.now();
+    // One is being sent (and never answered), two wait behind it: the queue is full.
+    const waiting = [envelope(), envelope(), envelope()].map((e) => client.send(e).catch((err: unknown) => err));
+    await expect(client.send(envelope())).rejects.toMatchObject({ kind: 'unavailable', status: 503 });
+    expect(Date.now() - began).toBeLessThan(1000);
+    for (const answer of await Promise.all(waiting)) expect(answer).toMatchObject({ kind: 'unavailable' });
+
+    // Kafka answers again: the send that never came back no longer holds up the ones after it.
+    silent.on = false;
+    const fresh = envelope();
+    await client.send(fresh);
+    expect(handled).toEqual([fresh.commandId]);
   });
 
   it('when a bus stops, then its reply topic is deleted and its waiting senders get 503', async () => {

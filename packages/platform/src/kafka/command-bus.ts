@@ -12,7 +12,7 @@ import {
 } from '../commands/transport';
 import { AppError, type AppErrorJSON } from '../errors';
 import { createLogger, type Logger } from '../log';
-import { topicsReady } from './client';
+import { PRODUCER_RETRY, topicsReady, within } from './client';
 import { SERVICES, type Service } from '../topology';
 
 /** Header names on command requests and replies. */
@@ -24,6 +24,9 @@ export const COMMAND_HEADERS = {
   commandType: 'command-type',
   contentType: 'content-type',
 } as const;
+
+/** How long a service's consumer may take to join its group (`ready()`). */
+const JOIN_TIMEOUT_MS = 90_000;
 
 /** What crosses the wire back: the reply itself, or a typed error in the HTTP transport's JSON form. */
 type WireAnswer = CommandReply | { error: AppErrorJSON };
@@ -38,6 +41,11 @@ export interface KafkaCommandBusOptions {
   remote?: Service[];
   /** How long a sender waits for a reply before answering 503 (30 s, as the HTTP transport). */
   timeoutMs?: number;
+  /**
+   * How many requests may wait for the producer (1000). While Kafka is away they pile up until
+   * their deadlines; past this many, a command is refused at once with 503 rather than queued.
+   */
+  maxQueued?: number;
   /** Partitions of a new request topic (3); one aggregate's commands always share one. */
   partitions?: number;
   replicationFactor?: number;
@@ -48,6 +56,15 @@ interface Pending {
   resolve: (reply: CommandReply) => void;
   reject: (err: unknown) => void;
   timer: NodeJS.Timeout;
+}
+
+/** A request waiting for the producer; after `deadline` (epoch ms) its sender has been answered 503. */
+interface Queued {
+  topic: string;
+  message: Message;
+  deadline: number;
+  resolve: () => void;
+  reject: (err: unknown) => void;
 }
 
 const header = (headers: EachMessagePayload['message']['headers'], name: string): string | undefined => {
@@ -79,7 +96,7 @@ export class KafkaCommandBus implements CommandBus {
   readonly replyTopic: string;
   private stopped = false;
   /** Requests waiting for the producer, in the order `send` was called. */
-  private readonly outbox: { topic: string; message: Message; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private outbox: Queued[] = [];
   private flushing = false;
 
   private constructor(
@@ -102,10 +119,12 @@ export class KafkaCommandBus implements CommandBus {
     const instanceId = (opts.instanceId ?? `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`).replace(/[^a-zA-Z0-9._-]/g, '_');
     const { kafka } = opts;
     const admin = kafka.admin();
-    // Requests are sent idempotently and one at a time per broker: a retried send neither doubles nor reorders them.
+    // Requests are sent idempotently and one at a time per broker: a retried send neither doubles
+    // nor reorders them. Retried a bounded number of times: a send must fail while Kafka is gone.
     const requests = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
+      retry: PRODUCER_RETRY,
       createPartitioner: Partitioners.DefaultPartitioner,
       allowAutoTopicCreation: false,
     });
@@ -189,15 +208,23 @@ export class KafkaCommandBus implements CommandBus {
         resolve();
       });
     });
-    await consumer.connect();
-    // From the beginning for a group's very first start: commands sent before it existed are taken if not yet expired.
-    await consumer.subscribe({ topics: [this.requestTopic(service)], fromBeginning: true });
-    await consumer.run({
-      // Partitions in parallel, each one's commands in order: one aggregate's commands never overtake each other.
-      partitionsConsumedConcurrently: this.opts.partitions ?? 3,
-      eachMessage: async (payload) => this.onRequest(service, payload),
-    });
-    await joined;
+    try {
+      await consumer.connect();
+      // From the beginning for a group's very first start: commands sent before it existed are taken if not yet expired.
+      await consumer.subscribe({ topics: [this.requestTopic(service)], fromBeginning: true });
+      await consumer.run({
+        // Partitions in parallel, each one's commands in order: one aggregate's commands never overtake each other.
+        partitionsConsumedConcurrently: this.opts.partitions ?? 3,
+        eachMessage: async (payload) => this.onRequest(service, payload),
+      });
+      // Bounded, so that `ready()` says it failed rather than waits forever (kafkajs may have
+      // given up on joining); a rebalance waits for the other members up to a minute.
+      await within(joined, JOIN_TIMEOUT_MS, `joining the consumer group of ${service}`);
+    } catch (err) {
+      // `stop()` only disconnects the consumers that started; this one must not live on.
+      await consumer.disconnect().catch(() => {});
+      throw err;
+    }
     return consumer;
   }
 
@@ -227,12 +254,14 @@ export class KafkaCommandBus implements CommandBus {
       }
     }
     if (Date.now() > deadline) return;
-    await this.replies
-      .send({
-        topic: replyTo,
-        messages: [{ key: requestId, value: JSON.stringify(answer), headers: { [COMMAND_HEADERS.requestId]: requestId } }],
-      })
-      .catch((err: unknown) => this.log.warn(`could not send a ${service} reply to ${replyTo}`, { error: err }));
+    const sent = this.replies.send({
+      topic: replyTo,
+      messages: [{ key: requestId, value: JSON.stringify(answer), headers: { [COMMAND_HEADERS.requestId]: requestId } }],
+    });
+    // Not past the deadline: the sender no longer waits then, and the partition's next commands do.
+    await (Number.isFinite(deadline) ? within(sent, Math.max(1, deadline - Date.now()), 'sending a reply') : sent).catch((err: unknown) =>
+      this.log.warn(`could not send a ${service} reply to ${replyTo}`, { error: err }),
+    );
   }
 
   private async onReply({ message }: EachMessagePayload): Promise<void> {
@@ -258,8 +287,10 @@ export class KafkaCommandBus implements CommandBus {
     // This process's own handler takes its own commands; a service not reached over Kafka is 'not_configured', as in process.
     if (this.serving.has(service) || !this.remote.has(service)) return this.local.send(envelope);
     if (this.stopped) throw new AppError('unavailable', `The ${service} service is unavailable; try again`);
+    this.refuseWhenFull(service);
     const requestId = randomUUID();
     const timeoutMs = this.opts.timeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
     const answered = new Promise<CommandReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
@@ -275,17 +306,21 @@ export class KafkaCommandBus implements CommandBus {
     try {
       await Promise.race([
         answered.then(() => undefined),
-        this.enqueue(this.requestTopic(service), {
-          key: envelope.aggregateId,
-          value: JSON.stringify(envelope),
-          headers: {
-            [COMMAND_HEADERS.requestId]: requestId,
-            [COMMAND_HEADERS.replyTo]: this.replyTopic,
-            [COMMAND_HEADERS.deadline]: String(Date.now() + timeoutMs),
-            [COMMAND_HEADERS.commandType]: envelope.type,
-            [COMMAND_HEADERS.contentType]: 'application/json',
+        this.enqueue(
+          this.requestTopic(service),
+          {
+            key: envelope.aggregateId,
+            value: JSON.stringify(envelope),
+            headers: {
+              [COMMAND_HEADERS.requestId]: requestId,
+              [COMMAND_HEADERS.replyTo]: this.replyTopic,
+              [COMMAND_HEADERS.deadline]: String(deadline),
+              [COMMAND_HEADERS.commandType]: envelope.type,
+              [COMMAND_HEADERS.contentType]: 'application/json',
+            },
           },
-        }),
+          deadline,
+        ),
       ]);
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -306,28 +341,61 @@ export class KafkaCommandBus implements CommandBus {
    * back could swap. One send at a time keeps call order; whatever queued meanwhile goes out
    * together in the next one, so commands sent at once still share a round trip.
    */
-  private enqueue(topic: string, message: Message): Promise<void> {
+  private enqueue(topic: string, message: Message, deadline: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.outbox.push({ topic, message, resolve, reject });
+      this.outbox.push({ topic, message, deadline, resolve, reject });
       void this.flush();
     });
   }
 
+  /**
+   * One send at a time, each bounded by its requests' deadlines: past the last one every sender
+   * in it has been answered 503 and its service would skip them all, so the next requests need
+   * not wait for it (kafkajs may still be retrying it; whatever it lands then is skipped).
+   * Requests already past their deadline are dropped, not sent: after Kafka was away, only
+   * what someone still waits for goes out.
+   */
   private async flush(): Promise<void> {
     if (this.flushing) return;
     this.flushing = true;
     while (this.outbox.length > 0) {
+      this.dropExpired();
       const batch = this.outbox.splice(0);
+      if (batch.length === 0) break;
       const byTopic = new Map<string, Message[]>();
       for (const { topic, message } of batch) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
+      const waitMs = Math.max(1, Math.max(...batch.map((b) => b.deadline)) - Date.now());
       try {
-        await this.requests.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) });
+        await within(
+          this.requests.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) }),
+          waitMs,
+          'sending commands to Kafka',
+        );
         for (const b of batch) b.resolve();
       } catch (err) {
         for (const b of batch) b.reject(err);
       }
     }
     this.flushing = false;
+  }
+
+  /** Drops the queued requests whose senders have been answered 503 already (their deadline passed). */
+  private dropExpired(): void {
+    const now = Date.now();
+    const expired = this.outbox.filter((q) => q.deadline <= now);
+    if (expired.length === 0) return;
+    this.outbox = this.outbox.filter((q) => q.deadline > now);
+    for (const q of expired) q.reject(new Error('the command waited past its deadline for Kafka'));
+  }
+
+  /** A full queue (Kafka away for a while, commands still coming): the command is refused at once, as 503. */
+  private refuseWhenFull(service: Service): void {
+    const max = this.opts.maxQueued ?? 1000;
+    if (this.outbox.length < max) return;
+    this.dropExpired();
+    if (this.outbox.length < max) return;
+    this.log.warn(`refused a ${service} command: ${this.outbox.length} commands already wait for Kafka`);
+    throw new AppError('unavailable', `The ${service} service is unavailable; try again`);
   }
 
   /**

@@ -17,6 +17,32 @@ import { KafkaRelay } from './relay';
 
 const meta = { actorId: 'u-1', actorRole: 'Seller', correlationId: 'c-1', causationId: null, at: '2026-11-22T10:00:00.000Z' };
 const counted = (n: number): NewEvent => ({ eventId: randomUUID(), type: 'Counted', data: { n }, metadata: meta });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `kafka`, except that its consumers misbehave on cue: the first one's `run` fails (so the
+ * subscription restarts), and the next ones take `connectMs` to connect. `connecting` counts
+ * the connects begun.
+ */
+function restartingSlowly(kafka: Kafka, connectMs: number) {
+  const seen = { made: 0, connecting: 0 };
+  const consumer = (...args: Parameters<Kafka['consumer']>) => {
+    const real = kafka.consumer(...args);
+    const first = ++seen.made === 1;
+    const run: typeof real.run = async (config) => {
+      if (first) throw new Error('the first consumer fails');
+      return real.run(config);
+    };
+    const connect = async () => {
+      seen.connecting++;
+      if (!first) await sleep(connectMs);
+      return real.connect();
+    };
+    return { ...real, run, connect };
+  };
+  const wrapped = { admin: (...args: Parameters<Kafka['admin']>) => kafka.admin(...args), consumer } as unknown as Kafka;
+  return { kafka: wrapped, seen };
+}
 
 /**
  * Projections and policies reading the log from Kafka (EVENT_BUS=kafka) through the relay: every
@@ -158,6 +184,62 @@ describe('the log from Kafka: projections and policies with exactly-once effects
     await second.stop();
     const all = (await store.readAll(0, 100_000)).filter((e) => e.type === 'Counted').map((e) => e.position);
     expect(seen).toEqual(all);
+  });
+
+  it('when applying a batch takes longer than the session timeout, then the consumer keeps its place in the group (it heartbeats meanwhile)', async () => {
+    await append(2);
+    const head = await store.headPosition();
+    const applied: number[] = [];
+    const errors: string[] = [];
+    let slow = true;
+    const sub = source.subscribe({
+      name: `slow-${id}`,
+      from: head - 4,
+      onBatch: async ({ events }) => {
+        // Longer than the 10 s session timeout: a member silent that long is evicted, and its offset commit refused.
+        if (slow) await sleep(12_000);
+        slow = false;
+        applied.push(...events.map((e) => e.position));
+      },
+      onError: (err) => errors.push(String(err)),
+    });
+    try {
+      await expect.poll(() => applied.length, { timeout: 40_000 }).toBeGreaterThanOrEqual(4);
+      await append(1);
+      await sub.caughtUp();
+      // No commit refused (nor anything applied twice): it was still the member the partition was given to.
+      expect(errors).toEqual([]);
+      expect(applied).toEqual((await store.readAll(head - 4, 1000)).map((e) => e.position));
+    } finally {
+      await sub.stop();
+    }
+  }, 60_000);
+
+  it('when a subscription is stopped while it restarts after a failure, then no consumer of it runs afterwards', async () => {
+    const { kafka: flaky, seen } = restartingSlowly(kafka, 1500);
+    const flakySource = new KafkaLogSource(flaky, store, { topic: `test.${id}.log`, groupPrefix: `test.${id}`, log: createLogger('test') });
+    const applied: number[] = [];
+    const sub = flakySource.subscribe({
+      name: `stopped-${id}`,
+      from: 0,
+      onBatch: async ({ events }) => {
+        applied.push(...events.map((e) => e.position));
+      },
+    });
+    // The restart's consumer is connecting (slowly) when the stop comes.
+    await expect.poll(() => seen.connecting, { timeout: 10_000 }).toBe(2);
+    await sub.stop();
+    // Long enough for a consumer that went on to connect, join its group and be given the log.
+    await sleep(6000);
+    expect(applied).toEqual([]);
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      const { groups } = await admin.describeGroups([`test.${id}.stopped-${id}`]);
+      expect(groups[0]?.members ?? []).toEqual([]);
+    } finally {
+      await admin.disconnect();
+    }
   });
 
   // Last: it leaves another log's events on this file's topic.

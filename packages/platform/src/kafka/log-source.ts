@@ -52,12 +52,40 @@ export class KafkaLogSource implements LogSource {
   }
 }
 
-/** A relayed message back into the event it carries; null for anything that is not one. */
+/**
+ * A relayed message back into the event it carries; null for anything that is not one (no
+ * position header, a value that is not JSON or not that position's event). A consumer skips
+ * those: one it could not read would otherwise fail its batch, and so its partition, forever.
+ */
 export function eventOf(message: KafkaMessage): RecordedEvent | null {
   const position = Number(message.headers?.[EVENT_HEADERS.position]?.toString());
   if (!Number.isSafeInteger(position) || !message.value) return null;
-  const event = JSON.parse(message.value.toString()) as RecordedEvent;
-  return event.position === position ? event : null;
+  let event: unknown;
+  try {
+    event = JSON.parse(message.value.toString());
+  } catch {
+    return null;
+  }
+  return typeof event === 'object' && event !== null && (event as RecordedEvent).position === position ? (event as RecordedEvent) : null;
+}
+
+/** How often a consumer heartbeats while a batch is applied: well within its 10 s session timeout. */
+const HEARTBEAT_MS = 1000;
+
+/**
+ * Runs `work`, heartbeating meanwhile: applying a batch can take long (a policy may wait seconds
+ * for one event), and a member silent for its session timeout is evicted from its group, its
+ * partition given to another and its offset commit refused. kafkajs sends a heartbeat only when
+ * the interval has passed, so calling it often costs nothing.
+ */
+async function heartbeating<T>(heartbeat: () => Promise<void>, work: () => Promise<T>): Promise<T> {
+  // A heartbeat refused (a rebalance under way) is for kafkajs to act on once the batch returns.
+  const timer = setInterval(() => void heartbeat().catch(() => {}), HEARTBEAT_MS);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 class KafkaLogSubscription implements Subscription {
@@ -67,7 +95,10 @@ class KafkaLogSubscription implements Subscription {
   private failures = 0;
   private waiters: (() => void)[] = [];
   private restarting: NodeJS.Timeout | null = null;
-  private readonly started: Promise<void>;
+  /** The latest start: the first, or a restart after a failure; `stop()` waits for it. */
+  private starting: Promise<void>;
+  /** The failed consumer's disconnect, which `stop()` also waits for. */
+  private leaving: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly kafka: Kafka,
@@ -75,7 +106,7 @@ class KafkaLogSubscription implements Subscription {
     private readonly opts: SubscribeOptions & { topic: string; groupId: string; log: Logger },
   ) {
     this.delivered = opts.from;
-    this.started = this.start();
+    this.starting = this.start();
   }
 
   get position(): number {
@@ -96,12 +127,22 @@ class KafkaLogSubscription implements Subscription {
     this.consumer = consumer;
     // kafkajs gives up after its own retries (the broker gone for long): start over, forever.
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!payload.restart) this.failed(payload.error);
+      if (!payload.restart && this.consumer === consumer) this.failed(payload.error);
     });
+    // Stopped while this start awaited something: the consumer must not go on (or start) running.
+    const abandoned = async (): Promise<boolean> => {
+      if (!this.stopped) return false;
+      if (this.consumer === consumer) this.consumer = null;
+      await consumer.disconnect().catch(() => {});
+      return true;
+    };
     try {
       await this.ensureTopic(topic);
+      if (await abandoned()) return;
       await consumer.connect();
+      if (await abandoned()) return;
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      if (await abandoned()) return;
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
@@ -113,8 +154,13 @@ class KafkaLogSubscription implements Subscription {
             if (pending.length === 0) return;
             const events = pending.map((p) => p.event);
             const last = pending[pending.length - 1]!;
-            await this.checkSameLog(events, Number(pending[0]!.offset));
-            await this.opts.onBatch({ events, position: last.event.position });
+            await heartbeating(
+              () => payload.heartbeat(),
+              async () => {
+                await this.checkSameLog(events, Number(pending[0]!.offset));
+                await this.opts.onBatch({ events, position: last.event.position });
+              },
+            );
             this.delivered = last.event.position;
             this.failures = 0;
             payload.resolveOffset(last.offset);
@@ -147,6 +193,7 @@ class KafkaLogSubscription implements Subscription {
           }
         },
       });
+      if (await abandoned()) return;
       // A new or rebuilt read model starts from the beginning, whatever the group had committed.
       if (this.delivered === 0) consumer.seek({ topic, partition: 0, offset: '0' });
     } catch (err) {
@@ -213,10 +260,10 @@ class KafkaLogSubscription implements Subscription {
     this.opts.onError?.(err);
     const old = this.consumer;
     this.consumer = null;
-    void old?.disconnect().catch(() => {});
+    if (old) this.leaving = Promise.all([this.leaving, old.disconnect().catch(() => {})]).then(() => {});
     this.restarting ??= setTimeout(() => {
       this.restarting = null;
-      void this.start();
+      this.starting = this.start();
     }, backoffMs(this.failures));
     this.restarting.unref();
   }
@@ -227,7 +274,7 @@ class KafkaLogSubscription implements Subscription {
 
   /** Resolves once everything stored when it was called has been delivered (the relay must be running). */
   async caughtUp(): Promise<void> {
-    await this.started;
+    await this.starting;
     const head = await this.store.headPosition();
     while (this.delivered < head) {
       if (this.stopped) throw new Error(`Kafka subscription ${this.opts.groupId} stopped`);
@@ -239,12 +286,16 @@ class KafkaLogSubscription implements Subscription {
     }
   }
 
+  /** Stops the consumer, and any start or restart under way: none runs once this resolves. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.restarting) clearTimeout(this.restarting);
-    await this.started.catch(() => {});
-    await this.consumer?.disconnect().catch(() => {});
+    this.restarting = null;
+    await this.starting.catch(() => {});
+    const consumer = this.consumer;
     this.consumer = null;
+    await consumer?.disconnect().catch(() => {});
+    await this.leaving;
     this.notify();
   }
 }

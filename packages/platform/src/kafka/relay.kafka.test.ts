@@ -19,6 +19,42 @@ const meta = { actorId: 'u-1', actorRole: 'Seller', correlationId: 'c-1', causat
 const ev = (type: string, n: number): NewEvent => ({ eventId: randomUUID(), type, data: { n, text: 'Sony "Bravia" ✓' }, metadata: meta });
 const poll = { timeout: 30_000, interval: 50 };
 
+/**
+ * `kafka`, except that a relay's batches are never answered while `silent.on`: a broker that
+ * stopped answering, as kafkajs meets it (a send retried without end). `silent.hung` counts them.
+ */
+function silentWhen(kafka: Kafka, silent: { on: boolean; hung: number }): Kafka {
+  const producer = (...args: Parameters<Kafka['producer']>) => {
+    const real = kafka.producer(...args);
+    const transaction = async () => {
+      const tx = await real.transaction();
+      const sendBatch: typeof tx.sendBatch = (batch) => {
+        if (!silent.on) return tx.sendBatch(batch);
+        silent.hung++;
+        return new Promise(() => {});
+      };
+      return { ...tx, sendBatch };
+    };
+    return { ...real, transaction };
+  };
+  return { admin: (...args: Parameters<Kafka['admin']>) => kafka.admin(...args), producer } as unknown as Kafka;
+}
+
+/** The backoff of each restart a relay announces (ms), from its warnings. */
+function restartDelays() {
+  const delays: number[] = [];
+  const log = {
+    debug() {},
+    info() {},
+    error() {},
+    warn(message: string) {
+      const delay = /restarting in (\d+) ms/.exec(message)?.[1];
+      if (delay) delays.push(Number(delay));
+    },
+  };
+  return { delays, log };
+}
+
 /** Per stream, the versions a consumer applies if it skips any version it has already applied. */
 function appliedPerStream(messages: Received[]): Map<string, number[]> {
   const applied = new Map<string, number[]>();
@@ -271,6 +307,90 @@ describe('kafka event relay', () => {
         [0, 1, 2, 3],
         [0, 1, 2, 3],
       ]);
+  });
+
+  it("when Kafka stops answering the leader's batch, then it gives up within its publish timeout and a standby takes over", async () => {
+    const { name, topicPrefix, logTopic } = fresh();
+    const streams = [1, 2].map(() => `order-${randomUUID()}`);
+    const silent = { on: true, hung: 0 };
+    const a = new KafkaRelay({
+      kafka: silentWhen(kafka, silent),
+      pool: db.pool,
+      store,
+      name,
+      topicPrefix,
+      logTopic,
+      publishTimeoutMs: 1000,
+      standbyRetryMs: 100,
+    });
+    relays.push(a);
+    await a.start();
+    const b = relay({ name, topicPrefix, logTopic, standbyRetryMs: 100 });
+    await b.start();
+    expect([(await a.status()).role, (await b.status()).role]).toEqual(['leader', 'standby']);
+    await appendTo(streams, 2);
+    await expect.poll(() => silent.hung, poll).toBeGreaterThan(0);
+    // Without a bound the leader would wait for ever, holding its lock: nobody would publish.
+    await expect.poll(async () => (await b.status()).role, poll).toBe('leader');
+    await b.caughtUp();
+    expect((await a.status()).error).toMatch(/did not finish within 1000 ms/);
+    const received = await consume([`${topicPrefix}.order`], streams);
+    await expect
+      .poll(() => [...appliedPerStream(received).values()], poll)
+      .toEqual([
+        [0, 1],
+        [0, 1],
+      ]);
+  });
+
+  it('when the relay is stopped while Kafka does not answer its batch, then the stop still ends within seconds', async () => {
+    const { name, topicPrefix, logTopic } = fresh();
+    const silent = { on: true, hung: 0 };
+    // A publish timeout longer than the stop waits: the stop must not wait for it.
+    const r = new KafkaRelay({
+      kafka: silentWhen(kafka, silent),
+      pool: db.pool,
+      store,
+      name,
+      topicPrefix,
+      logTopic,
+      publishTimeoutMs: 9000,
+    });
+    relays.push(r);
+    await r.start();
+    await appendTo([`order-${randomUUID()}`], 1);
+    await expect.poll(() => silent.hung, poll).toBeGreaterThan(0);
+    const began = Date.now();
+    await r.stop();
+    expect(Date.now() - began).toBeLessThan(7500);
+    expect((await r.status()).role).toBe('stopped');
+  });
+
+  it('when the broker refuses every attempt at a batch (an event larger than it takes), then the relay restarts with a growing backoff, not every 100 ms', async () => {
+    // A database of its own: the huge event would stop every other relay of this file too.
+    const own = await createTestDatabase('relaybig');
+    const ownStore = new PostgresEventStore(own.pool, { pollIntervalMs: 100 });
+    const { delays, log } = restartDelays();
+    const r = new KafkaRelay({ kafka, pool: own.pool, store: ownStore, ...fresh(), log });
+    try {
+      await PostgresEventStore.migrate(own.pool);
+      await KafkaRelay.migrate(own.pool);
+      const huge: NewEvent = { eventId: randomUUID(), type: 'Huge', data: { blob: 'x'.repeat(2_000_000) }, metadata: meta };
+      await ownStore.append(`product-${randomUUID()}`, [huge], 'no_stream');
+      await r.start();
+      await expect.poll(() => delays.length, poll).toBeGreaterThanOrEqual(4);
+      // 100 ms doubling, less up to 20 % jitter: 100, 200, 400, 800.
+      expect(delays[0]).toBeLessThanOrEqual(100);
+      expect(delays[1]).toBeGreaterThanOrEqual(160);
+      expect(delays[2]).toBeGreaterThanOrEqual(320);
+      expect(delays[3]).toBeGreaterThanOrEqual(640);
+      expect(r.position).toBe(0);
+      expect((await r.status()).error).not.toBeNull();
+    } finally {
+      await r.stop();
+      await ownStore.close();
+      await own.drop();
+    }
   });
 
   it('when a stream id has no category, then its events go to the `other` topic', () => {

@@ -6,6 +6,7 @@ import { describeError } from '../errors';
 import type { EventStore, RecordedEvent, Subscription } from '../event-store/types';
 import { createLogger, type Logger } from '../log';
 import { LeaderElected, type LeaderRole } from '../leadership';
+import { PRODUCER_RETRY, within } from './client';
 
 /** Header names on every relayed event; the value is the recorded event's JSON. */
 export const EVENT_HEADERS = {
@@ -87,10 +88,18 @@ export interface KafkaRelayOptions {
   /** Extra topic settings for new event topics; by default they keep messages forever (`retention.ms=-1`), like the log. */
   topicConfig?: Record<string, string>;
   batchSize?: number;
+  /**
+   * How long one batch's transaction may take (30 s): longer, and the attempt fails and starts
+   * over, so a leader cut off from Kafka lets go of its lock for a standby that may reach it.
+   */
+  publishTimeoutMs?: number;
   /** How often a standby tries to become the leader (ms). */
   standbyRetryMs?: number;
   log?: Logger;
 }
+
+/** How long stopping waits for a batch in flight (5 s): a stop (SIGTERM) must not wait for Kafka. */
+const STOP_GRACE_MS = 5000;
 
 export interface KafkaRelayStatus {
   name: string;
@@ -170,6 +179,8 @@ export class KafkaRelay extends LeaderElected {
     const producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
+      // Bounded, so that a send fails rather than waits forever for a broker that is gone.
+      retry: PRODUCER_RETRY,
       transactionalId: `tvshop-relay-${this.name}`,
       // Java's partitioner (murmur2 of the key): a stream lands on the same partition whoever produces it.
       createPartitioner: Partitioners.DefaultPartitioner,
@@ -196,7 +207,8 @@ export class KafkaRelay extends LeaderElected {
       onBatch: async (batch) => {
         if (!this.isCurrent(attempt)) throw new Error('this relay attempt was stopped');
         try {
-          await this.publish(batch.events);
+          // A batch out is what makes its next failure a first one again (a fast restart).
+          if ((await this.publish(batch.events, attempt)) > 0) this.progressed(attempt);
         } catch (err) {
           // Kafka or the checkpoint failed: start over from the stored checkpoint with a new producer.
           this.failed(attempt, err);
@@ -209,10 +221,10 @@ export class KafkaRelay extends LeaderElected {
     });
   }
 
-  /** One batch: its topics made, sent in one Kafka transaction, committed, then the checkpoint moved. */
-  private async publish(all: RecordedEvent[]): Promise<void> {
+  /** One batch: its topics made, sent in one Kafka transaction, committed, then the checkpoint moved. Returns how many events it published. */
+  private async publish(all: RecordedEvent[], attempt: number): Promise<number> {
     const events = all.filter((e) => e.position > this.current);
-    if (events.length === 0) return;
+    if (events.length === 0) return 0;
     const byTopic = new Map<string, Message[]>();
     for (const e of events) {
       const topic = this.topicFor(e.streamId);
@@ -225,13 +237,22 @@ export class KafkaRelay extends LeaderElected {
     // The same messages, in position order, on the log's single partition; in the same transaction.
     if (this.logTopic) topicMessages.push({ topic: this.logTopic, messages: events.map(eventMessage) });
     const tx = await this.producer!.transaction();
-    try {
+    const timeoutMs = this.opts.publishTimeoutMs ?? 30_000;
+    const sent = async () => {
       await tx.sendBatch({ topicMessages, acks: -1 });
       await tx.commit();
+    };
+    try {
+      await within(sent(), timeoutMs, `relay ${this.name}: publishing a batch`);
     } catch (err) {
-      await tx.abort().catch(() => {});
+      // Bounded too: with the broker gone the abort would wait as long. An unfinished
+      // transaction is aborted anyway by the next producer of this transactional id.
+      await within(tx.abort(), STOP_GRACE_MS, 'aborting').catch(() => {});
       throw err;
     }
+    // A stop gave up waiting for this batch (`release`): a later attempt owns the checkpoint now,
+    // and publishes this batch again from it.
+    if (!this.isCurrent(attempt)) throw new Error('this relay attempt was stopped');
     const to = events[events.length - 1]!.position;
     // Guarded by the old value: if someone else moved it, this relay is no longer the leader it thinks it is.
     const moved = await this.opts.pool.query(
@@ -240,6 +261,7 @@ export class KafkaRelay extends LeaderElected {
     );
     if (moved.rowCount !== 1) throw new Error(`the checkpoint of relay ${this.name} was moved by someone else`);
     this.current = to;
+    return events.length;
   }
 
   /** Creates the topics not yet known to exist; `createTopics` leaves existing ones (and their partition counts) alone. */
@@ -258,17 +280,23 @@ export class KafkaRelay extends LeaderElected {
     for (const t of missing) this.topics.add(t);
   }
 
-  /** Stops this attempt's work: subscription (waiting for a batch in flight), producer, admin. */
+  /**
+   * Stops this attempt's work: subscription (waiting a while for a batch in flight), producer,
+   * admin. Never longer than a few seconds, whatever Kafka does: a batch still in flight then
+   * moves no checkpoint (and its commit is fenced by the next producer of the transactional id).
+   */
   protected async release(): Promise<void> {
     const sub = this.sub;
     this.sub = null;
-    await sub?.stop();
+    if (sub)
+      await within(sub.stop(), STOP_GRACE_MS, `relay ${this.name}: a batch in flight`).catch((err: unknown) =>
+        this.log.warn(`relay ${this.name} stopped without waiting for its batch in flight`, { error: describeError(err) }),
+      );
     const producer = this.producer;
     const admin = this.admin;
     this.producer = null;
     this.admin = null;
-    await producer?.disconnect().catch(() => {});
-    await admin?.disconnect().catch(() => {});
+    await within(Promise.all([producer?.disconnect(), admin?.disconnect()]), STOP_GRACE_MS, 'disconnecting').catch(() => {});
   }
 
   /** Resolves once everything stored when it was called is acknowledged by Kafka (leader only). */
