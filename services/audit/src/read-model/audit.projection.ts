@@ -41,6 +41,11 @@ export const auditProjection: Projection = {
     create index events_by_correlation on events (correlation_id, position);
     create index events_by_cause on events (causation_id, position) where causation_id is not null;
     create index events_by_log_time on events (log_at, position);
+    -- One row: the log's clock as of the last event applied (kept between live batches, ADR 0052).
+    create table clock (
+      id integer primary key,
+      log_at timestamptz not null
+    );
     create table actors (
       id text primary key,
       name text not null,
@@ -91,6 +96,9 @@ export const auditProjection: Projection = {
  * positions it was not sent and reads them (ADR 0038), also when the shop is quiet after it.
  */
 const LIVE_WINDOW_MS = 2 * 60_000;
+
+/** The one row of `clock`. */
+const CLOCK = '1';
 const live = (e: RecordedEvent) => Date.now() - new Date(e.recordedAt).getTime() < LIVE_WINDOW_MS;
 
 type Counted = 'listings' | 'bookings' | 'payments' | 'reports' | null;
@@ -131,11 +139,10 @@ function counted(e: RecordedEvent): { what: Counted; paidPoisha: number } | null
  * The handlers above for a batch of events at once (a replay, a long catch-up, a busy live log;
  * ADRs 0044, 0047): every event's row in one insert, the actors the batch names read once and
  * written once, and the days it counts in read once, added to in memory and written once.
- * Pushes, as for single events, only for events stored in the last two minutes (each such event,
- * and each day they counted in, once), and the batch's newest event whatever its age (`live`).
- * A day is pushed only for its fresh events: a day's push adds to the overview's totals what
- * changed since the page read it, which a day outside its thirty cannot say; the overview reads
- * itself again when the pushes skip positions.
+ * Pushes, as for single events, only for events stored in the last two minutes, and the batch's
+ * newest event whatever its age (`live`): each such event, and each day they counted in, once.
+ * The overview reads itself again when the pushes skip positions, or bring a day older than its
+ * thirty (whose change its totals cannot take in).
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
   const newest = events.at(-1);
@@ -147,11 +154,13 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   // Kept between live batches (ADR 0052): the day's figures and the actors of recent events.
   const actors = new RowSet<{ id: string; name: string; email: string }>('actors', ['id'], ctx.kept);
   const daily = new RowSet<DayRecord>('daily', ['day'], ctx.kept);
+  const clock = new RowSet<{ id: number; log_at: string }>('clock', ['id'], ctx.kept);
   // The UTC day of an event, as `at time zone 'UTC'` makes it.
   const dayOf = (e: RecordedEvent) => new Date(e.recordedAt).toISOString().slice(0, 10);
   await RowSet.loadTogether(ctx.db, [
     actors.byKeys('t.id = any($1)', [...named, ...pushed.map((e) => e.metadata.actorId)]),
     daily.byKeys('t.day = any($1::date[])', events.filter((e) => counted(e)).map(dayOf)),
+    clock.byKeys('t.id = any($1::int[])', [CLOCK]),
   ]);
   const lastLive = new Map<string, number>();
   for (const e of events) {
@@ -172,7 +181,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
         ...(count.what ? { [count.what]: figures[count.what] + 1 } : {}),
         paid_poisha: figures.paid_poisha + count.paidPoisha,
       });
-      if (!ctx.replaying && live(e)) lastLive.set(day, e.position);
+      if (pushes(e)) lastLive.set(day, e.position);
     }
     // As `record`: the actor's name as of this event (after its own handler).
     if (pushes(e)) {
@@ -180,17 +189,20 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       ctx.emit({ entity: 'log_event', op: 'upsert', id: String(e.position), row }, [rooms.admins], e.position);
     }
   }
-  // The log's clock goes on from the last event the table holds (written before this batch).
-  const { rows: last } = await ctx.db.query<{ log_at: Date | null }>(`select max(log_at) as log_at from events`);
-  let clock = last[0]?.log_at?.getTime() ?? -Infinity;
+  // The log's clock goes on from where the last batch left it.
+  const was = clock.get(CLOCK);
+  let time = was ? Date.parse(was.log_at) : -Infinity;
   insertRows(
     ctx,
     'events',
     events.map((e) => {
-      clock = Math.max(clock, Date.parse(e.recordedAt));
-      return eventRow(e, new Date(clock).toISOString());
+      time = Math.max(time, Date.parse(e.recordedAt));
+      return eventRow(e, new Date(time).toISOString());
     }),
   );
+  const logAt = new Date(time).toISOString();
+  if (!clock.update(CLOCK, { log_at: logAt })) clock.insert({ id: Number(CLOCK), log_at: logAt });
+  clock.save(ctx);
   actors.save(ctx);
   daily.save(ctx);
   for (const [day, position] of lastLive) {
@@ -214,7 +226,7 @@ async function record(e: RecordedEvent, ctx: ProjectionContext): Promise<void> {
   const data = redact(e.data) as Record<string, unknown>;
   await ctx.db.query(
     `insert into events (position, event_id, stream_id, version, type, at, actor_id, actor_role, correlation_id, causation_id, data, log_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, greatest($6::timestamptz, (select max(log_at) from events)))`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, greatest($6::timestamptz, (select log_at from clock)))`,
     [
       e.position,
       e.eventId,
@@ -228,6 +240,10 @@ async function record(e: RecordedEvent, ctx: ProjectionContext): Promise<void> {
       m.causationId ?? null,
       data,
     ],
+  );
+  await ctx.db.query(
+    `insert into clock (id, log_at) values (${CLOCK}, $1) on conflict (id) do update set log_at = greatest(clock.log_at, excluded.log_at)`,
+    [e.recordedAt],
   );
   // One at a time, every event is its batch's newest (`live`).
   if (ctx.replaying) return;
@@ -245,8 +261,9 @@ async function count(e: RecordedEvent, ctx: ProjectionContext, what: Counted, pa
      returning to_char(day, 'YYYY-MM-DD') as day, listings, bookings, payments, paid_poisha, reports`,
     [e.recordedAt, paidPoisha],
   );
+  // One at a time, every event is its batch's newest: its day is pushed whatever its age (`live`).
   const day = toDaily(rows[0]!);
-  if (live(e)) ctx.emit({ entity: 'daily_activity', op: 'upsert', id: day.day, row: day }, [rooms.admins]);
+  ctx.emit({ entity: 'daily_activity', op: 'upsert', id: day.day, row: day }, [rooms.admins]);
 }
 
 export interface DailyRow {

@@ -39,8 +39,12 @@ export const toLogEvent = (r: EventRow): LogEvent => ({
 /** A position no event has: a window that starts after the last event holds none. */
 const NONE_AFTER = '9223372036854775807';
 
-/** The where clause of a filter, with its parameters numbered from 1. */
-function where(f: Filters, params: unknown[]): string[] {
+/**
+ * The where clause of a filter, with its parameters numbered from 1. `clockless`: the tables
+ * being read were made before the log's clock (`log_at`): while an upgrade rebuilds them beside
+ * the old ones (ADR 0068), a time window is filtered on the stored time, as it was then.
+ */
+function where(f: Filters, params: unknown[], clockless = false): string[] {
   const clauses: string[] = [];
   const p = (v: unknown) => `$${params.push(v)}`;
   if (f.stream !== undefined) clauses.push(`e.stream_id = ${p(f.stream)}`);
@@ -58,6 +62,11 @@ function where(f: Filters, params: unknown[]): string[] {
     );
   if (f.correlation !== undefined) clauses.push(`e.correlation_id = ${p(f.correlation)}`);
   if (f.cause !== undefined) clauses.push(`e.causation_id = ${p(f.cause)}`);
+  if (clockless) {
+    if (f.from !== undefined) clauses.push(`e.at >= ${p(f.from)}`);
+    if (f.to !== undefined) clauses.push(`e.at <= ${p(f.to)}`);
+    return clauses;
+  }
   if (f.from !== undefined) {
     const from = p(f.from);
     clauses.push(
@@ -110,8 +119,18 @@ export class AuditQueries {
     // Read before the page: an event projected meanwhile is in the page or pushed after `head`,
     // never lost between the two (a client drops pushes at or below `head` as already read).
     const head = await this.head();
+    try {
+      return await this.pageAfter(q, head, false);
+    } catch (err) {
+      // 42703, undefined column: the tables predate the log's clock (an upgrade's rebuild is under way).
+      if ((err as { code?: string }).code !== '42703' || (q.from === undefined && q.to === undefined)) throw err;
+      return this.pageAfter(q, head, true);
+    }
+  }
+
+  private async pageAfter(q: LogQuery, head: number, clockless: boolean): Promise<LogPage> {
     const params: unknown[] = [];
-    const clauses = where(q, params);
+    const clauses = where(q, params, clockless);
     const desc = q.order === 'desc';
     if (desc && q.before !== undefined) clauses.push(`e.position < $${params.push(q.before)}`);
     if (!desc && q.after !== undefined) clauses.push(`e.position > $${params.push(q.after)}`);

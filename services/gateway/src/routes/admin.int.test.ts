@@ -105,6 +105,14 @@ describe('the event log (admin)', () => {
     expect(since.map((x) => x.eventId)).toContain(middle.eventId);
     const until = (await get<LogPage>(`/admin/events?limit=200&to=${encodeURIComponent(middle.at)}`)).body.events;
     expect(until.every((x) => x.at <= middle.at)).toBe(true);
+    expect(until.map((x) => x.eventId)).toContain(middle.eventId);
+    // Within both: the events between, each once, in order; a window before the log holds none.
+    const between = (
+      await get<LogPage>(`/admin/events?limit=200&from=${encodeURIComponent(middle.at)}&to=${encodeURIComponent(middle.at)}`)
+    ).body;
+    expect(between.events.map((x) => x.eventId)).toContain(middle.eventId);
+    expect(between.events.every((x) => x.at === middle.at)).toBe(true);
+    expect((await get<LogPage>('/admin/events?to=2001-01-01')).body.events).toEqual([]);
   });
 
   it('when a filter is malformed, then 400 names the field', async () => {

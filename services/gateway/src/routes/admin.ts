@@ -42,7 +42,8 @@ export function adminRoutes({ reads, store, pool, verifier, position }: GatewayD
     // moment here for what every other read model already shows; if it is further behind, the
     // answer's `head` says how far it has got, and the rest arrives by push (ADR 0038).
     // (A parameter given twice is refused for every route, in app.ts.) A stream's history is read
-    // from the store, and a verify replays it: neither waits.
+    // from the store (only its actors' names from the event log: one just registered may show
+    // without a name yet), and a verify replays it: neither waits.
     if (!/^\/(streams|projections)\//.test(req.path)) await waitForCheckpoint(pool, AUDIT, position(), CATCH_UP_MS).catch(() => {});
     next();
   });

@@ -16,8 +16,11 @@ export function mergeOverview(
 ): AdminOverview {
   const byDay = new Map(overview.days.map((d) => [d.day, d]));
   const totals = { ...overview.totals };
+  const first = overview.days[0]?.day;
   for (const { row, position } of days.values()) {
     if (position <= overview.head) continue;
+    // Older than the days read: what changed in it is not known here (`pushedBefore` asks for a read).
+    if (first !== undefined && row.day < first) continue;
     const was = byDay.get(row.day);
     for (const key of figures) totals[key] += row[key] - (was?.[key] ?? 0);
     byDay.set(row.day, row);
@@ -27,4 +30,15 @@ export function mergeOverview(
   const seen = new Set(fresh.map((e) => e.position));
   const recent = [...fresh, ...overview.recent.filter((e) => !seen.has(e.position))].slice(0, FEED);
   return { ...overview, days: merged, totals, recent, head: Math.max(overview.head, fresh[0]?.position ?? 0) };
+}
+
+/**
+ * Whether a day older than the overview's first was pushed after its read (the projector caught
+ * up on old events): its change cannot be added to the totals, and the overview is read again.
+ */
+export function pushedBefore(overview: AdminOverview, days: ReadonlyMap<string, { row: DailyActivity; position: number }>): boolean {
+  const first = overview.days[0]?.day;
+  if (first === undefined) return false;
+  for (const { row, position } of days.values()) if (position > overview.head && row.day < first) return true;
+  return false;
 }

@@ -1,6 +1,6 @@
 import type { AdminOverview, DailyActivity, LogEvent } from '@tv-shop/contracts';
 import { describe, expect, it } from 'vitest';
-import { mergeOverview } from './merge-overview';
+import { mergeOverview, pushedBefore } from './merge-overview';
 
 const day = (d: string, listings = 0, paidPoisha = 0): DailyActivity => ({
   day: d,
@@ -33,6 +33,17 @@ const overview: AdminOverview = {
 };
 
 describe('the overview kept current by pushes', () => {
+  it('when a day older than the days read is pushed (a catch-up on old events), then the totals stay and the page asks for a read', () => {
+    const days = new Map([['2025-02-01', { row: day('2025-02-01', 4), position: 12 }]]);
+    const merged = mergeOverview(overview, days, []);
+    expect(merged.totals).toEqual(overview.totals);
+    expect(merged.days.map((d) => d.day)).toEqual(['2025-03-01', '2025-03-02']);
+    expect(pushedBefore(overview, days)).toBe(true);
+    // Already in the read (at or before its head), or one of its days: nothing to ask.
+    expect(pushedBefore(overview, new Map([['2025-02-01', { row: day('2025-02-01', 4), position: 9 }]]))).toBe(false);
+    expect(pushedBefore(overview, new Map([['2025-03-01', { row: day('2025-03-01', 4), position: 12 }]]))).toBe(false);
+  });
+
   it("when a day's figures are pushed, then that day is replaced and the totals move by the difference", () => {
     const days = new Map([['2025-03-02', { row: day('2025-03-02', 3, 1500), position: 11 }]]);
     const merged = mergeOverview(overview, days, []);

@@ -5,9 +5,9 @@ import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getOverview } from './api/get-overview';
-import { pushedDaysAtom, pushedEventsAtom } from './atoms';
+import { KEEP_PUSHED, pushedDaysAtom, pushedEventsAtom } from './atoms';
 import { skipsAfter } from './filter';
-import { mergeOverview } from './merge-overview';
+import { mergeOverview, pushedBefore } from './merge-overview';
 
 /** After pushes skip positions, the overview is read again this long after. */
 const SKIPPED_READ_MS = 1000;
@@ -34,10 +34,16 @@ export function useOverview() {
   const pushed = useAtomValue(pushedEventsAtom);
   const live = useMemo(() => (overview ? mergeOverview(overview, days, pushed) : null), [overview, days, pushed]);
   const refresh = useCallback(() => setRefreshes((n) => n + 1), []);
-  // Pushes that skip positions after the page's head: the log caught up on events too old to push
-  // (ADR 0038), whose days' figures and feed only a read can say. Read again, a second after the
-  // first skip (a long catch-up is read once a second at most, not once a batch).
-  const skipped = useMemo(() => overview !== null && skipsAfter(pushed, overview.head), [overview, pushed]);
+  // Pushes that skip positions after the page's head (the log caught up on events too old to
+  // push, ADR 0038), or a day older than the page's thirty: what only a read can say. Read again,
+  // a second after the first (a long catch-up is read once a second at most, not once a batch).
+  // When the tab's pushes are full, the oldest it kept may follow ones it let go: the look starts
+  // at the oldest kept (the days are kept apart, all of them).
+  const skipped = useMemo(() => {
+    if (overview === null) return false;
+    const oldest = pushed.length >= KEEP_PUSHED ? (pushed.at(-1)?.position ?? 0) - 1 : 0;
+    return skipsAfter(pushed, Math.max(overview.head, oldest)) || pushedBefore(overview, days);
+  }, [overview, pushed, days]);
   // (Not after a read that failed: the page's stale notice has the Retry.)
   const failed = state.stale !== null;
   useEffect(() => {

@@ -1,6 +1,6 @@
 import type { LogEvent } from '@tv-shop/contracts';
 import { Button } from 'antd';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmptyText } from '@/components/ui/empty-text';
 import { auditPaths } from '../paths';
@@ -10,7 +10,16 @@ import { ActorLabel, CauseLinks, EventData, EventTime, EventTypeTag } from './ev
 /** What an event is in words, for its row's label and its buttons. */
 const describe = (event: LogEvent) => `${event.type} on ${event.streamId}`;
 
-function EventRow({ event, live, onFilter }: { event: LogEvent; live: boolean; onFilter: (key: 'correlation', value: string) => void }) {
+/** A row renders again only when its own event, or whether it came live, changes: a busy log adds rows on top of thousands. */
+const EventRow = memo(function EventRow({
+  event,
+  live,
+  onFilter,
+}: {
+  event: LogEvent;
+  live: boolean;
+  onFilter: (key: 'correlation', value: string) => void;
+}) {
   const [open, setOpen] = useState(false);
   const detailsId = `event-${event.position}-details`;
   const back = useLogReturn();
@@ -75,7 +84,7 @@ function EventRow({ event, live, onFilter }: { event: LogEvent; live: boolean; o
       )}
     </li>
   );
-}
+});
 
 /** The log as rows on a wide screen and cards on a phone (the same markup; CSS lays it out). */
 export function EventList({

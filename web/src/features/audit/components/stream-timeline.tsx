@@ -3,7 +3,7 @@ import { Button, ConfigProvider, Slider, Tag } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useAtomValue } from 'jotai';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { Loaded } from '@/components/ui/loaded';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/api-client';
@@ -93,6 +93,8 @@ const sliderTheme = { components: { Slider: { controlSize: 24, handleSize: 20, h
 export function StreamTimeline({ streamId }: { streamId: string }) {
   const { history, events, ...list } = useStreamEvents(streamId);
   const [params, setParams] = useSearchParams();
+  // A step is an address of its own, but the same visit: the log's filters it came from stay with it.
+  const carried = useLocation().state as unknown;
   const atParam = params.get('at');
 
   // The address holds the step (`at`, a position); without it the latest step is shown and followed.
@@ -109,7 +111,7 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
     const next = new URLSearchParams(params);
     if (i >= events.length - 1) next.delete('at');
     else next.set('at', String(target.position));
-    setParams(next, { replace: true });
+    setParams(next, { replace: true, state: carried });
   };
 
   // The state at this event, and just before it (the stream's previous event, or its start).
