@@ -61,7 +61,9 @@ export async function startServiceHost(opts: ServiceHostOptions) {
   const running = async () => {
     const service = (started = await opts.start({ store, bus, pool: db.pool, events }));
     if (bus instanceof KafkaCommandBus) await bus.ready();
-    return { service, server: await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token }) };
+    // With Kafka, commands come through its consumers rather than this server: its /health says whether they still do.
+    const health = bus instanceof KafkaCommandBus ? () => bus.health() : undefined;
+    return { service, server: await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token, health }) };
   };
   const { service, server } = await running().catch(async (err: unknown) => {
     // A start that fails closes what it opened: a supervisor restarting it in a loop must not

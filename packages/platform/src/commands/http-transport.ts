@@ -96,20 +96,32 @@ export class HttpCommandBus implements CommandBus {
   }
 }
 
+/** What a transport says of itself for GET /health: a `reason` in a few words when it cannot take commands. */
+export type TransportHealth = { status: 'ok' } | { status: 'degraded'; reason: string };
+
 /**
  * Serves the handlers registered on `bus` at POST /commands (and GET /health). Refuses to start
  * without a token: a command endpoint that takes anything lets anyone create an admin.
+ *
+ * GET /health answers `{ status: 'ok' }` (200), or, while `health` says the process cannot take
+ * commands (with COMMAND_BUS=kafka they do not come through this server, but through a consumer
+ * that may have crashed for good), `{ status: 'degraded', reason }` (503), as the gateway's
+ * /api/health does: the container's health check then fails.
  */
 export async function serveCommands(
   bus: CommandBus,
-  opts: { port: number; host?: string; token?: string | undefined },
+  opts: { port: number; host?: string; token?: string | undefined; health?: (() => TransportHealth) | undefined },
 ): Promise<{ url: string; close(): Promise<void> }> {
   const token = requireToken(opts.token, 'A service taking commands over HTTP');
   const server = http.createServer((req, res) => {
     const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     };
-    if (req.method === 'GET' && req.url === '/health') return answer(200, { status: 'ok' });
+    if (req.method === 'GET' && req.url === '/health') {
+      const health = opts.health?.() ?? { status: 'ok' };
+      const body: TransportHealth = health.status === 'ok' ? { status: 'ok' } : { status: 'degraded', reason: health.reason };
+      return answer(body.status === 'ok' ? 200 : 503, body, { 'cache-control': 'no-store' });
+    }
     // These two answers are no command's (REPLY_HEADER): a sender tells them apart from a command's own 404 or 401.
     const notACommand = { [REPLY_HEADER]: 'none' };
     if (req.method !== 'POST' || req.url !== '/commands')

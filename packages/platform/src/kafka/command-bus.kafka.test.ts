@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serveCommands } from '../commands/http-transport';
 import type { CommandEnvelope } from '../commands/transport';
 import { PostgresEventStore } from '../event-store/postgres';
 import { commandBusContract } from '../testing/command-bus-contract';
@@ -28,6 +29,44 @@ function requestsSilentWhen(silent: { on: boolean }): Kafka {
     admin: (...args: Parameters<Kafka['admin']>) => real.admin(...args),
     consumer: (...args: Parameters<Kafka['consumer']>) => real.consumer(...args),
     producer,
+  } as unknown as Kafka;
+}
+
+/**
+ * `kafka()`, except that the consumers of the groups `pick` accepts first call `fault()` for each
+ * message, and throw what it returns: a bug in the bus's own message handling, as kafkajs meets it.
+ * Only that throw is simulated. The crash, its CRASH event, and whether kafkajs restarts the
+ * consumer are kafkajs's own, against the real broker: a TypeError it never retries (`restart:
+ * false`, the consumer is disconnected for good); a plain Error it retries `retries` times, then
+ * restarts the consumer (`restart: true`). `crashes` collects each crash's `restart`.
+ */
+function faultyConsumers(pick: (groupId: string) => boolean, fault: () => Error | undefined, crashes: boolean[], retries = 2): Kafka {
+  const real = kafka();
+  const consumer = (...args: Parameters<Kafka['consumer']>) => {
+    const [config] = args;
+    if (!pick(config.groupId)) return real.consumer(...args);
+    // Fewer retries than kafkajs's 15 under test, so that a retried fault crashes the consumer within a second or two.
+    const c = real.consumer({ ...config, retry: { ...config.retry, retries } });
+    c.on(c.events.CRASH, ({ payload }) => crashes.push(payload.restart));
+    const run: typeof c.run = (runConfig) => {
+      const eachMessage = runConfig?.eachMessage;
+      return c.run({
+        ...runConfig,
+        ...(eachMessage && {
+          eachMessage: async (payload) => {
+            const error = fault();
+            if (error) throw error;
+            return eachMessage(payload);
+          },
+        }),
+      });
+    };
+    return { ...c, run };
+  };
+  return {
+    admin: (...args: Parameters<Kafka['admin']>) => real.admin(...args),
+    producer: (...args: Parameters<Kafka['producer']>) => real.producer(...args),
+    consumer,
   } as unknown as Kafka;
 }
 
@@ -215,5 +254,92 @@ describe('kafka command bus specifics', () => {
     expect(await waiting).toMatchObject({ kind: 'unavailable' });
     await expect(bus.send(envelope({ service: 'catalog' }))).rejects.toMatchObject({ kind: 'unavailable' });
     await expect.poll(async () => (await admin.listTopics()).includes(bus.replyTopic), { timeout: 10_000 }).toBe(false);
+  });
+  it("when kafkajs gives up on the consumer of a service's commands, then the bus says so and the service's /health answers 503", async () => {
+    const topicPrefix = prefix();
+    const crashes: boolean[] = [];
+    const server = await KafkaCommandBus.start({
+      kafka: faultyConsumers(
+        (g) => g === `${topicPrefix}.identity`,
+        () => new TypeError('simulated: a bug in taking a command'),
+        crashes,
+      ),
+      topicPrefix,
+    });
+    buses.push(server);
+    server.register('identity', async () => ({ position: 1, result: {} }));
+    await server.ready();
+    const health = await serveCommands(server, { port: 0, token: 'a-command-token-of-some-length', health: () => server.health() });
+    try {
+      expect(server.health()).toEqual({ status: 'ok' });
+      expect((await fetch(`${health.url}/health`)).status).toBe(200);
+
+      const client = await start({ topicPrefix, remote: ['identity'], timeoutMs: 3000 });
+      await expect(client.send(envelope())).rejects.toMatchObject({ kind: 'unavailable', status: 503 });
+      await expect
+        .poll(() => server.health())
+        .toMatchObject({
+          status: 'degraded',
+          reason: 'Kafka consumer of identity commands crashed',
+          error: expect.any(Error),
+        });
+      expect(crashes).toEqual([false]);
+      expect(client.health()).toEqual({ status: 'ok' });
+      const res = await fetch(`${health.url}/health`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'degraded', reason: 'Kafka consumer of identity commands crashed' });
+    } finally {
+      await health.close();
+    }
+  });
+
+  it("when kafkajs gives up on the consumer of a process's replies, then that bus says so", async () => {
+    const topicPrefix = prefix();
+    const server = await start({ topicPrefix });
+    server.register('identity', async () => ({ position: 1, result: {} }));
+    await server.ready();
+    const crashes: boolean[] = [];
+    const client = await KafkaCommandBus.start({
+      kafka: faultyConsumers(
+        (g) => g.startsWith(`${topicPrefix}.replies.`),
+        () => new TypeError('simulated: a bug in taking a reply'),
+        crashes,
+      ),
+      topicPrefix,
+      remote: ['identity'],
+      timeoutMs: 3000,
+    });
+    buses.push(client);
+    await expect(client.send(envelope())).rejects.toMatchObject({ kind: 'unavailable', status: 503 });
+    await expect.poll(() => client.health()).toMatchObject({ status: 'degraded', reason: 'Kafka consumer of replies crashed' });
+    expect(crashes).toEqual([false]);
+    expect(server.health()).toEqual({ status: 'ok' });
+  });
+
+  it('when a consumer crashes and kafkajs restarts it, then the bus stays healthy and the command is taken after the restart', async () => {
+    const topicPrefix = prefix();
+    const crashes: boolean[] = [];
+    const handled: string[] = [];
+    // Fails until the first crash: what kafkajs retries and then restarts from.
+    const server = await KafkaCommandBus.start({
+      kafka: faultyConsumers(
+        (g) => g === `${topicPrefix}.identity`,
+        () => (crashes.length === 0 ? new Error('simulated: a passing fault') : undefined),
+        crashes,
+      ),
+      topicPrefix,
+    });
+    buses.push(server);
+    server.register('identity', async (env) => {
+      handled.push(env.commandId);
+      return { position: 1, result: {} };
+    });
+    await server.ready();
+    const client = await start({ topicPrefix, remote: ['identity'], timeoutMs: 45_000 });
+    const command = envelope();
+    await client.send(command);
+    expect(crashes).toEqual([true]);
+    expect(handled).toEqual([command.commandId]);
+    expect(server.health()).toEqual({ status: 'ok' });
   });
 });

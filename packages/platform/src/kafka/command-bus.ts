@@ -52,6 +52,13 @@ export interface KafkaCommandBusOptions {
   log?: Logger;
 }
 
+/**
+ * Whether the bus still takes commands and replies: `degraded` once kafkajs gave up on one of its
+ * consumers (a crash it does not restart from), with what crashed it. It stays so: nothing in this
+ * process starts that consumer again, so only a restart of the process recovers.
+ */
+export type KafkaCommandBusHealth = { status: 'ok' } | { status: 'degraded'; reason: string; error: Error };
+
 interface Pending {
   resolve: (reply: CommandReply) => void;
   reject: (err: unknown) => void;
@@ -98,6 +105,8 @@ export class KafkaCommandBus implements CommandBus {
   /** Requests waiting for the producer, in the order `send` was called. */
   private outbox: Queued[] = [];
   private flushing = false;
+  /** The first consumer kafkajs gave up on (`health()`). */
+  private failure: { reason: string; error: Error } | undefined;
 
   private constructor(
     private readonly opts: KafkaCommandBusOptions,
@@ -161,6 +170,7 @@ export class KafkaCommandBus implements CommandBus {
       await topicsReady(admin, [...SERVICES.map((s) => bus.requestTopic(s)), bus.replyTopic]);
       await requests.connect();
       await replies.connect();
+      bus.watch(replyConsumer, 'replies').catch(() => {});
       await replyConsumer.connect();
       // From the beginning: the topic is this process's own and new, so no reply is missed while joining.
       await replyConsumer.subscribe({ topics: [bus.replyTopic], fromBeginning: true });
@@ -189,6 +199,30 @@ export class KafkaCommandBus implements CommandBus {
     this.serving.set(service, consumer);
   }
 
+  /** `ok`, or `degraded` once a consumer crashed for good: the service's /health answers 503 then. */
+  health(): KafkaCommandBusHealth {
+    return this.failure ? { status: 'degraded', ...this.failure } : { status: 'ok' };
+  }
+
+  /**
+   * Watches a consumer for crashes. kafkajs restarts a consumer itself after a retriable error
+   * (`restart: true`: only logged here); after any other it has disconnected it and leaves it so,
+   * and this process silently stops taking commands (or replies). The bus is then degraded, so
+   * that the health check says so. Returns a promise that rejects
+   * on such a crash (never resolves otherwise), for whoever waits on the consumer to join.
+   */
+  private watch(consumer: Consumer, what: string): Promise<never> {
+    return new Promise<never>((_resolve, reject) => {
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        if (this.stopped) return;
+        if (payload.restart) return this.log.warn(`the ${what} consumer crashed; kafkajs restarts it`, { error: payload.error });
+        this.log.error(`the ${what} consumer crashed and kafkajs gave up on it: this process takes no more ${what}`, payload.error);
+        this.failure ??= { reason: `Kafka consumer of ${what} crashed`, error: payload.error };
+        reject(payload.error);
+      });
+    });
+  }
+
   /** Resolves when every registered service takes commands from its topic (rejects if one could not). */
   async ready(): Promise<void> {
     await Promise.all(this.serving.values());
@@ -202,6 +236,8 @@ export class KafkaCommandBus implements CommandBus {
       sessionTimeout: 10_000,
       heartbeatInterval: 1000,
     });
+    const crashed = this.watch(consumer, `${service} commands`);
+    crashed.catch(() => {});
     const joined = new Promise<void>((resolve) => {
       const off = consumer.on(consumer.events.GROUP_JOIN, () => {
         off();
@@ -219,7 +255,8 @@ export class KafkaCommandBus implements CommandBus {
       });
       // Bounded, so that `ready()` says it failed rather than waits forever (kafkajs may have
       // given up on joining); a rebalance waits for the other members up to a minute.
-      await within(joined, JOIN_TIMEOUT_MS, `joining the consumer group of ${service}`);
+      // A crash kafkajs does not restart from while joining fails it at once.
+      await within(Promise.race([joined, crashed]), JOIN_TIMEOUT_MS, `joining the consumer group of ${service}`);
     } catch (err) {
       // `stop()` only disconnects the consumers that started; this one must not live on.
       await consumer.disconnect().catch(() => {});
