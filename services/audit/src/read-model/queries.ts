@@ -96,6 +96,8 @@ export class AuditQueries {
    */
   async figures(days: number): Promise<{ head: number; days: DailyActivity[]; totals: Omit<DailyActivity, 'day'> }> {
     const client = await this.pool.connect();
+    /** A connection that could not even roll back is not given back to the pool. */
+    let broken = false;
     try {
       await client.query('begin isolation level repeatable read read only');
       const snapshot = new AuditQueries(this.pool, client);
@@ -103,10 +105,12 @@ export class AuditQueries {
       await client.query('commit');
       return figures;
     } catch (err) {
-      await client.query('rollback').catch(() => {});
+      await client.query('rollback').catch(() => {
+        broken = true;
+      });
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
