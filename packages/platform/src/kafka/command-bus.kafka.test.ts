@@ -226,7 +226,7 @@ describe('kafka command bus specifics', () => {
       kafka: requestsSilentWhen(silent),
       topicPrefix,
       remote: ['identity'],
-      timeoutMs: 1500,
+      timeoutMs: 4000,
       maxQueued: 2,
     });
     buses.push(client);

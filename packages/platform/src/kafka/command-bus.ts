@@ -15,6 +15,20 @@ import { createLogger, type Logger } from '../log';
 import { PRODUCER_RETRY, topicsReady, within } from './client';
 import { SERVICES, type Service } from '../topology';
 
+/**
+ * The producer of command requests: idempotent and one request at a time per broker, so a
+ * retried send neither doubles nor reorders them; retried a bounded number of times, so a send
+ * fails while Kafka is gone (and the bus makes a new one then: `renewRequests`).
+ */
+const requestProducer = (kafka: Kafka): Producer =>
+  kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    retry: PRODUCER_RETRY,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+  });
+
 /** Header names on command requests and replies. */
 export const COMMAND_HEADERS = {
   requestId: 'request-id',
@@ -107,11 +121,13 @@ export class KafkaCommandBus implements CommandBus {
   private flushing = false;
   /** The first consumer kafkajs gave up on (`health()`). */
   private failure: { reason: string; error: Error } | undefined;
+  /** The request producer's connection (a new producer's after a failed send). */
+  private requestsReady: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly opts: KafkaCommandBusOptions,
     private readonly admin: Admin,
-    private readonly requests: Producer,
+    private requests: Producer,
     private readonly replies: Producer,
     private readonly replyConsumer: Consumer,
     readonly instanceId: string,
@@ -128,15 +144,7 @@ export class KafkaCommandBus implements CommandBus {
     const instanceId = (opts.instanceId ?? `${os.hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`).replace(/[^a-zA-Z0-9._-]/g, '_');
     const { kafka } = opts;
     const admin = kafka.admin();
-    // Requests are sent idempotently and one at a time per broker: a retried send neither doubles
-    // nor reorders them. Retried a bounded number of times: a send must fail while Kafka is gone.
-    const requests = kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      retry: PRODUCER_RETRY,
-      createPartitioner: Partitioners.DefaultPartitioner,
-      allowAutoTopicCreation: false,
-    });
+    const requests = requestProducer(kafka);
     // A reply is worth little once its sender gave up, so it is retried briefly instead of holding up the next command.
     const replies = kafka.producer({
       createPartitioner: Partitioners.DefaultPartitioner,
@@ -403,17 +411,40 @@ export class KafkaCommandBus implements CommandBus {
       for (const { topic, message } of batch) byTopic.set(topic, [...(byTopic.get(topic) ?? []), message]);
       const waitMs = Math.max(1, Math.max(...batch.map((b) => b.deadline)) - Date.now());
       try {
+        const requests = this.requests;
         await within(
-          this.requests.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) }),
+          this.requestsReady.then(() =>
+            requests.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, messages]) => ({ topic, messages })) }),
+          ),
           waitMs,
           'sending commands to Kafka',
         );
         for (const b of batch) b.resolve();
       } catch (err) {
         for (const b of batch) b.reject(err);
+        this.renewRequests();
       }
     }
     this.flushing = false;
+  }
+
+  /**
+   * After a send that failed or was given up on, the next ones go through a new producer.
+   * kafkajs takes back a failed batch's sequence numbers, though the broker may have written it
+   * (an error after the write, a timeout); the next batch would then reuse them and the broker
+   * would drop it as a duplicate, or refuse it as out of order for good. A new producer has a new
+   * id and starts its sequences again; the old one is disconnected, which also ends a send it was
+   * still retrying (so nothing abandoned goes out later).
+   */
+  private renewRequests(): void {
+    if (this.stopped) return;
+    const old = this.requests;
+    this.requests = requestProducer(this.opts.kafka);
+    const connecting = this.requests.connect();
+    // A failed connect fails the next send, which renews it again.
+    this.requestsReady = connecting;
+    connecting.catch(() => {});
+    void old.disconnect().catch(() => {});
   }
 
   /** Drops the queued requests whose senders have been answered 503 already (their deadline passed). */

@@ -53,20 +53,32 @@ export class KafkaLogSource implements LogSource {
 }
 
 /**
- * A relayed message back into the event it carries; null for anything that is not one (no
- * position header, a value that is not JSON or not that position's event). A consumer skips
- * those: one it could not read would otherwise fail its batch, and so its partition, forever.
+ * A relayed message back into the event it carries; null for a message that is not one (no
+ * position header: the relay always sends one), which a consumer skips. A message that names a
+ * position but does not carry that position's event (a value that is not JSON, or another
+ * event) throws: skipping it would leave a hole in every read model fed from the topic, so its
+ * batch fails, saying which position, and is tried again rather than passed over.
  */
 export function eventOf(message: KafkaMessage): RecordedEvent | null {
-  const position = Number(message.headers?.[EVENT_HEADERS.position]?.toString());
-  if (!Number.isSafeInteger(position) || !message.value) return null;
-  let event: unknown;
+  const position = positionOf(message);
+  if (position === null) return null;
+  let event: unknown = null;
   try {
-    event = JSON.parse(message.value.toString());
+    event = message.value ? JSON.parse(message.value.toString()) : null;
   } catch {
-    return null;
+    // Said below.
   }
-  return typeof event === 'object' && event !== null && (event as RecordedEvent).position === position ? (event as RecordedEvent) : null;
+  if (typeof event === 'object' && event !== null && (event as RecordedEvent).position === position) return event as RecordedEvent;
+  throw new Error(
+    `the message at offset ${message.offset} names log position ${position} but does not carry its event; nothing after it is applied`,
+  );
+}
+
+/** The log position a relayed message names in its header; null for a message without one. */
+export function positionOf(message: KafkaMessage): number | null {
+  const named = message.headers?.[EVENT_HEADERS.position]?.toString();
+  const position = Number(named);
+  return named === undefined || named === '' || !Number.isSafeInteger(position) ? null : position;
 }
 
 /** How often a consumer heartbeats while a batch is applied: well within its 10 s session timeout. */
@@ -171,12 +183,14 @@ class KafkaLogSubscription implements Subscription {
           try {
             for (const message of batch.messages) {
               if (!payload.isRunning() || payload.isStale()) return;
-              const event = eventOf(message);
-              // Already applied (a redelivery, a republished batch): its effects are in the checkpoint.
-              if (!event || event.position <= (pending.at(-1)?.event.position ?? this.delivered)) {
+              const position = positionOf(message);
+              // Not a relayed event, or already applied (a redelivery, a republished batch): its
+              // effects are in the checkpoint, whatever its body.
+              if (position === null || position <= (pending.at(-1)?.event.position ?? this.delivered)) {
                 if (pending.length === 0) payload.resolveOffset(message.offset);
                 continue;
               }
+              const event = eventOf(message)!;
               pending.push({ event, offset: message.offset });
               if (pending.length >= size) await apply();
             }

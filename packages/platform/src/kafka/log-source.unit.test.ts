@@ -40,15 +40,15 @@ describe('eventOf', () => {
     expect(eventOf(received())).toEqual(JSON.parse(JSON.stringify(event)));
   });
 
-  it('when a message is not a relayed event, then it gives null rather than throwing (the consumer skips it, not stalls on it)', () => {
-    expect(eventOf(received({ value: '{"truncated": ' }))).toBeNull();
-    expect(eventOf(received({ value: 'not json at all' }))).toBeNull();
-    expect(eventOf(received({ value: 'null' }))).toBeNull();
-    expect(eventOf(received({ value: '7' }))).toBeNull();
-    expect(eventOf(received({ value: null }))).toBeNull();
+  it('when a message has no position, then it is not a relayed event: null, and the consumer skips it', () => {
     expect(eventOf(received({ position: undefined }))).toBeNull();
     expect(eventOf(received({ position: 'x' }))).toBeNull();
+  });
+
+  it('when a message names a position but does not carry its event, then it throws naming it (a hole in the read models is worse than a stall)', () => {
+    for (const value of ['{"truncated": ', 'not json at all', 'null', '7', null])
+      expect(() => eventOf(received({ value }))).toThrow(/offset 7 names log position 42 but does not carry its event/);
     // A position header that is not the event's own: not this position's event.
-    expect(eventOf(received({ position: '43' }))).toBeNull();
+    expect(() => eventOf(received({ position: '43' }))).toThrow(/position 43/);
   });
 });

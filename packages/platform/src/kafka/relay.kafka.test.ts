@@ -354,7 +354,7 @@ describe('kafka event relay', () => {
       name,
       topicPrefix,
       logTopic,
-      publishTimeoutMs: 9000,
+      publishTimeoutMs: 60_000,
     });
     relays.push(r);
     await r.start();
@@ -362,7 +362,8 @@ describe('kafka event relay', () => {
     await expect.poll(() => silent.hung, poll).toBeGreaterThan(0);
     const began = Date.now();
     await r.stop();
-    expect(Date.now() - began).toBeLessThan(7500);
+    // Its 5 s grace and the disconnects, with room for a slow machine; far from the minute the batch may take.
+    expect(Date.now() - began).toBeLessThan(15_000);
     expect((await r.status()).role).toBe('stopped');
   });
 
