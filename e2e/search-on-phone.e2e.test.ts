@@ -79,6 +79,8 @@ test('when a buyer searches on a phone, then a TV shows on the first screen, the
   await max.fill('10000');
   const message = search.getByRole('alert').filter({ hasText: RANGE_SENTENCE });
   await message.waitFor();
+  // And what the list shows meanwhile: the prices are not searched by until fixed.
+  expect(await message.textContent()).toBe(`${RANGE_SENTENCE}. The list still shows TVs at any price.`);
   expect(await min.getAttribute('aria-invalid')).toBe('true');
   expect(await max.getAttribute('aria-invalid')).toBe('true');
   expect(await max.getAttribute('aria-describedby')).toBe(await message.getAttribute('id'));

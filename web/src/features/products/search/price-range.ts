@@ -36,6 +36,19 @@ export function priceProblem(minPrice: string, maxPrice: string): PriceProblem |
 }
 
 /**
+ * What the list shows while a price is being fixed: the range last searched by (a price to fix
+ * is not searched by, so the list would otherwise seem to follow what the box shows).
+ */
+export function heldRange(minPrice: string, maxPrice: string): string {
+  const [min, max] = [priceOf(minPrice), priceOf(maxPrice)].map((n) => (n !== null && Number.isFinite(n) ? n : null));
+  const tk = (n: number) => `${n.toLocaleString('en-US')} TK`;
+  if (min != null && max != null) return `The list still shows TVs from ${tk(min)} to ${tk(max)}.`;
+  if (min != null) return `The list still shows TVs from ${tk(min)}.`;
+  if (max != null) return `The list still shows TVs up to ${tk(max)}.`;
+  return 'The list still shows TVs at any price.';
+}
+
+/**
  * The server's refusal of a search's prices (a 400 naming minPrice or maxPrice, as the search
  * error's text begins) in the same words as the filters; null for any other failure.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRICE_SENTENCES, priceProblem, priceRefusal } from './price-range';
+import { heldRange, PRICE_SENTENCES, priceProblem, priceRefusal } from './price-range';
 
 describe('a price range typed in the filters', () => {
   it('is fine empty, with either end alone, or with min at most max (spaces and decimals allowed)', () => {
@@ -66,5 +66,14 @@ describe("the server's refusal of a search's prices", () => {
     expect(priceRefusal('The catalog is resting; try again shortly.')).toBeNull();
     expect(priceRefusal('q must be at most 200 characters')).toBeNull();
     expect(priceRefusal('minPriceless is not a field')).toBeNull();
+  });
+});
+
+describe('heldRange', () => {
+  it('says the range the list still shows while a typed price is being fixed', () => {
+    expect(heldRange('12000', '20000')).toBe('The list still shows TVs from 12,000 TK to 20,000 TK.');
+    expect(heldRange('12000', '')).toBe('The list still shows TVs from 12,000 TK.');
+    expect(heldRange('', '20,000')).toBe('The list still shows TVs up to 20,000 TK.');
+    expect(heldRange('', '')).toBe('The list still shows TVs at any price.');
   });
 });

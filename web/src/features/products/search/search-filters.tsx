@@ -2,7 +2,7 @@ import { CONDITIONS } from '@tv-shop/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FilterIcon, SearchIcon } from '@/components/ui/icons';
-import { priceProblem } from './price-range';
+import { heldRange, priceProblem } from './price-range';
 import { BROWSE, type ProductSearchState, type SearchSort } from './search-params';
 
 /** How long typing may pause before the search runs. */
@@ -207,6 +207,8 @@ export function SearchFilters({ value, onChange, brands }: SearchFiltersProps) {
           {problem ? (
             <p className="search-filters__error" id={priceErrorId} role="alert">
               {problem.message}
+              {/* What the list shows meanwhile: the range last searched by (none when a link's range is itself to fix). */}
+              {priceProblem(value.minPrice, value.maxPrice) ? null : `. ${heldRange(value.minPrice, value.maxPrice)}`}
             </p>
           ) : null}
         </div>
