@@ -162,7 +162,8 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     daily.byKeys('t.day = any($1::date[])', events.filter((e) => counted(e)).map(dayOf)),
     clock.byKeys('t.id = any($1::int[])', [CLOCK]),
   ]);
-  const lastLive = new Map<string, number>();
+  /** Each day pushed, with the last pushed event counted in it. */
+  const pushedDays = new Map<string, number>();
   for (const e of events) {
     if (e.type === 'UserRegistered') {
       const d = e.data as EventOf<'UserRegistered'>['data'];
@@ -181,7 +182,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
         ...(count.what ? { [count.what]: figures[count.what] + 1 } : {}),
         paid_poisha: figures.paid_poisha + count.paidPoisha,
       });
-      if (pushes(e)) lastLive.set(day, e.position);
+      if (pushes(e)) pushedDays.set(day, e.position);
     }
     // As `record`: the actor's name as of this event (after its own handler).
     if (pushes(e)) {
@@ -205,7 +206,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   clock.save(ctx);
   actors.save(ctx);
   daily.save(ctx);
-  for (const [day, position] of lastLive) {
+  for (const [day, position] of pushedDays) {
     ctx.emit({ entity: 'daily_activity', op: 'upsert', id: day, row: toDaily(daily.get(day)!) }, [rooms.admins], position);
   }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { DailyActivity, LogEvent, LogPage, LogQuery } from '@tv-shop/contracts';
+import { withTransaction } from '@tv-shop/platform';
 import { toDaily, type DailyRow } from './audit.projection';
 
 type Filters = Omit<LogQuery, 'after' | 'before' | 'order' | 'limit'>;
@@ -95,23 +96,12 @@ export class AuditQueries {
    * event its day did not would count it twice).
    */
   async figures(days: number): Promise<{ head: number; days: DailyActivity[]; totals: Omit<DailyActivity, 'day'> }> {
-    const client = await this.pool.connect();
-    /** A connection that could not even roll back is not given back to the pool. */
-    let broken = false;
-    try {
-      await client.query('begin isolation level repeatable read read only');
+    return withTransaction(this.pool, async (client) => {
+      // The transaction's first statement: every read after it sees one snapshot.
+      await client.query('set transaction isolation level repeatable read, read only');
       const snapshot = new AuditQueries(this.pool, client);
-      const figures = { head: await snapshot.head(), days: await snapshot.daily(days), totals: await snapshot.totals() };
-      await client.query('commit');
-      return figures;
-    } catch (err) {
-      await client.query('rollback').catch(() => {
-        broken = true;
-      });
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+      return { head: await snapshot.head(), days: await snapshot.daily(days), totals: await snapshot.totals() };
+    });
   }
 
   /**

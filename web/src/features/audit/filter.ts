@@ -1,4 +1,5 @@
 import type { LogEvent, LogFilter } from '@tv-shop/contracts';
+import { KEEP_PUSHED } from './atoms';
 
 /** The event log's filters, as they sit in the page's address (so a filtered view can be linked to). */
 export type TailFilter = Pick<LogFilter, 'type' | 'stream' | 'actor' | 'correlation' | 'cause' | 'from' | 'to'>;
@@ -51,9 +52,11 @@ const untilOf = (to: string) => (/^\d{4}-\d{2}-\d{2}$/.test(to) ? Date.parse(to)
 
 /**
  * Whether the pushed events (newest first) skip a position after `from`: every event of the log
- * is pushed to the admin in order, so a skipped one was not sent, or is no longer kept.
+ * is pushed to the admin in order, so a skipped one was not sent. When the tab's pushes are full
+ * (`KEEP_PUSHED`), the oldest it kept may follow ones it let go: the look starts at the oldest kept.
  */
-export function skipsAfter(pushed: readonly LogEvent[], from: number): boolean {
+export function skipsAfter(pushed: readonly LogEvent[], since: number): boolean {
+  const from = pushed.length >= KEEP_PUSHED ? Math.max(since, (pushed.at(-1)?.position ?? 0) - 1) : since;
   let last = from;
   for (let i = pushed.length - 1; i >= 0; i--) {
     const { position } = pushed[i]!;

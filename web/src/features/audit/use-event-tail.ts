@@ -6,7 +6,7 @@ import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getEventsAfter, getEventsNewestFirst } from './api/get-events';
-import { KEEP_PUSHED, pushedEventsAtom } from './atoms';
+import { pushedEventsAtom } from './atoms';
 import { matchesFilter, skipsAfter, type TailFilter } from './filter';
 
 interface Loaded {
@@ -104,12 +104,8 @@ export function useEventTail(filter: TailFilter, pausedAt: number | null) {
     [pushed, covered, filter],
   );
   // Every event of the log is pushed here in order, so a skipped position is an event this tab
-  // was not sent. (A failed append skips one too: asked once, for nothing.) When the tab's pushes
-  // are full, the oldest it kept may follow ones it let go: the look starts at the oldest kept.
-  const gap = useMemo(() => {
-    const oldest = pushed.length >= KEEP_PUSHED ? (pushed.at(-1)?.position ?? 0) - 1 : 0;
-    return skipsAfter(pushed, Math.max(covered, oldest));
-  }, [pushed, covered]);
+  // was not sent. (A failed append skips one too: asked once, for nothing.)
+  const gap = useMemo(() => skipsAfter(pushed, covered), [pushed, covered]);
   const ask = loaded !== null && (unjudged || gap);
   // One ask at a time; its answer counts for the page it was asked for, whatever came meanwhile.
   const asking = useRef(false);

@@ -5,7 +5,7 @@ import { noteListRead } from '@/lib/live-socket';
 import { useLoad } from '@/lib/use-load';
 import { listsReloadAtom } from '@/lib/use-live-list';
 import { getOverview } from './api/get-overview';
-import { KEEP_PUSHED, pushedDaysAtom, pushedEventsAtom } from './atoms';
+import { pushedDaysAtom, pushedEventsAtom } from './atoms';
 import { skipsAfter } from './filter';
 import { mergeOverview, pushedBefore } from './merge-overview';
 
@@ -37,13 +37,10 @@ export function useOverview() {
   // Pushes that skip positions after the page's head (the log caught up on events too old to
   // push, ADR 0038), or a day older than the page's thirty: what only a read can say. Read again,
   // a second after the first (a long catch-up is read once a second at most, not once a batch).
-  // When the tab's pushes are full, the oldest it kept may follow ones it let go: the look starts
-  // at the oldest kept (the days are kept apart, all of them).
-  const skipped = useMemo(() => {
-    if (overview === null) return false;
-    const oldest = pushed.length >= KEEP_PUSHED ? (pushed.at(-1)?.position ?? 0) - 1 : 0;
-    return skipsAfter(pushed, Math.max(overview.head, oldest)) || pushedBefore(overview, days);
-  }, [overview, pushed, days]);
+  const skipped = useMemo(
+    () => overview !== null && (skipsAfter(pushed, overview.head) || pushedBefore(overview, days)),
+    [overview, pushed, days],
+  );
   // (Not after a read that failed: the page's stale notice has the Retry.)
   const failed = state.stale !== null;
   useEffect(() => {
