@@ -5,6 +5,7 @@ import { serveCommands } from '../commands/http-transport';
 import type { CommandEnvelope } from '../commands/transport';
 import { PostgresEventStore } from '../event-store/postgres';
 import { commandBusContract } from '../testing/command-bus-contract';
+import { kafkaWith } from '../testing/kafka-with';
 import { createTestDatabase } from '../testing';
 import { createKafka } from './client';
 import { COMMAND_HEADERS, KafkaCommandBus } from './command-bus';
@@ -25,11 +26,7 @@ function requestsSilentWhen(silent: { on: boolean }): Kafka {
     const sendBatch: typeof p.sendBatch = (batch) => (silent.on ? new Promise(() => {}) : p.sendBatch(batch));
     return { ...p, sendBatch };
   };
-  return {
-    admin: (...args: Parameters<Kafka['admin']>) => real.admin(...args),
-    consumer: (...args: Parameters<Kafka['consumer']>) => real.consumer(...args),
-    producer,
-  } as unknown as Kafka;
+  return kafkaWith(real, { producer });
 }
 
 /**
@@ -63,11 +60,7 @@ function faultyConsumers(pick: (groupId: string) => boolean, fault: () => Error 
     };
     return { ...c, run };
   };
-  return {
-    admin: (...args: Parameters<Kafka['admin']>) => real.admin(...args),
-    producer: (...args: Parameters<Kafka['producer']>) => real.producer(...args),
-    consumer,
-  } as unknown as Kafka;
+  return kafkaWith(real, { consumer });
 }
 
 const envelope = (over: Partial<CommandEnvelope> = {}): CommandEnvelope => ({

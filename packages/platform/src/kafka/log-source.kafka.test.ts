@@ -11,6 +11,7 @@ import type { Projection } from '../projections/types';
 import { migrate } from '../db/migrate';
 import { createLogger } from '../log';
 import { createTestDatabase, type TestDatabase } from '../testing';
+import { kafkaWith } from '../testing/kafka-with';
 import { createKafka } from './client';
 import { KafkaLogSource } from './log-source';
 import { KafkaRelay } from './relay';
@@ -40,8 +41,7 @@ function restartingSlowly(kafka: Kafka, connectMs: number) {
     };
     return { ...real, run, connect };
   };
-  const wrapped = { admin: (...args: Parameters<Kafka['admin']>) => kafka.admin(...args), consumer } as unknown as Kafka;
-  return { kafka: wrapped, seen };
+  return { kafka: kafkaWith(kafka, { consumer }), seen };
 }
 
 /**

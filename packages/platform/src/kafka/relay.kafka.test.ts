@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { PostgresEventStore } from '../event-store/postgres';
 import type { NewEvent, RecordedEvent } from '../event-store/types';
 import { createTestDatabase, type TestDatabase } from '../testing';
+import { kafkaWith } from '../testing/kafka-with';
 import { createKafka } from './client';
-import { EVENT_HEADERS, KafkaRelay, eventTopicFor, streamCategory } from './relay';
+import { EVENT_HEADERS, KafkaRelay, eventTopicFor, streamCategory, type KafkaRelayOptions } from './relay';
 
 interface Received {
   topic: string;
@@ -37,7 +38,7 @@ function silentWhen(kafka: Kafka, silent: { on: boolean; hung: number }): Kafka 
     };
     return { ...real, transaction };
   };
-  return { admin: (...args: Parameters<Kafka['admin']>) => kafka.admin(...args), producer } as unknown as Kafka;
+  return kafkaWith(kafka, { producer });
 }
 
 /** The backoff of each restart a relay announces (ms), from its warnings. */
@@ -95,14 +96,8 @@ describe('kafka event relay', () => {
     const id = randomUUID().slice(0, 8);
     return { name: `test-${id}`, topicPrefix: `test.${id}.events`, logTopic: `test.${id}.log` };
   };
-  const relay = (opts: {
-    name: string;
-    topicPrefix: string;
-    logTopic: string;
-    categories?: string[];
-    batchSize?: number;
-    standbyRetryMs?: number;
-  }) => {
+  /** A relay of this file's store and Kafka, stopped after the test; `opts` may also give it a Kafka that misbehaves. */
+  const relay = (opts: { name: string; topicPrefix: string; logTopic: string } & Partial<KafkaRelayOptions>) => {
     const r = new KafkaRelay({ kafka, pool: db.pool, store, ...opts });
     relays.push(r);
     return r;
@@ -313,17 +308,7 @@ describe('kafka event relay', () => {
     const { name, topicPrefix, logTopic } = fresh();
     const streams = [1, 2].map(() => `order-${randomUUID()}`);
     const silent = { on: true, hung: 0 };
-    const a = new KafkaRelay({
-      kafka: silentWhen(kafka, silent),
-      pool: db.pool,
-      store,
-      name,
-      topicPrefix,
-      logTopic,
-      publishTimeoutMs: 1000,
-      standbyRetryMs: 100,
-    });
-    relays.push(a);
+    const a = relay({ kafka: silentWhen(kafka, silent), name, topicPrefix, logTopic, publishTimeoutMs: 1000, standbyRetryMs: 100 });
     await a.start();
     const b = relay({ name, topicPrefix, logTopic, standbyRetryMs: 100 });
     await b.start();
@@ -347,16 +332,7 @@ describe('kafka event relay', () => {
     const { name, topicPrefix, logTopic } = fresh();
     const silent = { on: true, hung: 0 };
     // A publish timeout longer than the stop waits: the stop must not wait for it.
-    const r = new KafkaRelay({
-      kafka: silentWhen(kafka, silent),
-      pool: db.pool,
-      store,
-      name,
-      topicPrefix,
-      logTopic,
-      publishTimeoutMs: 60_000,
-    });
-    relays.push(r);
+    const r = relay({ kafka: silentWhen(kafka, silent), name, topicPrefix, logTopic, publishTimeoutMs: 60_000 });
     await r.start();
     await appendTo([`order-${randomUUID()}`], 1);
     await expect.poll(() => silent.hung, poll).toBeGreaterThan(0);

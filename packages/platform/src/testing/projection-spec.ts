@@ -58,31 +58,46 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
     await migrated.get(db);
     await db.query(`drop schema if exists ${schema} cascade`);
     await db.query(`create schema ${schema}`);
-    await withTransaction(db, async (client) => {
-      await client.query(`set local search_path to ${schema}, public`);
-      await client.query(projection.setup);
-    });
+    /** `fn` in a transaction of its own whose unqualified names are the spec's schema's. */
+    const inSchema = <T>(fn: (client: pg.PoolClient) => Promise<T>) =>
+      withTransaction(db, async (client) => {
+        await client.query(`set local search_path to ${schema}, public`);
+        return fn(client);
+      });
+    await inSchema((client) => client.query(projection.setup));
     const pushes: SpecPush[] = [];
     let position = 0;
     // As the leading runner keeps rows between live batches (ADR 0052): the `when` events share it.
     const kept = new KeptRows();
+    /**
+     * Events through the projection's batch form in the caller's transaction, its deferred writes
+     * last. `record`: a live batch, its pushes kept and its rows kept for the next (ADR 0052);
+     * else history nobody hears about, as in a replay.
+     */
+    const inBatch = async (
+      client: pg.PoolClient,
+      applyBatch: NonNullable<Projection['applyBatch']>,
+      recorded: RecordedEvent[],
+      record: boolean,
+    ) => {
+      const later: [text: string, params: readonly unknown[] | undefined][] = [];
+      await applyBatch(recorded, {
+        db: client,
+        replaying: !record,
+        emit: (change, rooms, at) => {
+          if (record) pushes.push({ push: { ...change, position: at }, rooms });
+        },
+        later: (text, params) => void later.push([text, params]),
+        ...(record ? { kept } : {}),
+      });
+      for (const [text, params] of later) await client.query(text, params ? [...params] : undefined);
+    };
     // `together`: the `when` events as one live batch of the batch form (a catch-up's batch).
     const applyTogether = async (events: GivenEvent[]) => {
       const { applyBatch } = projection;
       if (!applyBatch) throw new Error(`projection ${projection.name} has no batch form to apply events together`);
       const recorded = events.map((e) => recordedEvent(e, ++position));
-      await withTransaction(db, async (client) => {
-        await client.query(`set local search_path to ${schema}, public`);
-        const later: [text: string, params: readonly unknown[] | undefined][] = [];
-        await applyBatch(recorded, {
-          db: client,
-          replaying: false,
-          emit: (change, rooms, at) => void pushes.push({ push: { ...change, position: at }, rooms }),
-          later: (text, params) => void later.push([text, params]),
-          kept,
-        });
-        for (const [text, params] of later) await client.query(text, params ? [...params] : undefined);
-      });
+      await inSchema((client) => inBatch(client, applyBatch, recorded, true));
     };
     const apply = async (events: GivenEvent[], record: boolean) => {
       for (const e of events) {
@@ -90,27 +105,14 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
         const handler = projection.handlers[e.type];
         const { everyEvent, applyBatch } = projection;
         if (!handler && !everyEvent) continue;
-        await withTransaction(db, async (client) => {
-          await client.query(`set local search_path to ${schema}, public`);
-          // The `given` events are history nobody hears about, as in a replay.
-          const replaying = !record;
+        await inSchema(async (client) => {
+          if (applyBatch) return inBatch(client, applyBatch, [recorded], record);
+          // The event's own handler, then the one for every event; the `given` events are history
+          // nobody hears about, as in a replay.
           const emit: ProjectionContext['emit'] = (change, rooms) => {
             if (record) pushes.push({ push: { ...change, position: recorded.position }, rooms });
           };
-          if (applyBatch) {
-            const later: [text: string, params: readonly unknown[] | undefined][] = [];
-            await applyBatch([recorded], {
-              db: client,
-              replaying,
-              emit,
-              later: (text, params) => void later.push([text, params]),
-              ...(replaying ? {} : { kept }),
-            });
-            for (const [text, params] of later) await client.query(text, params ? [...params] : undefined);
-            return;
-          }
-          // The event's own handler, then the one for every event.
-          const ctx: ProjectionContext = { db: client, replaying, emit };
+          const ctx: ProjectionContext = { db: client, replaying: !record, emit };
           if (handler) await handler(recorded, ctx);
           if (everyEvent) await everyEvent(recorded, ctx);
         });
@@ -120,11 +122,7 @@ export function projectionSpec(projection: Projection, pool: () => pg.Pool) {
     await (together ? applyTogether(when) : apply(when, true));
     return {
       pushes,
-      rows: (sql, params = []) =>
-        withTransaction(db, async (client) => {
-          await client.query(`set local search_path to ${schema}, public`);
-          return (await client.query(sql, params)).rows;
-        }),
+      rows: async (sql, params = []) => (await inSchema((client) => client.query(sql, params))).rows,
     };
   };
   return (...given: GivenEvent[]) => ({
