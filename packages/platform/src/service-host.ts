@@ -57,27 +57,28 @@ export async function startServiceHost(opts: ServiceHostOptions) {
     throw err;
   });
   const { store, bus, events } = adapters;
-  let started: Awaited<ReturnType<ServiceHostOptions['start']>> | undefined;
-  const running = async () => {
-    const service = (started = await opts.start({ store, bus, pool: db.pool, events }));
+  let service: Awaited<ReturnType<ServiceHostOptions['start']>> | undefined;
+  let server: Awaited<ReturnType<typeof serveCommands>>;
+  try {
+    service = await opts.start({ store, bus, pool: db.pool, events });
     if (bus instanceof KafkaCommandBus) await bus.ready();
     // With Kafka, commands come through its consumers rather than this server: its /health says whether they still do.
     const health = bus instanceof KafkaCommandBus ? () => bus.health() : undefined;
-    return { service, server: await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token, health }) };
-  };
-  const { service, server } = await running().catch(async (err: unknown) => {
+    server = await serveCommands(bus, { port: opts.port, host: opts.host, token: opts.token, health });
+  } catch (err) {
     // A start that fails closes what it opened: a supervisor restarting it in a loop must not
     // leave a Kafka reply topic and consumer group (`tvshop.replies.<instance>`) behind each time.
-    await started?.stop().catch(() => {});
+    await service?.stop().catch(() => {});
     await adapters.close();
     await db.close();
     throw err;
-  });
+  }
+  const started = service;
   return {
     url: server.url,
     async stop() {
       await server.close();
-      await service.stop();
+      await started.stop();
       await adapters.close();
       await db.close();
     },
