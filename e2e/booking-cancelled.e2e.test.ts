@@ -70,14 +70,20 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   expect(await page.getByText('Hello, Tanvir Buyer').count()).toBe(1);
   expect(await page.getByText('Booking not found.').count()).toBe(0);
 
+  // The payment is on its way: the form stays, Pay busy (named "loading Pay") and off, until its outcome.
+  const submit = page.locator('form.card-form button[type="submit"]');
+  await expect.poll(() => submit.isDisabled()).toBe(true);
+
   release();
+  // The refusal says what became of the money, in place of the notice it would repeat: one red
+  // line, where the focus goes as the card form gives way (nothing can be paid now).
   await page.locator('.card-error').filter({ hasText: 'your payment was refunded' }).waitFor();
-  // Both messages are red, the notice first.
   expect(await page.evaluate("[...document.querySelectorAll('.card-error')].map((p) => getComputedStyle(p).color)")).toEqual([
     'rgb(207, 19, 34)',
-    'rgb(207, 19, 34)',
   ]);
-  await expect.poll(() => pay.isDisabled()).toBe(true);
+  await expect.poll(() => submit.count()).toBe(0);
+  expect(await pay.count()).toBe(0);
+  await expect.poll(() => page.evaluate('document.activeElement?.className')).toBe('payment-card__messages');
   expect(await page.getByText('Payment success').count()).toBe(0);
   await snap(page, '9-payment-booking-cancelled-refunded');
 

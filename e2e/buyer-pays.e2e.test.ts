@@ -36,7 +36,7 @@ async function payWith(page: Page, cardNumber: string) {
 test('when a buyer pays with a good card, then the order is Paid; a declined card says so in red', async () => {
   const first = `LG OLED 48" ${Date.now()}`;
   const second = `Walton 32" ${Date.now()}`;
-  await sellerWithProduct(baseUrl, 'Dhaka TV House', first);
+  const seller = await sellerWithProduct(baseUrl, 'Dhaka TV House', first);
   await sellerWithProduct(baseUrl, 'Dhaka TV House', second);
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Nadia Buyer', email, 'Buyer');
@@ -63,12 +63,23 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   await page.getByText('Payment success').waitFor();
   const transactionId = await page.locator('.transaction-id').textContent();
   expect(transactionId).toBeTruthy();
+  // What happens next: the seller has the buyer's phone and meeting place, and the buyer the seller's number.
+  const next = page.locator('.after-paying');
+  await next.getByText('Dhaka TV House sees your payment in their bookings, with your phone number (01922222222)').waitFor();
+  expect(await next.textContent()).toContain('where you want to meet: Banani Road 11.');
+  expect(await next.getByRole('link', { name: 'Call Dhaka TV House on 01700000000' }).getAttribute('href')).toBe('tel:01700000000');
   await snap(page, '3-payment-success');
 
   // The success says where to go next.
   await page.locator('.payment-success').getByRole('link', { name: 'Back to My Orders' }).click();
   await row.getByText('Paid', { exact: true }).waitFor();
+  // The order says whom to call, one tap on a phone.
+  expect(await row.locator('.seller-contact').textContent()).toBe('Seller: Dhaka TV House, 01700000000');
+  expect(await row.locator('.seller-contact a').getAttribute('href')).toBe('tel:01700000000');
   await snap(page, '3-my-orders-paid');
+  // The seller renames their shop: the open My Orders says whom to call by the new name, without a reload.
+  await api(baseUrl).rename(seller.token, seller.email, 'Dhaka TV Centre');
+  await expect.poll(() => row.locator('.seller-contact').textContent()).toBe('Seller: Dhaka TV Centre, 01700000000');
 
   await book(page, second, 'click');
   await openPayment(page, second);
@@ -77,6 +88,8 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   await error.waitFor();
   expect(await error.textContent()).toBe('Your card was declined.');
   expect(await page.evaluate("getComputedStyle(document.querySelector('.card-error')).color")).toBe('rgb(207, 19, 34)');
+  // The focus stayed on Pay (not dropped to the page's start while the payment was on its way).
+  expect(await page.evaluate('document.activeElement?.textContent')).toBe('Pay');
   await snap(page, '3-payment-declined');
   // The message was about the card as it was: it goes as soon as the buyer edits the card.
   await page.getByLabel('Card number').fill('4242 4242 4242 424');

@@ -41,6 +41,9 @@ export function api(baseUrl: string) {
       form.append('image', new Blob([solidPng(320, 200, color)], { type: 'image/png' }), 'tv.png');
       return (await call<{ data: { url: string; thumbnailUrl: string } }>('/images', { method: 'POST', body: form, token })).data;
     },
+    /** The signed-in user's new name (their profile's other fields as they are). */
+    rename: (token: string, email: string, name: string) =>
+      call<WriteAnswer>(`/users?email=${encodeURIComponent(email)}`, { method: 'PUT', body: JSON.stringify({ name }), token }),
     addProduct: (token: string, body: AddProductBody) =>
       call<WriteAnswer>('/products', { method: 'POST', body: JSON.stringify(body), token }),
     allProducts: () => call<Product[]>('/all_products'),

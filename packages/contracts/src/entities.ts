@@ -129,6 +129,12 @@ export interface Booking {
   booked_at: string;
   /** The seller of the booked TV, whose My Bookings shows it. */
   seller_email: string;
+  /**
+   * Whom the buyer calls to meet, and on what number: the seller's name and the listing's phone as
+   * they are now (ours). Absent for a TV whose listing the shop never saw.
+   */
+  seller_name?: string;
+  seller_phone?: string;
 }
 
 export interface Category {

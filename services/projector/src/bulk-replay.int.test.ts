@@ -192,6 +192,11 @@ beforeAll(async () => {
       type: 'PaymentRefunded',
       data: { bookingId: 'bk2', paymentIntentId: `pi_2_${n}`, amountPoisha: 1_000_000, reason: 'product-unavailable' },
     });
+  // How to reach a seller changes after their TVs were booked (every booked TV here is s2's): a
+  // listing's phone (p7's booking placed again is open; p13's cancelled), then the seller's name.
+  await append('product-p7', { type: 'ProductEdited', data: { productId: 'p7', changes: { phone: '01555000000' } }, by: 's2' });
+  await append('product-p13', { type: 'ProductEdited', data: { productId: 'p13', changes: { phone: '01555000001' } }, by: 's2' });
+  await append('user-s2', { type: 'UserProfileUpdated', data: { userId: 's2', name: 'Comilla Screens', photoURL: '' } });
   await append('user-b3', { type: 'PasswordChanged', data: { userId: 'b3', passwordHash: 'h2' } });
   await append('user-b3', { type: 'SessionsEnded', data: { userId: 'b3' } });
   await append('user-b2', { type: 'SessionsEnded', data: { userId: 'b2' } });

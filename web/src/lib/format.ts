@@ -18,3 +18,6 @@ export function formatPostDate(dmy: string): string {
   if (Number.isNaN(day.getTime()) || day.getUTCDate() !== d) return dmy;
   return day.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
+
+/** A phone number as a link dials it: its digits and a leading +, nothing else (`tel:+8801711000000`). */
+export const telHref = (phone: string) => `tel:${phone.replace(/[^\d+]/g, '')}`;

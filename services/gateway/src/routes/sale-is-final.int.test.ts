@@ -170,6 +170,9 @@ describe('a sale is final; sellers see their bookings', () => {
         status: 'open',
         booked_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         seller_email: seller.user.email,
+        // Whom its buyer calls to meet: the seller's name and the listing's phone (ADR 0075).
+        seller_name: 'Karim Seller',
+        seller_phone: '01711111111',
       },
     ]);
     await expect

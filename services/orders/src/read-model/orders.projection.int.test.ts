@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rooms, type Booking } from '@tv-shop/contracts';
+import type { Projection } from '@tv-shop/platform';
 import { createTestDatabase, projectionSpec, type TestDatabase } from '@tv-shop/platform/testing';
 import { earlierPlacingId, ordersProjection } from './orders.projection';
 
@@ -10,11 +11,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.drop();
 });
-const given = projectionSpec(ordersProjection, () => db.pool);
 
 const listed = (productId = 'p1', sellerId = 's1') => ({
   type: 'ProductListed',
-  data: { productId, sellerId, sellerEmail: `${sellerId}@x.test`, name: 'Sony 42"' },
+  data: { productId, sellerId, sellerEmail: `${sellerId}@x.test`, sellerName: 'Karim Traders', phone: '01711000000', name: 'Sony 42"' },
 });
 const placed = (over: Record<string, unknown> = {}, at?: string) => ({
   type: 'BookingPlaced',
@@ -57,9 +57,15 @@ const booking = (over: Partial<Booking> = {}): Booking => ({
   status: 'open',
   booked_at: '2025-01-01T00:00:02.000Z',
   seller_email: 's1@x.test',
+  seller_name: 'Karim Traders',
+  seller_phone: '01711000000',
+  // A cancelled booking has nobody to meet: it shows no contact.
+  ...(over.status === 'cancelled' ? { seller_name: undefined, seller_phone: undefined } : {}),
   ...over,
 });
 const toBuyerSellerAdmins = [rooms.user('b1'), rooms.admins, rooms.user('s1')];
+/** A new contact alone is news to the buyer (and the admins), not to the seller it is of. */
+const toBuyerAdmins = [rooms.user('b1'), rooms.admins];
 const upsert = (position: number, over: Partial<Booking> = {}, to = toBuyerSellerAdmins) => ({
   push: { entity: 'booking' as const, op: 'upsert' as const, id: 'bk1', row: booking(over), position },
   rooms: to,
@@ -78,13 +84,82 @@ const stateRow = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe('orders projection (rm_orders)', () => {
-  it("ProductListed: the product's seller, kept for the bookings; nothing pushed", async () => {
+// The batch form the runner applies, and the handlers a verify replays with (`bulk: false`): the same rows, the same pushes.
+const forms: [string, Projection][] = [
+  ['the batch form', ordersProjection],
+  ['the handlers', { ...ordersProjection, applyBatch: undefined }],
+];
+describe.each(forms)('orders projection (rm_orders), %s', (_, projection) => {
+  const given = projectionSpec(projection, () => db.pool);
+  const sellerRow = { product_id: 'p1', seller_id: 's1', seller_email: 's1@x.test', removed_reason: null };
+  it("ProductListed: the product's seller and how to reach them, kept for the bookings; nothing pushed", async () => {
     await given()
       .when(listed('p1', 's1'), listed('p1', 's1'))
       .then({
-        rows: { 'select * from product_sellers': [{ product_id: 'p1', seller_id: 's1', seller_email: 's1@x.test', removed_reason: null }] },
+        rows: { 'select * from product_sellers': [{ ...sellerRow, seller_name: 'Karim Traders', phone: '01711000000' }] },
         pushes: [],
+      });
+  });
+
+  it("ProductEdited with a new phone: the number its bookings' buyers call, pushed with each of them; any other edit changes nothing here", async () => {
+    const edited = (changes: Record<string, unknown>) => ({ type: 'ProductEdited', data: { productId: 'p1', changes } });
+    await given(listed(), placed())
+      .when(edited({ phone: '01999000000' }), edited({ details: 'Like new' }))
+      .then({
+        rows: { 'select phone from product_sellers': [{ phone: '01999000000' }] },
+        pushes: [upsert(3, { seller_phone: '01999000000' }, toBuyerAdmins)],
+      });
+    // A cancelled booking shows no contact: nothing to tell its buyer.
+    await given(listed(), placed(), cancelled('product-sold'))
+      .when(edited({ phone: '01999000000' }))
+      .then({ pushes: [] });
+    // A listing nobody booked: nothing to tell.
+    await given(listed())
+      .when(edited({ phone: '01999000000' }))
+      .then({ pushes: [] });
+  });
+
+  it("UserProfileUpdated of a seller: their new name with their TVs' bookings, pushed; a buyer's, or the same name, changes nothing here", async () => {
+    const renamed = (userId: string, name: string) => ({ type: 'UserProfileUpdated', data: { userId, name, photoURL: '' } });
+    await given(listed(), listed('p2'), placed())
+      .when(renamed('s1', 'Karim Electronics'), renamed('b1', 'Nusrat J'), renamed('s1', 'Karim Electronics'))
+      .then({
+        rows: {
+          'select product_id, seller_name from product_sellers order by product_id': [
+            { product_id: 'p1', seller_name: 'Karim Electronics' },
+            { product_id: 'p2', seller_name: 'Karim Electronics' },
+          ],
+        },
+        pushes: [upsert(4, { seller_name: 'Karim Electronics', booked_at: '2025-01-01T00:00:03.000Z' }, toBuyerAdmins)],
+      });
+  });
+
+  it('UserDeleted of a seller: nothing of how to reach them stays with their bookings (their email neither), pushed once', async () => {
+    const deleted = { type: 'UserDeleted', data: { userId: 's1', email: 's1@x.test', role: 'Seller' } };
+    await given(listed(), placed(), paid)
+      .when(deleted, deleted)
+      .then({
+        rows: {
+          'select seller_name, phone, seller_email from product_sellers': [{ seller_name: '', phone: '', seller_email: '' }],
+          'select seller_email from bookings': [{ seller_email: '' }],
+        },
+        pushes: [
+          upsert(
+            4,
+            { paid: true, status: 'paid', transationId: 'pi_1', seller_email: '', seller_name: undefined, seller_phone: undefined },
+            toBuyerAdmins,
+          ),
+        ],
+      });
+  });
+
+  it('a cancelled booking shows no contact; an open or paid one does', async () => {
+    await given(listed(), placed())
+      .when(cancelled('buyer-cancelled'))
+      .then({
+        pushes: [
+          upsert(3, { status: 'cancelled', cancel_reason: 'cancelled by the buyer', seller_name: undefined, seller_phone: undefined }),
+        ],
       });
   });
 
@@ -133,7 +208,12 @@ describe('orders projection (rm_orders)', () => {
             },
           ],
         },
-        pushes: [upsert(1, { seller_email: '', booked_at: '2025-01-01T00:00:01.000Z' }, [rooms.user('b1'), rooms.admins])],
+        pushes: [
+          upsert(1, { seller_email: '', seller_name: undefined, seller_phone: undefined, booked_at: '2025-01-01T00:00:01.000Z' }, [
+            rooms.user('b1'),
+            rooms.admins,
+          ]),
+        ],
       });
   });
 
@@ -244,5 +324,27 @@ describe('orders projection (rm_orders)', () => {
           ],
         },
       });
+  });
+});
+
+describe('orders projection (rm_orders), a new contact in one batch with other changes', () => {
+  const given = projectionSpec(ordersProjection, () => db.pool);
+  const renamed = { type: 'UserProfileUpdated', data: { userId: 's1', name: 'Karim Electronics' } };
+
+  it('placed and the seller renamed in one batch: announced once, to the seller too, with the new name', async () => {
+    const { pushes } = await given(listed()).whenTogether(placed(), renamed).outcome();
+    expect(pushes).toEqual([upsert(3, { seller_name: 'Karim Electronics', booked_at: '2025-01-01T00:00:02.000Z' })]);
+  });
+
+  it('renamed, then paid in the same batch: the seller hears of the payment', async () => {
+    const { pushes } = await given(listed(), placed()).whenTogether(renamed, paid).outcome();
+    expect(pushes).toEqual([upsert(4, { seller_name: 'Karim Electronics', paid: true, status: 'paid', transationId: 'pi_1' })]);
+  });
+
+  it("renamed with two bookings of the seller's TVs, one cancelled: only the open one is announced, to its buyer", async () => {
+    const second = placed({ bookingId: 'bk2', productId: 'p2', buyerId: 'b2' });
+    const { pushes } = await given(listed(), listed('p2'), placed(), second, cancelled('product-sold')).whenTogether(renamed).outcome();
+    expect(pushes.map((p) => [p.push.id, p.rooms])).toEqual([['bk2', [rooms.user('b2'), rooms.admins]]]);
+    expect(pushes[0]!.push).toMatchObject({ row: { seller_name: 'Karim Electronics', seller_phone: '01711000000' } });
   });
 });

@@ -8,18 +8,45 @@ import {
   type ProjectionContext,
   type RecordedEvent,
 } from '@tv-shop/platform';
-import { toBooking, type BookingRow } from './rows';
+import { showsContact, toBooking, type BookingRow } from './rows';
 
-/** A booking is seen by its buyer, the seller of the booked TV, and the admin; nobody else. */
+/**
+ * Who hears of a booking: its buyer, the seller of the booked TV, and the admin; nobody else. A
+ * change of how to reach the seller alone (`contactOnly`) is news to the buyer, not to the seller,
+ * whose app would take each of their bookings heard again for a new one.
+ */
+const bookingRooms = (r: Pick<BookingRow, 'buyer_id' | 'seller_id'>, contactOnly = false) => {
+  const to = [rooms.user(r.buyer_id), rooms.admins];
+  if (r.seller_id && !contactOnly) to.push(rooms.user(r.seller_id));
+  return to;
+};
+
+const SELECT_BOOKINGS = `select b.*, s.seller_name, s.phone as seller_phone from bookings b
+  left join product_sellers s on s.product_id = b.product_id`;
+
 const emitBooking = async (ctx: ProjectionContext, id: string) => {
   if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
-  const { rows } = await ctx.db.query<BookingRow>('select * from bookings where id = $1', [id]);
+  const { rows } = await ctx.db.query<BookingRow>(`${SELECT_BOOKINGS} where b.id = $1`, [id]);
   const r = rows[0];
-  if (!r) return;
-  const to = [rooms.user(r.buyer_id), rooms.admins];
-  if (r.seller_id) to.push(rooms.user(r.seller_id));
-  ctx.emit({ entity: 'booking', op: 'upsert', id, row: toBooking(r) }, to);
+  if (r) ctx.emit({ entity: 'booking', op: 'upsert', id, row: toBooking(r) }, bookingRooms(r));
 };
+
+/**
+ * The bookings that show how to reach their seller (open or paid: `showsContact`) among those
+ * `where` names (on `b`, `$1` its parameter), announced again to their buyers: it changed.
+ */
+const emitContactOf = async (ctx: ProjectionContext, where: string, param: string) => {
+  if (ctx.replaying) return;
+  const { rows } = await ctx.db.query<BookingRow>(
+    `${SELECT_BOOKINGS} where ${where} and (b.paid or not b.cancelled) order by b.placed_at`,
+    [param],
+  );
+  for (const r of rows) ctx.emit({ entity: 'booking', op: 'upsert', id: r.id, row: toBooking(r) }, bookingRooms(r, true));
+};
+
+/** A listing edit that changed the phone its buyers reach the seller on. */
+const editsPhone = (e: RecordedEvent) =>
+  e.type === 'ProductEdited' && (e.data as EventOf<'ProductEdited'>['data']).changes.phone !== undefined;
 
 /**
  * A booking placed again after it was cancelled goes on in the same stream and row (one buyer,
@@ -37,7 +64,8 @@ export const ORDERS_PROJECTION = 'orders';
 /**
  * Bookings for My Orders (the buyer's history, cancelled ones kept with their reason and what was
  * refunded), the seller's My Bookings, and the payment page. The seller of each product comes from its
- * ProductListed event, kept in this projection's own table.
+ * ProductListed event, kept in this projection's own table with how the buyer reaches them: the
+ * seller's name (renamed with their profile) and the listing's phone (changed with its edits).
  */
 export const ordersProjection: Projection = {
   name: ORDERS_PROJECTION,
@@ -47,9 +75,12 @@ export const ordersProjection: Projection = {
     -- ADR 0063); the new column changed the definition, so a shop from before rebuilds the table.
     -- product_thumbnail: the cover's thumbnail as booked, for lists (null: the listing had none).
     -- removed_reason: who took the listing off (ProductRemoved's reason), said with its bookings' cancellation.
+    -- seller_name, phone: whom the buyer of a booking calls, and on what number (the listing's, as it is now).
     create table product_sellers (
-      product_id text primary key, seller_id text not null, seller_email text not null, removed_reason text
+      product_id text primary key, seller_id text not null, seller_email text not null, removed_reason text,
+      seller_name text not null default '', phone text not null default ''
     );
+    create index product_sellers_seller on product_sellers (seller_id);
     create table bookings (
       id text primary key, product_id text not null, product_name text not null, product_image text not null,
       product_thumbnail text, price_poisha bigint not null, buyer_id text not null, buyer_name text not null, buyer_email text not null,
@@ -60,15 +91,45 @@ export const ordersProjection: Projection = {
     );
     create index bookings_buyer on bookings (buyer_email, placed_at desc);
     create index bookings_seller on bookings (seller_id, placed_at desc);
-    create index bookings_product on bookings (product_id) where not paid and not cancelled;`,
+    -- every booking of a product: the open ones the cancellation policy reads, and those a new phone is announced to.
+    create index bookings_product on bookings (product_id);`,
   handlers: {
     ProductListed: async (e, ctx) => {
       const l = e.data as ProductListing;
-      await ctx.db.query('insert into product_sellers (product_id, seller_id, seller_email) values ($1, $2, $3) on conflict do nothing', [
-        l.productId,
-        l.sellerId,
-        l.sellerEmail,
+      await ctx.db.query(
+        `insert into product_sellers (product_id, seller_id, seller_email, seller_name, phone) values ($1, $2, $3, $4, $5)
+         on conflict do nothing`,
+        [l.productId, l.sellerId, l.sellerEmail, l.sellerName ?? '', l.phone ?? ''],
+      );
+    },
+    ProductEdited: async (e, ctx) => {
+      const d = e.data as EventOf<'ProductEdited'>['data'];
+      if (d.changes.phone === undefined) return;
+      const { rowCount } = await ctx.db.query('update product_sellers set phone = $2 where product_id = $1', [
+        d.productId,
+        d.changes.phone,
       ]);
+      if (rowCount) await emitContactOf(ctx, 'b.product_id = $1', d.productId);
+    },
+    UserProfileUpdated: async (e, ctx) => {
+      const d = e.data as EventOf<'UserProfileUpdated'>['data'];
+      const { rowCount } = await ctx.db.query('update product_sellers set seller_name = $2 where seller_id = $1 and seller_name <> $2', [
+        d.userId,
+        d.name,
+      ]);
+      if (rowCount) await emitContactOf(ctx, 'b.seller_id = $1', d.userId);
+    },
+    // A closed account: nothing of how to reach its seller stays with their TVs' bookings, their
+    // email neither (the bookings are still theirs: the seller's room hears of them until then).
+    UserDeleted: async (e, ctx) => {
+      const d = e.data as EventOf<'UserDeleted'>['data'];
+      const { rowCount } = await ctx.db.query(
+        `update product_sellers set seller_name = '', phone = '', seller_email = ''
+         where seller_id = $1 and (seller_name <> '' or phone <> '' or seller_email <> '')`,
+        [d.userId],
+      );
+      await ctx.db.query(`update bookings set seller_email = '' where seller_id = $1 and seller_email <> ''`, [d.userId]);
+      if (rowCount) await emitContactOf(ctx, 'b.seller_id = $1', d.userId);
     },
     BookingPlaced: async (e, ctx) => {
       const d = e.data as EventOf<'BookingPlaced'>['data'];
@@ -147,7 +208,7 @@ export const ordersProjection: Projection = {
 };
 
 /** A booking row as `to_json` shows it (bigints as numbers, times as ISO strings): the form a batch works in. */
-type BookingRecord = Omit<BookingRow, 'price_poisha' | 'refunded_poisha' | 'booked_at'> & {
+type BookingRecord = Omit<BookingRow, 'price_poisha' | 'refunded_poisha' | 'booked_at' | 'seller_name' | 'seller_phone'> & {
   price_poisha: number;
   refunded_poisha: number;
   placed_at: number;
@@ -155,8 +216,26 @@ type BookingRecord = Omit<BookingRow, 'price_poisha' | 'refunded_poisha' | 'book
 };
 
 const BOOKING_EVENTS = ['BookingPlaced', 'BookingPaid', 'BookingCancelled', 'PaymentRefunded'];
-/** What a batch of new listings alone (insertSellers) does not cover. */
-const FULL_BATCH_EVENTS = [...BOOKING_EVENTS, 'ProductRemoved'];
+/** What a batch of new listings alone (insertSellers) does not cover: an edit counts when it changed the phone. */
+const FULL_BATCH_EVENTS = [...BOOKING_EVENTS, 'ProductRemoved', 'UserProfileUpdated', 'UserDeleted'];
+
+/** A row of `product_sellers`. */
+interface SellerRecord {
+  product_id: string;
+  seller_id: string;
+  seller_email: string;
+  removed_reason: string | null;
+  seller_name: string;
+  phone: string;
+}
+const sellerOf = (l: ProductListing): SellerRecord => ({
+  product_id: l.productId,
+  seller_id: l.sellerId,
+  seller_email: l.sellerEmail,
+  removed_reason: null,
+  seller_name: l.sellerName ?? '',
+  phone: l.phone ?? '',
+});
 
 /**
  * A batch without bookings (a run of new listings, the usual live batch): each listed product's
@@ -164,16 +243,17 @@ const FULL_BATCH_EVENTS = [...BOOKING_EVENTS, 'ProductRemoved'];
  * batch's commit and nothing read first.
  */
 function insertSellers(events: RecordedEvent[], ctx: BatchContext): void {
-  const first = new Map<string, { product_id: string; seller_id: string; seller_email: string }>();
+  const first = new Map<string, SellerRecord>();
   for (const e of events) {
     if (e.type !== 'ProductListed') continue;
     const l = e.data as ProductListing;
-    if (!first.has(l.productId)) first.set(l.productId, { product_id: l.productId, seller_id: l.sellerId, seller_email: l.sellerEmail });
+    if (!first.has(l.productId)) first.set(l.productId, sellerOf(l));
   }
   if (first.size === 0) return;
   ctx.later(
-    `insert into product_sellers (product_id, seller_id, seller_email)
-     select product_id, seller_id, seller_email from json_populate_recordset(null::product_sellers, $1) on conflict do nothing`,
+    `insert into product_sellers (product_id, seller_id, seller_email, seller_name, phone)
+     select product_id, seller_id, seller_email, seller_name, phone from json_populate_recordset(null::product_sellers, $1)
+     on conflict do nothing`,
     [JSON.stringify([...first.values()])],
   );
 }
@@ -186,36 +266,81 @@ function insertSellers(events: RecordedEvent[], ctx: BatchContext): void {
  * changed it.
  */
 async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<void> {
-  if (!events.some((e) => FULL_BATCH_EVENTS.includes(e.type))) return insertSellers(events, ctx);
+  if (!events.some((e) => FULL_BATCH_EVENTS.includes(e.type) || editsPhone(e))) return insertSellers(events, ctx);
   // Kept between live batches (ADR 0052): a booking paid or cancelled soon after it was placed
   // is there already.
-  const sellers = new RowSet<{ product_id: string; seller_id: string; seller_email: string; removed_reason: string | null }>(
-    'product_sellers',
-    ['product_id'],
-    ctx.kept,
-  );
+  const sellers = new RowSet<SellerRecord>('product_sellers', ['product_id'], ctx.kept);
   const bookings = new RowSet<BookingRecord>('bookings', ['id'], ctx.kept);
-  const named = (type: string, key: string) => events.filter((e) => e.type === type).map((e) => (e.data as Record<string, string>)[key]!);
-  await RowSet.loadTogether(ctx.db, [
+  const named = (type: string, key: string, which: (e: RecordedEvent) => boolean = () => true) =>
+    events.filter((e) => e.type === type && which(e)).map((e) => (e.data as Record<string, string>)[key]!);
+  // Whose contact this batch changes: a seller renamed or closed (each of their products), a listing's phone.
+  const closed = named('UserDeleted', 'userId');
+  const renamed = [...named('UserProfileUpdated', 'userId'), ...closed];
+  const rephoned = named('ProductEdited', 'productId', editsPhone);
+  const loads: Parameters<typeof RowSet.loadTogether>[1] = [
     sellers.byKeys('t.product_id = any($1)', [
       ...named('ProductListed', 'productId'),
       ...named('BookingPlaced', 'productId'),
       ...named('ProductRemoved', 'productId'),
       ...named('BookingCancelled', 'productId'),
+      ...named('BookingPaid', 'productId'),
+      ...rephoned,
     ]),
+    [sellers, 't.seller_id = any($1)', [renamed]],
     bookings.byKeys(
       't.id = any($1)',
       BOOKING_EVENTS.flatMap((type) => named(type, 'bookingId')),
     ),
-  ]);
+    // A closed account's email goes from its bookings, replayed too.
+    [bookings, 't.seller_id = any($1)', [closed]],
+  ];
+  // Live, the bookings showing a new contact are announced again (a replay announces nothing).
+  if (!ctx.replaying) loads.push([bookings, 't.product_id = any($1)', [rephoned]], [bookings, 't.seller_id = any($1)', [renamed]]);
+  await RowSet.loadTogether(ctx.db, loads);
   const touched = new LastChanges();
+  // Bookings announced for a new contact alone, to their buyers (bookingRooms): one changed itself too is announced to all.
+  const contactOnly = new Set<string>();
+  const touch = (id: string, position: number) => {
+    touched.touch(id, position);
+    contactOnly.delete(id);
+  };
+  const touchContact = (of: (b: BookingRecord) => boolean, position: number) => {
+    // Those that show it (open or paid), in the order they were placed, as the handlers announce them.
+    const showing = [...bookings.values()].filter((b) => of(b) && showsContact(b)).sort((x, y) => x.placed_at - y.placed_at);
+    for (const b of showing) {
+      if (!touched.has(b.id) || contactOnly.has(b.id)) contactOnly.add(b.id);
+      touched.touch(b.id, position);
+    }
+  };
   for (const e of events) {
     switch (e.type) {
       case 'ProductListed': {
         const l = e.data as ProductListing;
         // on conflict do nothing: the first listing of a product names its seller
-        if (!sellers.get(l.productId))
-          sellers.insert({ product_id: l.productId, seller_id: l.sellerId, seller_email: l.sellerEmail, removed_reason: null });
+        if (!sellers.get(l.productId)) sellers.insert(sellerOf(l));
+        break;
+      }
+      case 'ProductEdited': {
+        const d = e.data as EventOf<'ProductEdited'>['data'];
+        if (d.changes.phone === undefined || !sellers.update(d.productId, { phone: d.changes.phone })) break;
+        touchContact((b) => b.product_id === d.productId, e.position);
+        break;
+      }
+      case 'UserProfileUpdated':
+      case 'UserDeleted': {
+        const d = e.data as { userId: string; name?: string };
+        // Renamed, or closed (nothing of how to reach them stays), as the handlers' updates.
+        const contact: Partial<SellerRecord> =
+          e.type === 'UserDeleted' ? { seller_name: '', phone: '', seller_email: '' } : { seller_name: d.name ?? '' };
+        let theirs = false;
+        for (const s of sellers.values()) {
+          if (s.seller_id !== d.userId || Object.entries(contact).every(([k, v]) => s[k as keyof SellerRecord] === v)) continue;
+          theirs = sellers.update(s.product_id, contact);
+        }
+        if (e.type === 'UserDeleted')
+          for (const b of bookings.values())
+            if (b.seller_id === d.userId && b.seller_email !== '') bookings.update(b.id, { seller_email: '' });
+        if (theirs) touchContact((b) => b.seller_id === d.userId, e.position);
         break;
       }
       case 'ProductRemoved': {
@@ -229,7 +354,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
         if (before?.cancelled) {
           const earlier = earlierPlacingId(d.bookingId, before.placed_at);
           bookings.insert({ ...before, id: earlier, earlier_placing: true });
-          touched.touch(earlier, e.position);
+          touch(earlier, e.position);
         }
         const again = {
           cancelled: false,
@@ -261,26 +386,26 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
             ...again,
           });
         }
-        touched.touch(d.bookingId, e.position);
+        touch(d.bookingId, e.position);
         break;
       }
       case 'BookingPaid': {
         const d = e.data as EventOf<'BookingPaid'>['data'];
-        if (bookings.update(d.bookingId, { paid: true, transaction_id: d.paymentIntentId })) touched.touch(d.bookingId, e.position);
+        if (bookings.update(d.bookingId, { paid: true, transaction_id: d.paymentIntentId })) touch(d.bookingId, e.position);
         break;
       }
       case 'BookingCancelled': {
         const d = e.data as EventOf<'BookingCancelled'>['data'];
         const removedAs = d.reason === 'product-removed' ? sellers.get(d.productId)?.removed_reason : null;
         if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: cancelReasonText(d.reason, removedAs) }))
-          touched.touch(d.bookingId, e.position);
+          touch(d.bookingId, e.position);
         break;
       }
       case 'PaymentRefunded': {
         const d = e.data as EventOf<'PaymentRefunded'>['data'];
         const before = bookings.get(d.bookingId);
         if (before && bookings.update(d.bookingId, { refunded_poisha: Number(before.refunded_poisha) + d.amountPoisha }))
-          touched.touch(d.bookingId, e.position);
+          touch(d.bookingId, e.position);
         break;
       }
     }
@@ -288,16 +413,21 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   sellers.save(ctx);
   bookings.save(ctx);
   if (ctx.replaying) return;
+  // The seller of each booking announced, for its contact: a refund names no product, so its
+  // seller may not be read yet.
+  const unread = [...touched.keys()].map((id) => bookings.get(id)!.product_id).filter((p) => !sellers.get(p));
+  await RowSet.loadTogether(ctx.db, [sellers.byKeys('t.product_id = any($1)', unread)]);
   for (const [id, position] of touched) {
     const r = bookings.get(id)!;
-    const to = [rooms.user(r.buyer_id), rooms.admins];
-    if (r.seller_id) to.push(rooms.user(r.seller_id));
+    const seller = sellers.get(r.product_id);
     const row = toBooking({
       ...r,
       price_poisha: String(r.price_poisha),
       refunded_poisha: String(r.refunded_poisha),
       booked_at: new Date(r.booked_at),
+      seller_name: seller?.seller_name ?? null,
+      seller_phone: seller?.phone ?? null,
     });
-    ctx.emit({ entity: 'booking', op: 'upsert', id, row }, to, position);
+    ctx.emit({ entity: 'booking', op: 'upsert', id, row }, bookingRooms(r, contactOnly.has(id)), position);
   }
 }

@@ -3,6 +3,14 @@ import { tk, type Booking } from '@tv-shop/contracts';
 import { AppError } from '@tv-shop/platform';
 import { toBooking, type BookingRow } from './rows';
 
+/**
+ * Bookings with how to reach their seller (\`product_sellers\`). Read by name from the row as JSON:
+ * while a shop from before those columns rebuilds the tables beside the old ones, the old ones
+ * (without them) still answer.
+ */
+const BOOKINGS = `select b.*, to_jsonb(s) ->> 'seller_name' as seller_name, to_jsonb(s) ->> 'phone' as seller_phone
+  from rm_orders.bookings b left join rm_orders.product_sellers s on s.product_id = b.product_id`;
+
 /** Which of these products are still listed and unsold (catalog's read model): the host passes it in. */
 export type UnsoldOf = (productIds: readonly string[]) => Promise<Set<string>>;
 
@@ -22,16 +30,12 @@ export class OrdersQueries {
   }
   /** A buyer's whole order history, cancelled bookings included (with their reason), newest first. */
   async bookingsOf(email: string): Promise<Booking[]> {
-    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where buyer_email = $1 order by placed_at desc', [
-      email,
-    ]);
+    const { rows } = await this.pool.query<BookingRow>(`${BOOKINGS} where b.buyer_email = $1 order by b.placed_at desc`, [email]);
     return rows.map(toBooking);
   }
   /** Every booking of a seller's products, newest first: who is coming, and how to reach them. */
   async bookingsOfSeller(sellerId: string): Promise<Booking[]> {
-    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where seller_id = $1 order by placed_at desc', [
-      sellerId,
-    ]);
+    const { rows } = await this.pool.query<BookingRow>(`${BOOKINGS} where b.seller_id = $1 order by b.placed_at desc`, [sellerId]);
     return rows.map(toBooking);
   }
   /**
@@ -77,7 +81,7 @@ export class OrdersQueries {
     return rows.map((r) => r.id);
   }
   async booking(id: string): Promise<(Booking & { buyerId: string }) | null> {
-    const { rows } = await this.pool.query<BookingRow>('select * from rm_orders.bookings where id = $1', [id]);
+    const { rows } = await this.pool.query<BookingRow>(`${BOOKINGS} where b.id = $1`, [id]);
     return rows[0] ? { ...toBooking(rows[0]), buyerId: rows[0].buyer_id } : null;
   }
 }

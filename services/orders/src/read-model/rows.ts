@@ -28,7 +28,13 @@ export interface BookingRow {
   refunded_poisha: string;
   /** A cancelled placing kept when the booking was placed again (ADR 0063). */
   earlier_placing: boolean;
+  /** From `product_sellers`, read with the booking: the seller's name now, and the listing's phone now. */
+  seller_name: string | null;
+  seller_phone: string | null;
 }
+/** Whether a booking shows how to reach its seller: open or paid, not cancelled. */
+export const showsContact = (r: Pick<BookingRow, 'paid' | 'cancelled'>) => r.paid || !r.cancelled;
+
 export const toBooking = (r: BookingRow): Booking => ({
   _id: r.id,
   porduct_name: r.product_name,
@@ -48,4 +54,7 @@ export const toBooking = (r: BookingRow): Booking => ({
   ...(r.earlier_placing ? { earlier_placing: true as const } : {}),
   booked_at: new Date(r.booked_at).toISOString(),
   seller_email: r.seller_email,
+  // Whom to call, while there is someone to meet: an open or paid booking, not a cancelled one.
+  ...(showsContact(r) && r.seller_name ? { seller_name: r.seller_name } : {}),
+  ...(showsContact(r) && r.seller_phone ? { seller_phone: r.seller_phone } : {}),
 });

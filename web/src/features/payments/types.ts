@@ -7,4 +7,10 @@ export interface CardFormProps {
   onOutcome: (outcome: CardOutcome) => Promise<void>;
   /** The card was edited: a refusal of the card as it was (declined) no longer applies. */
   onEdit?: () => void;
+  /**
+   * A payment is on its way (confirmed by the provider, then recorded by the shop): kept by the
+   * page, which keeps the form on screen until its outcome even if the booking closes meanwhile.
+   */
+  busy: boolean;
+  onBusy: (busy: boolean) => void;
 }

@@ -7,6 +7,7 @@ import { Tag } from '@/components/ui/tag';
 import { paths } from '@/config/paths';
 import { useBooking } from '@/features/bookings/api/get-booking';
 import { cancelledNotice } from '@/features/bookings/cancellation';
+import { AfterPaying } from '@/features/bookings/components/seller-contact';
 import { useMarkBookingPaid } from '@/features/bookings/use-mark-booking-paid';
 import { PaymentForm } from '@/features/payments/components/payment-form';
 import { formatTk } from '@/lib/format';
@@ -63,17 +64,21 @@ function PaymentPageContent() {
         )}
       </p>
       {paidOnArrival ? (
-        <p>
-          This booking is{' '}
-          <Tag color="green" className="paid-label">
-            Paid
-          </Tag>
-        </p>
+        <>
+          <p>
+            This booking is{' '}
+            <Tag color="green" className="paid-label">
+              Paid
+            </Tag>
+          </p>
+          <AfterPaying booking={booking} />
+        </>
       ) : (
         <PaymentForm
           booking={booking}
           payer={{ name: user.name, email: user.email }}
           closedReason={cancelled ? cancelledNotice(booking) : null}
+          afterPaid={<AfterPaying booking={booking} />}
           onPaid={(answer, transactionId) => markPaid(booking._id, answer, transactionId)}
         />
       )}

@@ -9,6 +9,7 @@ import { paths } from '@/config/paths';
 import { formatTk } from '@/lib/format';
 import { useCancelBooking } from '../api/cancel-booking';
 import { BookingStatus } from './booking-status';
+import { SellerContact } from './seller-contact';
 
 export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
   const navigate = useNavigate();
@@ -28,7 +29,20 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
           key: 'avatar',
           render: (_, row) => <RowAvatar src={row.productThumbnail || row.productImage} alt={row.porduct_name} of="tv" />,
         },
-        { title: 'Items', dataIndex: 'porduct_name' },
+        {
+          title: 'Items',
+          key: 'items',
+          // Whom to call for the TV while it is booked or bought; a cancelled booking has no one to meet.
+          render: (_, row) =>
+            row.status === 'cancelled' ? (
+              row.porduct_name
+            ) : (
+              <span className="order-item">
+                <span>{row.porduct_name}</span>
+                <SellerContact booking={row} />
+              </span>
+            ),
+        },
         { title: 'Meeting Location', dataIndex: 'meeting_location' },
         { title: 'Price (TK)', key: 'price', className: 'cell-nowrap', render: (_, row) => formatTk(row.price) },
         {

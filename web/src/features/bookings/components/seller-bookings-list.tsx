@@ -1,7 +1,7 @@
 import type { Booking } from '@tv-shop/contracts';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
-import { formatTk } from '@/lib/format';
+import { formatTk, telHref } from '@/lib/format';
 import { BookingStatus } from './booking-status';
 
 const when = (iso: string) =>
@@ -38,7 +38,7 @@ export function SellerBookingsList({ bookings }: { bookings: Booking[] }) {
           </span>
           <span>
             <span className="seller-booking__label">Phone </span>
-            <a href={`tel:${b.phone_number.replace(/[^\d+]/g, '')}`}>{b.phone_number}</a>
+            <a href={telHref(b.phone_number)}>{b.phone_number}</a>
           </span>
           <span>
             <span className="seller-booking__label">Meeting place </span>

@@ -1,6 +1,6 @@
 import type { Booking, PaymentIntentAnswer, WriteAnswer } from '@tv-shop/contracts';
 import { Button } from 'antd';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
@@ -15,8 +15,13 @@ const StripeCardForm = lazy(() => import('./stripe-card-form'));
 interface PaymentFormProps {
   booking: Booking;
   payer: { name: string; email: string };
-  /** Why the booking can no longer be paid (it was cancelled meanwhile): said in red, and Pay is off. */
+  /**
+   * Why the booking can no longer be paid (it was cancelled meanwhile): said in red in place of the
+   * card form (kept until the outcome of a payment already on its way).
+   */
   closedReason?: string | null;
+  /** Said under the payment's success: what the buyer does next. */
+  afterPaid?: ReactNode;
   onPaid: (answer: WriteAnswer, transactionId: string) => void;
 }
 
@@ -24,10 +29,14 @@ interface PaymentFormProps {
  * 'Payment With Stripe': asks the server for a payment intent, lets the card form confirm it,
  * then records the payment. Card errors show in red under the form.
  */
-export function PaymentForm({ booking, payer, closedReason = null, onPaid }: PaymentFormProps) {
+export function PaymentForm({ booking, payer, closedReason = null, afterPaid = null, onPaid }: PaymentFormProps) {
   const [intent, setIntent] = useState<PaymentIntentAnswer | null>(null);
   const [intentError, setIntentError] = useState<string | null>(null);
+  /** The card's own refusal (declined, the provider's message): about the card as typed. */
   const [error, setError] = useState<string | null>(null);
+  /** The shop's refusal of a payment that went through (the TV went meanwhile): it says what became of the money. */
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const [transactionId, setTransactionId] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   // Paid here, or elsewhere while the page was open (another tab, the provider's webhook): the
@@ -48,6 +57,9 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
     let alive = true;
     setIntent(null);
     setIntentError(null);
+    // Booked again after a refusal: what was refused then is not said of this placing.
+    setError(null);
+    setRefusal(null);
     createPaymentIntent(booking._id).then(
       (answer) => alive && setIntent(answer),
       (failure: unknown) => {
@@ -66,6 +78,7 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
       return;
     }
     setError(null);
+    setRefusal(null);
     try {
       const answer = await recordPayment({
         bookingId: booking._id,
@@ -81,7 +94,7 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
       // The same payment recorded twice (say by Stripe's webhook first) answers 200, so a 409
       // here is a real refusal: the TV was sold or removed meanwhile and the payment refunded.
       logFailure(failure);
-      setError(errorMessage(failure));
+      setRefusal(errorMessage(failure));
     }
   };
 
@@ -90,11 +103,27 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
     clientSecret: payable && intent && intent.amount === Math.round(booking.price * 100) ? intent.clientSecret : null,
     billing: payer,
     onOutcome,
-    // A declined card's message goes once the card is edited (why the booking closed stays).
-    onEdit: () => setError(null),
+    // A refusal's message goes once the card is edited (why the booking closed stays).
+    onEdit: () => {
+      setError(null);
+      setRefusal(null);
+    },
+    busy,
+    onBusy: setBusy,
   };
-  // Once the booking is closed, why it closed replaces the intent's own refusal.
-  const messages = [closedReason, closedReason ? null : intentError, error].filter((m): m is string => !!m);
+  // Once the booking is closed, why it closed replaces the intent's and the card's refusals; a
+  // payment refused because it closed says why and what became of the money, so it replaces that.
+  const messages = (closedReason ? [refusal ?? closedReason] : [intentError, refusal, error]).filter((m): m is string => !!m);
+  // Closed, the card form gives way to why, once a payment on its way has its outcome.
+  const formShown = paidWith === null && (!closedReason || busy);
+  // The form went while the focus was in it (on Pay): the focus goes to why, not to the page's start.
+  const notice = useRef<HTMLDivElement>(null);
+  const formWasShown = useRef(formShown);
+  useEffect(() => {
+    const went = formWasShown.current && !formShown && paidWith === null;
+    formWasShown.current = formShown;
+    if (went && (!document.activeElement || document.activeElement === document.body)) notice.current?.focus();
+  }, [formShown, paidWith]);
 
   return (
     // A card in antd's look (styles.css), without antd's Card and its tabs in the page's download.
@@ -102,6 +131,7 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
       <h2 id="payment-card-title" className="payment-card__title">
         Payment With Stripe
       </h2>
+      {/* Paid: what says so. Closed: no card form, only why (below), as nothing can be paid now. */}
       {paidWith !== null ? (
         <div className="payment-success" role="status" tabIndex={-1} ref={success}>
           <h3 className="payment-success__title">Payment success</h3>
@@ -110,11 +140,12 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
               Your transaction id: <code className="transaction-id">{paidWith}</code>
             </p>
           ) : null}
+          {afterPaid}
           <p>
             <Link to={paths.dashboard.myOrders.href()}>Back to My Orders</Link>
           </p>
         </div>
-      ) : payable && !intent ? (
+      ) : !formShown ? null : payable && !intent ? (
         // Which card form (Stripe's or the sandbox's) is the intent's to say; without one, the
         // message below says why, with Try again.
         intentError ? null : (
@@ -132,14 +163,18 @@ export function PaymentForm({ booking, payer, closedReason = null, onPaid }: Pay
       ) : (
         <SandboxCardForm {...cardProps} />
       )}
-      {paidWith === null
-        ? messages.map((message) => (
+      {paidWith === null ? (
+        <div className="payment-card__messages" tabIndex={-1} ref={notice}>
+          {messages.map((message) => (
             <p key={message} className="card-error" role="alert">
               {message}
             </p>
-          ))
-        : null}
-      {paidWith === null && payable && intentError && !error ? <Button onClick={() => setAttempt((n) => n + 1)}>Try again</Button> : null}
+          ))}
+        </div>
+      ) : null}
+      {paidWith === null && payable && intentError && !error && !refusal ? (
+        <Button onClick={() => setAttempt((n) => n + 1)}>Try again</Button>
+      ) : null}
     </section>
   );
 }

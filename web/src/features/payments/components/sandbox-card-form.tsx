@@ -1,5 +1,4 @@
 import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import type { CardFormProps } from '../types';
@@ -25,8 +24,7 @@ const ruleOf = (problem: (value: string) => string | null) => ({
  * is grouped in fours and the expiry gets its slash as they are typed; phones show a keypad. It
  * says it is a test and which cards to use, so nobody types in a real card.
  */
-export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: CardFormProps) {
-  const [busy, setBusy] = useState(false);
+export function SandboxCardForm({ clientSecret, billing, onOutcome, busy, onBusy, onEdit }: CardFormProps) {
   const [form] = Form.useForm<CardValues>();
   // A field's complaint goes as soon as it is edited; it is checked again on leaving it.
   const clearEdited = (changed: Partial<CardValues>) => {
@@ -35,8 +33,9 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: Ca
   };
 
   const pay = async (values: CardValues) => {
-    if (!clientSecret) return;
-    setBusy(true);
+    // Enter in a field while a payment is on its way pays nothing more.
+    if (!clientSecret || busy) return;
+    onBusy(true);
     try {
       const answer = await confirmSandboxPayment({
         clientSecret,
@@ -52,7 +51,7 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: Ca
       logFailure(failure);
       await onOutcome({ error: errorMessage(failure) });
     } finally {
-      setBusy(false);
+      onBusy(false);
     }
   };
 
@@ -95,7 +94,8 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome, onEdit }: Ca
             <Input inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={4} />
           </Form.Item>
         </div>
-        <Button type="primary" htmlType="submit" disabled={!clientSecret || busy} loading={busy}>
+        {/* Busy, Pay is not disabled: a disabled button drops the focus, and a declined card would leave it nowhere. */}
+        <Button type="primary" htmlType="submit" disabled={!clientSecret} loading={busy}>
           Pay
         </Button>
       </Form>

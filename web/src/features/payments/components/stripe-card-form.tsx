@@ -14,18 +14,17 @@ export default function StripeCardForm({ publishableKey, ...props }: CardFormPro
   );
 }
 
-function StripeCard({ clientSecret, billing, onOutcome, onEdit }: CardFormProps) {
+function StripeCard({ clientSecret, billing, onOutcome, onEdit, busy, onBusy }: CardFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   const pay = async (event: FormEvent) => {
     event.preventDefault();
     const card = elements?.getElement(CardElement);
     // As the spec says: without the card element or the library, nothing happens.
-    if (!stripe || !card || !clientSecret) return;
-    setBusy(true);
+    if (!stripe || !card || !clientSecret || busy) return;
+    onBusy(true);
     try {
       const { error, paymentIntent } = await stripe.confirmCardPayment(clientSecret, {
         payment_method: { card, billing_details: billing },
@@ -41,7 +40,7 @@ function StripeCard({ clientSecret, billing, onOutcome, onEdit }: CardFormProps)
     } catch (failure) {
       await onOutcome({ error: failure instanceof Error ? failure.message : 'The payment did not go through.' });
     } finally {
-      setBusy(false);
+      onBusy(false);
     }
   };
 
@@ -50,7 +49,8 @@ function StripeCard({ clientSecret, billing, onOutcome, onEdit }: CardFormProps)
       <label className="stripe-card" aria-label="Card details">
         <CardElement onReady={() => setReady(true)} onChange={() => onEdit?.()} options={{ hidePostalCode: true }} />
       </label>
-      <Button type="primary" htmlType="submit" disabled={!stripe || !ready || !clientSecret || busy} loading={busy}>
+      {/* Busy, Pay is not disabled: a disabled button drops the focus, and a declined card would leave it nowhere. */}
+      <Button type="primary" htmlType="submit" disabled={!stripe || !ready || !clientSecret} loading={busy}>
         Pay
       </Button>
     </form>
