@@ -58,6 +58,8 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   await expectToast(buyer, 'Add Report Successfully');
   await productCard.getByText('You reported this', { exact: true }).waitFor();
   expect(await productCard.getByRole('button', { name: 'Add Report' }).count()).toBe(0);
+  // Add Report went with the report: the focus is on what it turned into, not on the page's start.
+  await expect.poll(() => buyer.evaluate('document.activeElement?.textContent')).toBe('You reported this');
   await adminRow.getByText('Live Buyer').waitFor();
   await adminRow.getByText('“The photo shows a different TV”').waitFor();
   expect(await stillSamePage(admin)).toBe(true);

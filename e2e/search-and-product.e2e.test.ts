@@ -295,6 +295,20 @@ test('when a buyer searches, filters and sorts, then the URL keeps the search, t
     await page.getByText('1 TV', { exact: true }).waitFor();
     await snap(page, '14-category-search');
 
+    // Load more, pages of two (20,000, 22,000 | 25,000, 48,000 | 90,000 TK): the focus goes to the first TV it brought, where reading goes on,
+    // also when the button goes with the last page.
+    await page.route('**/api/products/search?**', (route) => route.continue({ url: `${route.request().url()}&limit=2` }));
+    await page.goto(`/all_products?q=${tag}&sort=price_asc`);
+    await page.getByText('5 TVs', { exact: true }).waitFor();
+    const more = page.getByRole('button', { name: 'Load more' });
+    const focusedTitle = () => page.evaluate('document.activeElement?.closest("h3")?.textContent ?? null');
+    await more.click();
+    await expect.poll(focusedTitle).toBe(qled.name);
+    await more.click();
+    await expect.poll(focusedTitle).toBe(dear);
+    expect(await more.count()).toBe(0);
+    await page.unrouteAll();
+
     // Nothing found, and a search the server refuses: the empty state, and its problem's words.
     await page.goto(`/all_products?q=nothing${tag}here`);
     await page.getByText('No TVs match your search.').waitFor();

@@ -1,5 +1,5 @@
 import type { Product } from '@tv-shop/contracts';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Tag } from '@/components/ui/tag';
 import { Button } from '@/components/ui/button';
 import { useSessionUser } from '@/lib/session';
@@ -22,22 +22,30 @@ export function ReportButton({ product }: { product: Product }) {
   const [open, setOpen] = useState(false);
   const [, setReported] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  const done = useRef<HTMLSpanElement>(null);
   const key = `${user?._id ?? ''}:${product._id}`;
   // Its reports dismissed, the listing may be reported again by anyone, this buyer too.
   if (!product.reported) reportedHere.delete(key);
-  // The dialog leaves with its close: focus goes back to the button that opened it (if it is
-  // still there: a report turns it into the tag).
+  // The dialog leaves with its close: focus goes back to the button that opened it, or, once a
+  // report turned it into the tag, to the tag, not to the page's start. After the render that
+  // closed it, when the refs name what is on the page.
+  const refocus = useRef(false);
   const close = () => {
     setOpen(false);
-    setTimeout(() => button.current?.focus(), 0);
+    refocus.current = true;
   };
+  useEffect(() => {
+    if (open || !refocus.current) return;
+    refocus.current = false;
+    (button.current ?? done.current)?.focus();
+  });
   const reported = () => {
     reportedHere.add(key);
     setReported(true);
   };
   if (reportedHere.has(key))
     return (
-      <Tag color="orange" className="reported-label">
+      <Tag color="orange" className="reported-label" tabIndex={-1} ref={done}>
         You reported this
       </Tag>
     );

@@ -1,5 +1,5 @@
 import type { Product } from '@tv-shop/contracts';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { EmptyText } from '@/components/ui/empty-text';
 import { LoadError } from '@/components/ui/load-error';
@@ -66,6 +66,7 @@ export function SearchResults(props: SearchResultsProps) {
 
 function LiveSearchResults({ search, onBook }: SearchResultsProps) {
   const { products, total, totalCapped, loading, error, retry, hasMore, loadMore, loadingMore, loadMoreError } = useProductSearch(search);
+  const more = useLoadMoreFocus(products, loadMore, loadingMore);
   // Should the server refuse prices the filters let through, its problem is said the same way.
   const refusal = error ? priceRefusal(error) : null;
   if (refusal) return <PriceToFix message={refusal} />;
@@ -84,11 +85,37 @@ function LiveSearchResults({ search, onBook }: SearchResultsProps) {
       {loadMoreError ? <Notice type="error" role="alert" title="Could not load more products." description={loadMoreError} /> : null}
       {hasMore ? (
         <div className="search-results__more">
-          <Button onClick={() => void loadMore()} loading={loadingMore}>
+          <Button ref={more.button} onClick={more.load} loading={loadingMore}>
             Load more
           </Button>
         </div>
       ) : null}
     </ProductResults>
   );
+}
+
+/**
+ * Load more, and where the focus goes once it answers: to the first TV it brought (its name's
+ * link), where reading goes on, rather than to the page's start when the button goes with the
+ * last page. A failed load leaves the focus on the button, beside what says why.
+ */
+function useLoadMoreFocus(products: Product[], loadMore: () => Promise<void>, loadingMore: boolean) {
+  const button = useRef<HTMLButtonElement>(null);
+  // The last TV shown when Load more was pressed: the one after it is the first the page brought.
+  const [after, setAfter] = useState<string | null>(null);
+  useEffect(() => {
+    // The page and the end of loading come in one render: look once it has ended, then never again.
+    if (after === null || loadingMore) return;
+    setAfter(null);
+    const at = products.findIndex((p) => p._id === after);
+    const first = at >= 0 ? products[at + 1] : undefined;
+    if (!first) return;
+    const section = button.current?.closest('.search-results') ?? document;
+    section.querySelector<HTMLElement>(`[data-product-id="${CSS.escape(first._id)}"] .product-card__title a`)?.focus();
+  }, [after, loadingMore, products]);
+  const load = () => {
+    setAfter(products.at(-1)?._id ?? null);
+    void loadMore();
+  };
+  return { button, load };
 }
