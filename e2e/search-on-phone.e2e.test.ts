@@ -167,3 +167,37 @@ test('when a seller names a TV with one long unbroken word, then its card and it
     expect(await card.locator(part).evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
   await snap(page, '16-all-products-long-name');
 });
+
+test('on a touch screen, the controls are sized for a finger and the text boxes do not make the phone zoom in', async () => {
+  const page = await newPage({ viewport: PHONE, hasTouch: true, isMobile: true });
+  expect(await page.evaluate("matchMedia('(pointer: coarse)').matches")).toBe(true);
+  const size = (selector: string) =>
+    page.evaluate<{ height: number; font: string }>(
+      `(() => { const el = document.querySelector(${JSON.stringify(selector)}); return { height: Math.round(el.getBoundingClientRect().height), font: getComputedStyle(el).fontSize }; })()`,
+    );
+
+  // Our own controls (the search and its Filters button) and antd's (the sign-in form).
+  await page.goto('/all_products');
+  const search = page.getByRole('search', { name: 'Search TVs' });
+  await search.waitFor();
+  expect(await size('[role="search"] .field-input')).toEqual({ height: 40, font: '16px' });
+  expect(await search.getByRole('button', { name: /^Filters/ }).evaluate((el) => Math.round(el.getBoundingClientRect().height))).toBe(40);
+  await page.goto('/login');
+  await page.getByLabel('Email').waitFor();
+  expect(await size('form input')).toEqual({ height: 40, font: '16px' });
+  expect(
+    await page.getByRole('button', { name: 'Login', exact: true }).evaluate((el) => Math.round(el.getBoundingClientRect().height)),
+  ).toBe(40);
+  await snapAsIs(page, '17-touch-sign-in');
+
+  // With a mouse, the desktop's sizes stay as they were.
+  const desk = await newPage();
+  await desk.goto('/all_products');
+  await desk.getByRole('search', { name: 'Search TVs' }).waitFor();
+  expect(
+    await desk
+      .locator('[role="search"] .field-input')
+      .first()
+      .evaluate((el) => el.getBoundingClientRect().height),
+  ).toBe(32);
+});

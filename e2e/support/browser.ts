@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
@@ -24,8 +24,9 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export async function openPage(browser: Browser, baseURL: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL, viewport: DESKTOP });
+/** A page in a context of its own, at desktop width unless `options` say otherwise (a phone with a touch screen). */
+export async function openPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: DESKTOP, ...options });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return page;
@@ -52,7 +53,7 @@ export async function snapAsIs(page: Page, name: string): Promise<void> {
 }
 
 /** Chromium for one test file: launched before its tests, closed after; returns a page opener. */
-export function useBrowser(baseURL: string): () => Promise<Page> {
+export function useBrowser(baseURL: string): (options?: BrowserContextOptions) => Promise<Page> {
   let browser: Browser | undefined;
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -60,5 +61,5 @@ export function useBrowser(baseURL: string): () => Promise<Page> {
   afterAll(async () => {
     await browser?.close();
   });
-  return () => openPage(browser!, baseURL);
+  return (options?: BrowserContextOptions) => openPage(browser!, baseURL, options);
 }
