@@ -50,6 +50,7 @@ export {
   serveMetrics,
   watchLag,
   withServiceMetrics,
+  withTransportHealth,
   type ConsumerLag,
   type HealthReport,
   type Metrics,

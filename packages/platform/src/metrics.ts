@@ -291,6 +291,20 @@ export async function checkHealth(
 }
 
 /**
+ * The report with this process's own command transport in it: degraded, saying so, once kafkajs
+ * gave up on one of its Kafka consumers (of commands, or of the replies to the commands it sends),
+ * which the database cannot tell. `transport` absent or ok: the report as it is.
+ */
+export function withTransportHealth(
+  report: HealthReport,
+  transport?: { status: 'ok' } | { status: 'degraded'; reason: string },
+): HealthReport {
+  if (!transport || transport.status === 'ok') return report;
+  const join = (...parts: (string | undefined)[]) => parts.filter(Boolean).join('; ');
+  return { ...report, status: 'degraded', reason: join(report.reason, transport.reason), summary: join(report.summary, transport.reason) };
+}
+
+/**
  * With EVENT_BUS=kafka, the Kafka side of each consumer this process runs through `source`: the
  * log topic's high-water mark less its group's committed offset, beside the log position it has
  * delivered. The distance is in offsets, not events: the relay writes each batch in a Kafka

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { AccountLookup } from './auth/middleware';
-import type { EventStore, VerifyResult } from '@tv-shop/platform';
+import type { EventStore, TransportHealth, VerifyResult } from '@tv-shop/platform';
 import type { EdgePayments } from '@tv-shop/orders';
 import type { CommandSender } from './commands';
 import type { GoogleIdentity } from './auth/google';
@@ -41,4 +41,10 @@ export interface GatewayDeps {
   accounts?: AccountLookup;
   /** Where this process is in its life, for GET /api/ready (absent: always ready). */
   lifecycle?: () => 'starting' | 'ready' | 'stopping';
+  /**
+   * This process's command transport, when the database cannot tell its state: with Kafka,
+   * degraded once kafkajs gave up on the consumer of its replies (or of a service's commands it
+   * hosts); GET /api/health then answers 503. Absent: nothing to say beyond the database.
+   */
+  transport?: () => TransportHealth;
 }

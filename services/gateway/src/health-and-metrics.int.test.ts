@@ -1,5 +1,10 @@
+import express from 'express';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type HealthReport } from '@tv-shop/platform';
+import { freePort, type HealthReport, type TransportHealth } from '@tv-shop/platform';
+import type { GatewayDeps } from './deps';
+import { systemRoutes } from './routes/system';
 import { startTestShop, type TestShop } from './testing/harness';
 
 const TOKEN = 'metrics-token-for-the-test-0123456789';
@@ -73,6 +78,31 @@ describe('health for visitors and for the admin, and metrics for operators', () 
       await shop.pool.query(`delete from public.projection_checkpoints where name = 'policy:ghost'`);
     }
     expect((await shop.call('GET', '/health')).status).toBe(200);
+  });
+
+  it("when this process's Kafka consumer of replies has crashed for good, then /health says so with 503, the database being fine", async () => {
+    // The gateway's health with the shop's own database and a transport as KafkaCommandBus.health()
+    // answers once kafkajs gave up (that answer is the Kafka suite's to show, with a real broker).
+    let transport: TransportHealth = { status: 'ok' };
+    const deps = {
+      pool: shop.pool,
+      databaseMode: 'external',
+      payments: { name: 'sandbox' },
+      transport: () => transport,
+    } as unknown as GatewayDeps;
+    const server = http.createServer(express().use(systemRoutes(deps)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const health = () => fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/health`);
+    try {
+      expect((await health()).status).toBe(200);
+      transport = { status: 'degraded', reason: 'Kafka consumer of replies crashed' };
+      const res = await health();
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(await res.json()).toEqual({ status: 'degraded', reason: 'Kafka consumer of replies crashed' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('when the internal listener is scraped, then it answers Prometheus text with routes by pattern, appends, lag and sockets', async () => {

@@ -9,6 +9,7 @@ import {
   createMetrics,
   gaugeOnScrape,
   httpRequestHistogram,
+  KafkaCommandBus,
   type ChangeFeed,
   type CommandBus,
   type EventStore,
@@ -80,6 +81,8 @@ export async function serveGateway(parts: EdgeParts): Promise<{ url: string; clo
     },
     position: () => positions.position,
     lifecycle: parts.lifecycle,
+    // With Kafka, whether this process still hears the replies to its commands (and takes those of the services it hosts).
+    ...(bus instanceof KafkaCommandBus ? { transport: () => bus.health() } : {}),
     verifier: parts.verifier,
     accounts: (id, fresh) => accounts.get(id, fresh),
   });

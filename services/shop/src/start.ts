@@ -3,6 +3,7 @@ import { ensureAdmin, startIdentity } from '@tv-shop/identity';
 import { SandboxPaymentProvider, edgePaymentsFromEnv, paymentProviderFromEnv, startOrders } from '@tv-shop/orders';
 import {
   checkHealth,
+  withTransportHealth,
   commandTokenFor,
   createMetrics,
   InProcessChangeFeed,
@@ -95,7 +96,11 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const served = await serveMetrics(metrics, {
       listener: host.metrics,
       log,
-      health: () => checkHealth(db.pool, { databaseMode: db.mode, log }),
+      health: async () =>
+        withTransportHealth(
+          await checkHealth(db.pool, { databaseMode: db.mode, log }),
+          bus instanceof KafkaCommandBus ? bus.health() : undefined,
+        ),
     });
     if (served) stack.push(() => served.close());
     await positions.waitFor(await ensureAdmin(store, bus, host.adminEmail, host.adminPassword, host.dataDir));

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Health, PublicConfig } from '@tv-shop/contracts';
-import { checkHealth, createLogger, STALL_MS } from '@tv-shop/platform';
+import { checkHealth, createLogger, STALL_MS, withTransportHealth } from '@tv-shop/platform';
 import type { GatewayDeps } from '../deps';
 
 const log = createLogger('gateway');
@@ -8,19 +8,19 @@ const log = createLogger('gateway');
 /** A projection or policy behind the head whose checkpoint has not moved for this long is stalled. */
 export { STALL_MS };
 
-export function systemRoutes({ pool, databaseMode, config, payments, lifecycle }: GatewayDeps): Router {
+export function systemRoutes({ pool, databaseMode, config, payments, lifecycle, transport }: GatewayDeps): Router {
   const r = Router();
 
   /**
-   * 200 while all is well; 503 with a short `reason` while the database cannot be reached or a
-   * projection or policy is stalled. Everything comes from the database, so every gateway
+   * 200 while all is well; 503 with a short `reason` while the database cannot be reached, a
+   * projection or policy is stalled, or this process's Kafka consumer of replies has crashed for good. Everything comes from the database, so every gateway
    * answers the same whether or not it hosts the projector, and a stalled process elsewhere
    * (a projector or service of its own) shows up here too. Only the admin is told the detail
    * (database mode, head, each projection's position): to anyone else it maps the system, and
    * the internal metrics listener's /health gives it to operators.
    */
   r.get('/health', async (req, res) => {
-    const report = await checkHealth(pool, { databaseMode, log });
+    const report = withTransportHealth(await checkHealth(pool, { databaseMode, log }), transport?.());
     const ok = report.status === 'ok';
     const body: Health =
       req.user?.role === 'Admin'
