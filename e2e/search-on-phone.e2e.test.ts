@@ -182,6 +182,15 @@ test('on a touch screen, the controls are sized for a finger and the text boxes 
   await search.waitFor();
   expect(await size('[role="search"] .field-input')).toEqual({ height: 40, font: '16px' });
   expect(await search.getByRole('button', { name: /^Filters/ }).evaluate((el) => Math.round(el.getBoundingClientRect().height))).toBe(40);
+  // On the narrowest phone each filter takes the width, so "Any condition" at 16 px is not cut off.
+  await page.setViewportSize({ width: 320, height: 700 });
+  await search.getByRole('button', { name: /^Filters/ }).click();
+  const condition = await page.getByLabel('Condition').boundingBox();
+  const location = await page.getByLabel('Location').boundingBox();
+  expect(condition!.width).toBeGreaterThan(250);
+  expect(Math.round(condition!.width)).toBe(Math.round(location!.width));
+  await snapAsIs(page, '17-touch-filters-320');
+  await page.setViewportSize(PHONE);
   await page.goto('/login');
   await page.getByLabel('Email').waitFor();
   expect(await size('form input')).toEqual({ height: 40, font: '16px' });

@@ -2,7 +2,7 @@ import './antd-react19';
 import { ConfigProvider, type ThemeConfig } from 'antd';
 import type { ComponentType, ReactNode } from 'react';
 
-/** A touch screen (a phone, a tablet): its controls are sized for a finger. */
+/** A touch screen (a phone, a tablet): its controls are sized for a finger. Read once, when the page loads. */
 const touch = typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true;
 
 /**

@@ -295,7 +295,11 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     [bookings, 't.seller_id = any($1)', [closed]],
   ];
   // Live, the bookings showing a new contact are announced again (a replay announces nothing).
-  if (!ctx.replaying) loads.push([bookings, 't.product_id = any($1)', [rephoned]], [bookings, 't.seller_id = any($1)', [renamed]]);
+  if (!ctx.replaying)
+    loads.push(
+      [bookings, 't.product_id = any($1) and (t.paid or not t.cancelled)', [rephoned]],
+      [bookings, 't.seller_id = any($1) and (t.paid or not t.cancelled)', [renamed]],
+    );
   await RowSet.loadTogether(ctx.db, loads);
   const touched = new LastChanges();
   // Bookings announced for a new contact alone, to their buyers (bookingRooms): one changed itself too is announced to all.

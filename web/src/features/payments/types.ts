@@ -12,5 +12,10 @@ export interface CardFormProps {
    * page, which keeps the form on screen until its outcome even if the booking closes meanwhile.
    */
   busy: boolean;
-  onBusy: (busy: boolean) => void;
+  /**
+   * Starts a payment: false, and nothing starts, while one is on its way (a second Pay or Enter
+   * before the page has drawn the first as busy). `end` when its outcome is in.
+   */
+  begin: () => boolean;
+  end: () => void;
 }

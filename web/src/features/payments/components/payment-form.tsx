@@ -4,7 +4,7 @@ import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'rea
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage, logFailure } from '@/lib/api-client';
+import { ApiError, errorMessage, logFailure } from '@/lib/api-client';
 import { createPaymentIntent } from '../api/create-payment-intent';
 import { recordPayment } from '../api/record-payment';
 import type { CardOutcome } from '../types';
@@ -36,7 +36,11 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
   const [error, setError] = useState<string | null>(null);
   /** The shop's refusal of a payment that went through (the TV went meanwhile): it says what became of the money. */
   const [refusal, setRefusal] = useState<string | null>(null);
+  /** The payment went through but could not be recorded (the shop unreachable): the provider's report will. */
+  const [recordError, setRecordError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Whether a payment is on its way, at once (the state above is drawn a render later).
+  const inFlight = useRef(false);
   const [transactionId, setTransactionId] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   // Paid here, or elsewhere while the page was open (another tab, the provider's webhook): the
@@ -60,6 +64,7 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
     // Booked again after a refusal: what was refused then is not said of this placing.
     setError(null);
     setRefusal(null);
+    setRecordError(null);
     createPaymentIntent(booking._id).then(
       (answer) => alive && setIntent(answer),
       (failure: unknown) => {
@@ -79,6 +84,7 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
     }
     setError(null);
     setRefusal(null);
+    setRecordError(null);
     try {
       const answer = await recordPayment({
         bookingId: booking._id,
@@ -93,8 +99,10 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
     } catch (failure) {
       // The same payment recorded twice (say by Stripe's webhook first) answers 200, so a 409
       // here is a real refusal: the TV was sold or removed meanwhile and the payment refunded.
+      // Anything else (the shop unreachable) says nothing of the booking: why it closed stays.
       logFailure(failure);
-      setRefusal(errorMessage(failure));
+      if (failure instanceof ApiError && failure.status === 409) setRefusal(errorMessage(failure));
+      else setRecordError(errorMessage(failure));
     }
   };
 
@@ -107,13 +115,25 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
     onEdit: () => {
       setError(null);
       setRefusal(null);
+      setRecordError(null);
     },
     busy,
-    onBusy: setBusy,
+    begin: () => {
+      if (inFlight.current) return false;
+      inFlight.current = true;
+      setBusy(true);
+      return true;
+    },
+    end: () => {
+      inFlight.current = false;
+      setBusy(false);
+    },
   };
   // Once the booking is closed, why it closed replaces the intent's and the card's refusals; a
   // payment refused because it closed says why and what became of the money, so it replaces that.
-  const messages = (closedReason ? [refusal ?? closedReason] : [intentError, refusal, error]).filter((m): m is string => !!m);
+  const messages = (
+    closedReason ? [refusal ?? closedReason, refusal ? null : recordError] : [intentError, refusal, recordError, error]
+  ).filter((m): m is string => !!m);
   // Closed, the card form gives way to why, once a payment on its way has its outcome.
   const formShown = paidWith === null && (!closedReason || busy);
   // The form went while the focus was in it (on Pay): the focus goes to why, not to the page's start.
@@ -172,7 +192,7 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
           ))}
         </div>
       ) : null}
-      {paidWith === null && payable && intentError && !error && !refusal ? (
+      {paidWith === null && payable && intentError && !error && !refusal && !recordError ? (
         <Button onClick={() => setAttempt((n) => n + 1)}>Try again</Button>
       ) : null}
     </section>

@@ -24,7 +24,7 @@ const ruleOf = (problem: (value: string) => string | null) => ({
  * is grouped in fours and the expiry gets its slash as they are typed; phones show a keypad. It
  * says it is a test and which cards to use, so nobody types in a real card.
  */
-export function SandboxCardForm({ clientSecret, billing, onOutcome, busy, onBusy, onEdit }: CardFormProps) {
+export function SandboxCardForm({ clientSecret, billing, onOutcome, busy, begin, end, onEdit }: CardFormProps) {
   const [form] = Form.useForm<CardValues>();
   // A field's complaint goes as soon as it is edited; it is checked again on leaving it.
   const clearEdited = (changed: Partial<CardValues>) => {
@@ -34,8 +34,7 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome, busy, onBusy
 
   const pay = async (values: CardValues) => {
     // Enter in a field while a payment is on its way pays nothing more.
-    if (!clientSecret || busy) return;
-    onBusy(true);
+    if (!clientSecret || !begin()) return;
     try {
       const answer = await confirmSandboxPayment({
         clientSecret,
@@ -51,7 +50,7 @@ export function SandboxCardForm({ clientSecret, billing, onOutcome, busy, onBusy
       logFailure(failure);
       await onOutcome({ error: errorMessage(failure) });
     } finally {
-      onBusy(false);
+      end();
     }
   };
 

@@ -14,7 +14,7 @@ export default function StripeCardForm({ publishableKey, ...props }: CardFormPro
   );
 }
 
-function StripeCard({ clientSecret, billing, onOutcome, onEdit, busy, onBusy }: CardFormProps) {
+function StripeCard({ clientSecret, billing, onOutcome, onEdit, busy, begin, end }: CardFormProps) {
   const stripe = useStripe();
   const elements = useElements();
   const [ready, setReady] = useState(false);
@@ -23,8 +23,7 @@ function StripeCard({ clientSecret, billing, onOutcome, onEdit, busy, onBusy }: 
     event.preventDefault();
     const card = elements?.getElement(CardElement);
     // As the spec says: without the card element or the library, nothing happens.
-    if (!stripe || !card || !clientSecret || busy) return;
-    onBusy(true);
+    if (!stripe || !card || !clientSecret || !begin()) return;
     try {
       const { error, paymentIntent } = await stripe.confirmCardPayment(clientSecret, {
         payment_method: { card, billing_details: billing },
@@ -40,7 +39,7 @@ function StripeCard({ clientSecret, billing, onOutcome, onEdit, busy, onBusy }: 
     } catch (failure) {
       await onOutcome({ error: failure instanceof Error ? failure.message : 'The payment did not go through.' });
     } finally {
-      onBusy(false);
+      end();
     }
   };
 

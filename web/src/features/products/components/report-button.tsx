@@ -37,6 +37,9 @@ export function ReportButton({ product }: { product: Product }) {
   useEffect(() => {
     if (open || !refocus.current) return;
     refocus.current = false;
+    // Only where it was lost with the dialog: a report that ends after the buyer closed the dialog
+    // and moved on (Esc while it was sent) does not take the focus back.
+    if (document.activeElement && document.activeElement !== document.body) return;
     (button.current ?? done.current)?.focus();
   });
   const reported = () => {

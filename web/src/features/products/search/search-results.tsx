@@ -109,9 +109,12 @@ function useLoadMoreFocus(products: Product[], loadMore: () => Promise<void>, lo
     setAfter(null);
     const at = products.findIndex((p) => p._id === after);
     const first = at >= 0 ? products[at + 1] : undefined;
-    if (!first) return;
     const section = button.current?.closest('.search-results') ?? document;
-    section.querySelector<HTMLElement>(`[data-product-id="${CSS.escape(first._id)}"] .product-card__title a`)?.focus();
+    const link = first && section.querySelector<HTMLElement>(`[data-product-id="${CSS.escape(first._id)}"] .product-card__title a`);
+    if (link) link.focus();
+    // Nothing came (the load failed): back to the button, which was off while it loaded, unless
+    // the focus went elsewhere meanwhile.
+    else if (!document.activeElement || document.activeElement === document.body) button.current?.focus();
   }, [after, loadingMore, products]);
   const load = () => {
     setAfter(products.at(-1)?._id ?? null);
