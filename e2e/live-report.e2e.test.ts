@@ -47,7 +47,10 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
   // Add Report asks first, with room for a reason.
   await productCard.getByRole('button', { name: 'Add Report' }).click();
   const dialog = buyer.getByRole('dialog');
-  await dialog.getByLabel('What is wrong with this listing? (optional)').fill('The photo shows a different TV');
+  // Opened, the dialog has the focus in the reason: what is typed at once is kept.
+  const reason = dialog.getByLabel('What is wrong with this listing? (optional)');
+  await expect.poll(() => reason.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+  await reason.fill('The photo shows a different TV');
   await snap(buyer, '5-buyer-report-dialog');
   const reportedAt = Date.now();
   await dialog.getByRole('button', { name: 'Report' }).click();

@@ -28,8 +28,9 @@ const theme: ThemeConfig = {
     cyan7: '#006d75',
     borderRadius: 8,
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
-    // On a touch screen, controls a finger hits: 40 px high, not 32 (ui.css does the same for ours).
-    ...(touch ? { controlHeight: 40 } : {}),
+    // On a touch screen, controls a finger hits: 40 px high, not 32 (ui.css does the same for ours),
+    // and the small ones in tables (My Orders' Pay and Cancel) 36, not 24.
+    ...(touch ? { controlHeight: 40, controlHeightSM: 36 } : {}),
   },
   // Text boxes at 16 px there: below it a phone's browser zooms the page in when one is focused.
   ...(touch ? { components: { Input: { inputFontSize: 16 }, InputNumber: { inputFontSize: 16 } } } : {}),

@@ -190,7 +190,16 @@ export function BookingModal({ product: live, left, at, onClose }: BookingDialog
       destroyOnHidden
     >
       {product && user ? (
-        <Form<BookingValues> form={form} id={FORM_ID} name="booking" layout="vertical" onFinish={submit} requiredMark={false}>
+        <Form<BookingValues>
+          form={form}
+          id={FORM_ID}
+          name="booking"
+          layout="vertical"
+          onFinish={submit}
+          requiredMark={false}
+          // As Sign Up and Add Product: a refused Submit takes the focus to the first field to fix.
+          scrollToFirstError={{ focus: true, block: 'center' }}
+        >
           <Form.Item label="Item Name" htmlFor="booking_item">
             <Input id="booking_item" value={product.porduct_name} readOnly variant="filled" />
           </Form.Item>

@@ -2,7 +2,7 @@ import type { Product } from '@tv-shop/contracts';
 import { Link } from 'react-router-dom';
 import { CameraIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
-import { formatTk, formatPostDate } from '@/lib/format';
+import { formatTk, formatPostDate, telHref } from '@/lib/format';
 import { CARD_PHOTO, cardPhoto, photosOf, type ProductPhoto } from '../photos';
 import { useBrokenImage } from '@/components/ui/use-broken-image';
 import { MissingPhoto } from './missing-photo';
@@ -55,7 +55,7 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
             {product.seller} {product.sellerVerified ? <VerifiedMark /> : null}
           </dd>
           <dt>Contact</dt>
-          <dd>{product.phone_number || 'Not available'}</dd>
+          <dd>{product.phone_number ? <a href={telHref(product.phone_number)}>{product.phone_number}</a> : 'Not available'}</dd>
           <dt>Posted</dt>
           <dd>{formatPostDate(product.post_date)}</dd>
           <dt>Used</dt>

@@ -1,5 +1,5 @@
 import type { Product, SellerProfile } from '@tv-shop/contracts';
-import { formatTk, formatPostDate } from '@/lib/format';
+import { formatTk, formatPostDate, telHref } from '@/lib/format';
 import { photosOf } from '../photos';
 import { PhotoGallery } from './photo-gallery';
 import { ProductActions } from './product-actions';
@@ -46,7 +46,7 @@ export function ProductDetails({
           <dd>{product.location}</dd>
           <dt>Contact</dt>
           {/* None: its seller closed their account. */}
-          <dd>{product.phone_number || 'Not available'}</dd>
+          <dd>{product.phone_number ? <a href={telHref(product.phone_number)}>{product.phone_number}</a> : 'Not available'}</dd>
           <dt>Posted</dt>
           <dd>{formatPostDate(product.post_date)}</dd>
           <dt>Status</dt>

@@ -1,6 +1,7 @@
 import { Input, Modal } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import type { TextAreaRef } from 'antd/es/input/TextArea';
 import toast from 'react-hot-toast';
 import { ApiError } from '@/lib/api-client';
 import { useSubmit } from '@/lib/use-submit';
@@ -34,6 +35,9 @@ export function ReportDialog({ product, onClose, onReported }: { product: Produc
     onClose();
   };
   const fieldId = `report-reason-${product._id}`;
+  // Opened, the dialog puts the focus in the reason, as the booking dialog does in its first field:
+  // typed at once, it is not lost on the dialog's frame.
+  const field = useRef<TextAreaRef>(null);
   return (
     <Modal
       open
@@ -43,6 +47,9 @@ export function ReportDialog({ product, onClose, onReported }: { product: Produc
       onOk={() => void submit()}
       onCancel={close}
       destroyOnHidden
+      afterOpenChange={(opened) => {
+        if (opened) field.current?.focus();
+      }}
     >
       <p>The admin reviews reported listings and removes those that break the rules.</p>
       <label htmlFor={fieldId} className="report-reason__label">
@@ -51,6 +58,7 @@ export function ReportDialog({ product, onClose, onReported }: { product: Produc
       {/* The count sits under the field (antd places it outside the box): room for it above the buttons. */}
       <div className="report-reason__field">
         <Input.TextArea
+          ref={field}
           id={fieldId}
           value={reason}
           onChange={(e) => {
