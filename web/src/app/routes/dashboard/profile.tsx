@@ -20,6 +20,13 @@ const ChangePasswordForm = lazy(() =>
   })),
 );
 
+/** The account's name and photo, antd's form too, fetched with the password form. */
+const EditProfileForm = lazy(() =>
+  Promise.all([import('@/features/users/components/edit-profile-form'), import('@/lib/antd-theme')]).then(([m, t]) => ({
+    default: t.withAntd(m.EditProfileForm),
+  })),
+);
+
 /** Signing out everywhere, antd's too, fetched with the password form. */
 const EndSessions = lazy(() =>
   Promise.all([import('@/features/auth/components/end-sessions'), import('@/lib/antd-theme')]).then(([m, t]) => ({
@@ -47,6 +54,7 @@ export function ProfilePage() {
       <ProfileCard user={user} />
       {hasRole(user, 'Admin') && <AdminHome />}
       <Suspense fallback={null}>
+        <EditProfileForm />
         <ChangePasswordForm />
         <EndSessions />
       </Suspense>

@@ -1,0 +1,88 @@
+import { Button, Form, Input } from 'antd';
+import { useSetAtom } from 'jotai';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { ImageInput, imageFileRule } from '@/components/ui/image-input';
+import { Notice } from '@/components/ui/notice';
+import { refreshSessionUserAtom, useSessionUser } from '@/lib/session';
+import { uploadImage } from '@/lib/upload-image';
+import { useSubmit } from '@/lib/use-submit';
+import { updateProfile } from '../api/update-profile';
+
+interface Values {
+  name: string;
+  photo?: File | null;
+}
+
+/** As the server takes a name (trimmed, at most 80 characters). */
+const NAME_MAX = 80;
+
+/**
+ * The signed-in account's name and photo. A seller's name is what buyers see on their listings
+ * and, once they book, whom to call (ADR 0075): it changes there too, live. The email and the role
+ * are the account's for good.
+ */
+export function EditProfileForm() {
+  const user = useSessionUser();
+  const refreshSessionUser = useSetAtom(refreshSessionUserAtom);
+  const [form] = Form.useForm<Values>();
+  const [done, setDone] = useState(false);
+  // A file input keeps what was chosen on screen: a new one once the photo is saved.
+  const [photoInput, setPhotoInput] = useState(0);
+  const { submit, busy, error, setError } = useSubmit(async ({ name, photo }: Values) => {
+    if (!user) return;
+    // The photo is uploaded first, as at Sign Up; its URL goes with the name.
+    const photoURL = photo ? await uploadImage(photo) : undefined;
+    await updateProfile(user.email, { name: name.trim(), ...(photoURL ? { photoURL } : {}) });
+    // The account's own row is pushed too; this tab need not wait for it.
+    refreshSessionUser({ ...user, name: name.trim(), ...(photoURL ? { photoURL } : {}) });
+    form.setFieldsValue({ photo: null });
+    setPhotoInput((n) => n + 1);
+    setDone(true);
+    toast.success('Profile updated.');
+  });
+  if (!user) return null;
+  const seller = user.role.toLowerCase() === 'seller';
+  return (
+    <section className="account-profile" aria-labelledby="account-profile-title">
+      <h2 id="account-profile-title">Your name and photo</h2>
+      <p className="profile-card__hint">
+        {seller ? 'Buyers see your name on your listings, and call you by it once they book.' : 'Sellers see your name on your bookings.'}
+      </p>
+      <Form<Values>
+        form={form}
+        name="edit-profile"
+        layout="vertical"
+        initialValues={{ name: user.name }}
+        onFinish={submit}
+        onValuesChange={() => {
+          setError(null);
+          setDone(false);
+        }}
+        requiredMark={false}
+        scrollToFirstError={{ focus: true, block: 'center' }}
+      >
+        <Form.Item
+          label="Name"
+          name="name"
+          rules={[
+            { required: true, whitespace: true, message: 'Please enter your name' },
+            { max: NAME_MAX, message: `Your name must be at most ${NAME_MAX} characters` },
+          ]}
+        >
+          <Input autoComplete="name" maxLength={NAME_MAX} />
+        </Form.Item>
+        <Form.Item label="New photo (optional)" name="photo" rules={[imageFileRule]}>
+          <ImageInput key={photoInput} />
+        </Form.Item>
+        {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
+        {done ? (
+          <Notice className="form-alert" type="success" role="status" title="Saved: your name and photo are as shown above." />
+        ) : null}
+        <Button type="primary" htmlType="submit" loading={busy}>
+          Save
+        </Button>
+      </Form>
+    </section>
+  );
+}
