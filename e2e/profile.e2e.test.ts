@@ -27,6 +27,10 @@ test('when a seller changes their name on their profile, then the dashboard, the
   expect(await name.inputValue()).toBe(`Mirpur Electronics ${tag}`);
   await section.getByText('Buyers see your name on your listings').waitFor();
 
+  // Renamed elsewhere (another device) while the form is open and untouched: the form shows it.
+  await api(baseUrl).rename(seller.token, seller.email, `Mirpur Electronics Ltd ${tag}`);
+  await expect.poll(() => name.inputValue()).toBe(`Mirpur Electronics Ltd ${tag}`);
+
   // An empty name is said by the field and sends nothing.
   await name.fill('   ');
   await section.getByRole('button', { name: 'Save' }).click();

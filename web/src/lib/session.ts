@@ -38,6 +38,15 @@ export const refreshSessionUserAtom = atom(null, (get, set, row: User) => {
   set(sessionAtom, { ...session, user: { ...row, role: session.user.role } });
 });
 
+/**
+ * The signed-in account's own change of name or photo, said by this tab at once: merged into the
+ * session as it is now (a push that came meanwhile, a verified mark, is kept).
+ */
+export const patchSessionUserAtom = atom(null, (get, set, patch: Partial<Pick<User, 'name' | 'photoURL'>>) => {
+  const session = get(sessionAtom);
+  if (session.status === 'signed-in') set(sessionAtom, { ...session, user: { ...session.user, ...patch } });
+});
+
 export const useSession = () => useAtomValue(sessionAtom);
 export const useSessionUser = () => useAtomValue(sessionUserAtom);
 

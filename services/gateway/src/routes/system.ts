@@ -13,9 +13,10 @@ export function systemRoutes({ pool, databaseMode, config, payments, lifecycle, 
 
   /**
    * 200 while all is well; 503 with a short `reason` while the database cannot be reached, a
-   * projection or policy is stalled, or this process's Kafka consumer of replies has crashed for good. Everything comes from the database, so every gateway
-   * answers the same whether or not it hosts the projector, and a stalled process elsewhere
-   * (a projector or service of its own) shows up here too. Only the admin is told the detail
+   * projection or policy is stalled, or this process's Kafka consumer of replies has crashed for
+   * good. All but the last comes from the database, so every gateway answers the same whether or
+   * not it hosts the projector, and a stalled process elsewhere (a projector or service of its
+   * own) shows up here too; the last is this process's own (with COMMAND_BUS=kafka). Only the admin is told the detail
    * (database mode, head, each projection's position): to anyone else it maps the system, and
    * the internal metrics listener's /health gives it to operators.
    */

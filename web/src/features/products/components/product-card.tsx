@@ -55,7 +55,15 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
             {product.seller} {product.sellerVerified ? <VerifiedMark /> : null}
           </dd>
           <dt>Contact</dt>
-          <dd>{product.phone_number ? <a href={telHref(product.phone_number)}>{product.phone_number}</a> : 'Not available'}</dd>
+          <dd>
+            {product.phone_number ? (
+              <a href={telHref(product.phone_number)} aria-label={`Call ${product.seller} on ${product.phone_number}`}>
+                {product.phone_number}
+              </a>
+            ) : (
+              'Not available'
+            )}
+          </dd>
           <dt>Posted</dt>
           <dd>{formatPostDate(product.post_date)}</dd>
           <dt>Used</dt>

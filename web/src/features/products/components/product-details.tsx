@@ -46,7 +46,15 @@ export function ProductDetails({
           <dd>{product.location}</dd>
           <dt>Contact</dt>
           {/* None: its seller closed their account. */}
-          <dd>{product.phone_number ? <a href={telHref(product.phone_number)}>{product.phone_number}</a> : 'Not available'}</dd>
+          <dd>
+            {product.phone_number ? (
+              <a href={telHref(product.phone_number)} aria-label={`Call ${product.seller} on ${product.phone_number}`}>
+                {product.phone_number}
+              </a>
+            ) : (
+              'Not available'
+            )}
+          </dd>
           <dt>Posted</dt>
           <dd>{formatPostDate(product.post_date)}</dd>
           <dt>Status</dt>

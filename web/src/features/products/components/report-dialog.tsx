@@ -1,6 +1,6 @@
 import { Input, Modal } from 'antd';
 import type { Product } from '@tv-shop/contracts';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import toast from 'react-hot-toast';
 import { ApiError } from '@/lib/api-client';
@@ -38,6 +38,7 @@ export function ReportDialog({ product, onClose, onReported }: { product: Produc
   // Opened, the dialog puts the focus in the reason, as the booking dialog does in its first field:
   // typed at once, it is not lost on the dialog's frame.
   const field = useRef<TextAreaRef>(null);
+  useEffect(() => field.current?.focus(), []);
   return (
     <Modal
       open
@@ -47,8 +48,10 @@ export function ReportDialog({ product, onClose, onReported }: { product: Produc
       onOk={() => void submit()}
       onCancel={close}
       destroyOnHidden
+      // Once its opening has ended, antd may have put the focus on the dialog's frame: back to the
+      // reason, unless the buyer has gone on to a button meanwhile.
       afterOpenChange={(opened) => {
-        if (opened) field.current?.focus();
+        if (opened && !document.activeElement?.matches('textarea, button, input')) field.current?.focus();
       }}
     >
       <p>The admin reviews reported listings and removes those that break the rules.</p>

@@ -1,10 +1,10 @@
 import { Button, Form, Input } from 'antd';
 import { useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { ImageInput, imageFileRule } from '@/components/ui/image-input';
 import { Notice } from '@/components/ui/notice';
-import { refreshSessionUserAtom, useSessionUser } from '@/lib/session';
+import { hasRole, patchSessionUserAtom, useSessionUser } from '@/lib/session';
 import { uploadImage } from '@/lib/upload-image';
 import { useSubmit } from '@/lib/use-submit';
 import { updateProfile } from '../api/update-profile';
@@ -14,7 +14,7 @@ interface Values {
   photo?: File | null;
 }
 
-/** As the server takes a name (trimmed, at most 80 characters). */
+/** As the server takes a name: trimmed, at most 80 characters. */
 const NAME_MAX = 80;
 
 /**
@@ -24,31 +24,44 @@ const NAME_MAX = 80;
  */
 export function EditProfileForm() {
   const user = useSessionUser();
-  const refreshSessionUser = useSetAtom(refreshSessionUserAtom);
+  const patchSessionUser = useSetAtom(patchSessionUserAtom);
   const [form] = Form.useForm<Values>();
   const [done, setDone] = useState(false);
   // A file input keeps what was chosen on screen: a new one once the photo is saved.
   const [photoInput, setPhotoInput] = useState(0);
+  // The name changed elsewhere (another tab, a device) while this form is untouched: it shows that one.
+  const current = user?.name;
+  useEffect(() => {
+    if (current !== undefined && !form.isFieldTouched('name')) form.setFieldsValue({ name: current });
+  }, [current, form]);
   const { submit, busy, error, setError } = useSubmit(async ({ name, photo }: Values) => {
     if (!user) return;
-    // The photo is uploaded first, as at Sign Up; its URL goes with the name.
+    const trimmed = name.trim();
+    // The photo is uploaded first, as at Sign Up. Only what changed is sent: a new photo alone
+    // does not put back a name this form was filled with before it changed elsewhere.
     const photoURL = photo ? await uploadImage(photo) : undefined;
-    await updateProfile(user.email, { name: name.trim(), ...(photoURL ? { photoURL } : {}) });
-    // The account's own row is pushed too; this tab need not wait for it.
-    refreshSessionUser({ ...user, name: name.trim(), ...(photoURL ? { photoURL } : {}) });
-    form.setFieldsValue({ photo: null });
+    const change = { ...(trimmed !== user.name ? { name: trimmed } : {}), ...(photoURL ? { photoURL } : {}) };
+    if (Object.keys(change).length > 0) {
+      await updateProfile(user.email, change);
+      // The account's own row is pushed too; this tab need not wait for it.
+      patchSessionUser(change);
+    }
+    form.resetFields(['photo', 'name']);
+    form.setFieldsValue({ name: trimmed });
     setPhotoInput((n) => n + 1);
     setDone(true);
     toast.success('Profile updated.');
   });
   if (!user) return null;
-  const seller = user.role.toLowerCase() === 'seller';
+  const hint = hasRole(user, 'Seller')
+    ? 'Buyers see your name on your listings, and call you by it once they book.'
+    : hasRole(user, 'Buyer')
+      ? 'Sellers see it on the bookings you place from now on.'
+      : null;
   return (
     <section className="account-profile" aria-labelledby="account-profile-title">
       <h2 id="account-profile-title">Your name and photo</h2>
-      <p className="profile-card__hint">
-        {seller ? 'Buyers see your name on your listings, and call you by it once they book.' : 'Sellers see your name on your bookings.'}
-      </p>
+      {hint ? <p className="profile-card__hint">{hint}</p> : null}
       <Form<Values>
         form={form}
         name="edit-profile"
@@ -67,10 +80,14 @@ export function EditProfileForm() {
           name="name"
           rules={[
             { required: true, whitespace: true, message: 'Please enter your name' },
-            { max: NAME_MAX, message: `Your name must be at most ${NAME_MAX} characters` },
+            {
+              validator: async (_: unknown, value: string | undefined) => {
+                if ((value ?? '').trim().length > NAME_MAX) throw new Error(`Your name must be at most ${NAME_MAX} characters`);
+              },
+            },
           ]}
         >
-          <Input autoComplete="name" maxLength={NAME_MAX} />
+          <Input autoComplete="name" />
         </Form.Item>
         <Form.Item label="New photo (optional)" name="photo" rules={[imageFileRule]}>
           <ImageInput key={photoInput} />
