@@ -2,9 +2,10 @@ import type { Product } from '@tv-shop/contracts';
 import { Link } from 'react-router-dom';
 import { CameraIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
-import { formatTk, formatPostDate, telHref } from '@/lib/format';
+import { formatTk, formatPostDate } from '@/lib/format';
 import { CARD_PHOTO, cardPhoto, photosOf, type ProductPhoto } from '../photos';
 import { useBrokenImage } from '@/components/ui/use-broken-image';
+import { ContactPhone } from './contact-phone';
 import { MissingPhoto } from './missing-photo';
 import { ProductActions } from './product-actions';
 import { StatusBadge } from './status-badge';
@@ -56,13 +57,7 @@ export function ProductCard({ product, onBook, priority = false }: ProductCardPr
           </dd>
           <dt>Contact</dt>
           <dd>
-            {product.phone_number ? (
-              <a href={telHref(product.phone_number)} aria-label={`Call ${product.seller} on ${product.phone_number}`}>
-                {product.phone_number}
-              </a>
-            ) : (
-              'Not available'
-            )}
+            <ContactPhone product={product} />
           </dd>
           <dt>Posted</dt>
           <dd>{formatPostDate(product.post_date)}</dd>

@@ -1,10 +1,11 @@
 import type { Product, SellerProfile } from '@tv-shop/contracts';
-import { formatTk, formatPostDate, telHref } from '@/lib/format';
+import { formatTk, formatPostDate } from '@/lib/format';
 import { photosOf } from '../photos';
 import { PhotoGallery } from './photo-gallery';
 import { ProductActions } from './product-actions';
 import { SellerBlock } from './seller-block';
 import { StatusBadge } from './status-badge';
+import { ContactPhone } from './contact-phone';
 
 /**
  * A product's own page: its photos whole (never cropped; swiped or stepped through, a tap opens
@@ -47,13 +48,7 @@ export function ProductDetails({
           <dt>Contact</dt>
           {/* None: its seller closed their account. */}
           <dd>
-            {product.phone_number ? (
-              <a href={telHref(product.phone_number)} aria-label={`Call ${product.seller} on ${product.phone_number}`}>
-                {product.phone_number}
-              </a>
-            ) : (
-              'Not available'
-            )}
+            <ContactPhone product={product} />
           </dd>
           <dt>Posted</dt>
           <dd>{formatPostDate(product.post_date)}</dd>
