@@ -48,6 +48,16 @@ test('when a seller changes their name on their profile, then the dashboard, the
   await page.reload();
   await page.getByRole('heading', { name: `Mirpur TV Centre ${tag}`, level: 1 }).waitFor();
   expect(await section.getByLabel('Name').inputValue()).toBe(`Mirpur TV Centre ${tag}`);
+  // Login and Sign Up opened while signed in say who is, and the way on.
+  for (const path of ['/login', '/signup']) {
+    await page.goto(path);
+    await page
+      .getByRole('status')
+      .filter({ hasText: `You are signed in as Mirpur TV Centre ${tag}.` })
+      .waitFor();
+  }
+  await page.getByRole('link', { name: 'your dashboard' }).click();
+  await page.getByRole('heading', { name: `Mirpur TV Centre ${tag}`, level: 1 }).waitFor();
   const profile = await api(baseUrl).login(seller.email, PASSWORD);
   expect(profile.user.name).toBe(`Mirpur TV Centre ${tag}`);
 });

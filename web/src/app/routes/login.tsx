@@ -8,6 +8,7 @@ import { LoginForm } from '@/features/auth/components/login-form';
 import { sessionAtom } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
 import { Notice } from '@/components/ui/notice';
+import { AlreadySignedIn } from './already-signed-in';
 import { useReturnAfterSignIn, useSignInReason } from './use-return-after-sign-in';
 import { withAntd } from '@/lib/antd-theme';
 
@@ -33,6 +34,7 @@ function LoginPageContent() {
       <section className="auth-card" aria-labelledby="login-heading">
         <h1 id="login-heading">Login</h1>
         {reason ? <Notice type="info" role="status" className="auth-card__reason" title={reason} /> : null}
+        <AlreadySignedIn />
         <LoginForm onSignedIn={done} />
         <p className="auth-card__switch">
           New to TV Shop? {/* Keep where the user came from, so signing up also returns there. */}

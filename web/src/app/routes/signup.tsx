@@ -5,6 +5,7 @@ import { GoogleButton } from '@/features/auth/components/google-button';
 import { SignupForm } from '@/features/auth/components/signup-form';
 import { usePageTitle } from '@/lib/use-page-title';
 import { Notice } from '@/components/ui/notice';
+import { AlreadySignedIn } from './already-signed-in';
 import { useReturnAfterSignIn, useSignInReason } from './use-return-after-sign-in';
 import { withAntd } from '@/lib/antd-theme';
 
@@ -19,6 +20,7 @@ function SignupPageContent() {
       <section className="auth-card" aria-labelledby="signup-heading">
         <h1 id="signup-heading">Sign Up</h1>
         {reason ? <Notice type="info" role="status" className="auth-card__reason" title={reason} /> : null}
+        <AlreadySignedIn />
         <SignupForm onSignedUp={done} />
         <p className="auth-card__switch">
           Already have an account?{' '}
