@@ -1,3 +1,6 @@
+/** Whether the focus is nowhere (on the page's body): what had it went away with what it did. */
+export const focusLost = () => !document.activeElement || document.activeElement === document.body;
+
 /**
  * Moves the focus to the first `h1` in `root` (made focusable by script only, not a tab stop),
  * without scrolling: where the focus goes when what had it went away with the page or the row.

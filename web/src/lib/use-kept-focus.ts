@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { focusHeading, focusUnlisted } from './focus-heading';
+import { focusHeading, focusLost, focusUnlisted } from './focus-heading';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
 
@@ -15,7 +15,6 @@ interface Place {
 }
 
 const verbOf = (el: HTMLElement) => (el.getAttribute('aria-label') || el.textContent || '').trim().split(/\s+/)[0] ?? '';
-const focusLost = () => !document.activeElement || document.activeElement === document.body;
 
 function placeOf(section: HTMLElement, element: HTMLElement): Place {
   const cell = element.closest('td');

@@ -8,7 +8,7 @@ import {
   type ProjectionContext,
   type RecordedEvent,
 } from '@tv-shop/platform';
-import { showsContact, toBooking, type BookingRow } from './rows';
+import { showsContact, showsContactSql, toBooking, type BookingRow } from './rows';
 
 /**
  * Who hears of a booking: its buyer, the seller of the booked TV, and the admin; nobody else. A
@@ -37,10 +37,9 @@ const emitBooking = async (ctx: ProjectionContext, id: string) => {
  */
 const emitContactOf = async (ctx: ProjectionContext, where: string, param: string) => {
   if (ctx.replaying) return;
-  const { rows } = await ctx.db.query<BookingRow>(
-    `${SELECT_BOOKINGS} where ${where} and (b.paid or not b.cancelled) order by b.placed_at`,
-    [param],
-  );
+  const { rows } = await ctx.db.query<BookingRow>(`${SELECT_BOOKINGS} where ${where} and ${showsContactSql('b')} order by b.placed_at`, [
+    param,
+  ]);
   for (const r of rows) ctx.emit({ entity: 'booking', op: 'upsert', id: r.id, row: toBooking(r) }, bookingRooms(r, true));
 };
 
@@ -297,8 +296,8 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   // Live, the bookings showing a new contact are announced again (a replay announces nothing).
   if (!ctx.replaying)
     loads.push(
-      [bookings, 't.product_id = any($1) and (t.paid or not t.cancelled)', [rephoned]],
-      [bookings, 't.seller_id = any($1) and (t.paid or not t.cancelled)', [renamed]],
+      [bookings, `t.product_id = any($1) and ${showsContactSql('t')}`, [rephoned]],
+      [bookings, `t.seller_id = any($1) and ${showsContactSql('t')}`, [renamed]],
     );
   await RowSet.loadTogether(ctx.db, loads);
   const touched = new LastChanges();

@@ -34,6 +34,8 @@ export interface BookingRow {
 }
 /** Whether a booking shows how to reach its seller: open or paid, not cancelled. */
 export const showsContact = (r: Pick<BookingRow, 'paid' | 'cancelled'>) => r.paid || !r.cancelled;
+/** `showsContact` in SQL, of the bookings row named `alias`. */
+export const showsContactSql = (alias: string) => `(${alias}.paid or not ${alias}.cancelled)`;
 
 export const toBooking = (r: BookingRow): Booking => ({
   _id: r.id,

@@ -9,7 +9,7 @@ import { useCategories } from '@/features/categories/api/get-categories';
 import { AddProductForm } from '@/features/products/components/add-product-form';
 import { readProductPage } from '@/features/products/api/read-product-page';
 import { useProductPage } from '@/features/products/use-product-page';
-import { focusUnlisted } from '@/lib/focus-heading';
+import { focusLost, focusUnlisted } from '@/lib/focus-heading';
 import { useSessionUser } from '@/lib/session';
 import { usePageTitle } from '@/lib/use-page-title';
 import { withAntd } from '@/lib/antd-theme';
@@ -56,7 +56,7 @@ function EditProductPageContent() {
   const formGone = hadForm === id && (!product || refused !== null);
   useEffect(() => {
     if (!formGone || !heading.current) return;
-    if (document.activeElement && document.activeElement !== document.body) return;
+    if (!focusLost()) return;
     window.scrollTo({ top: 0 });
     focusUnlisted(heading.current);
   }, [formGone]);

@@ -1,7 +1,8 @@
 import type { Booking } from '@tv-shop/contracts';
 import { EmptyText } from '@/components/ui/empty-text';
 import { RowAvatar } from '@/components/ui/row-avatar';
-import { formatTk, telHref } from '@/lib/format';
+import { PhoneLink } from '@/components/ui/phone-link';
+import { formatTk } from '@/lib/format';
 import { BookingStatus } from './booking-status';
 
 const when = (iso: string) =>
@@ -38,7 +39,7 @@ export function SellerBookingsList({ bookings }: { bookings: Booking[] }) {
           </span>
           <span>
             <span className="seller-booking__label">Phone </span>
-            <a href={telHref(b.phone_number)}>{b.phone_number}</a>
+            <PhoneLink phone={b.phone_number} />
           </span>
           <span>
             <span className="seller-booking__label">Meeting place </span>

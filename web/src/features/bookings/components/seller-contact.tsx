@@ -1,15 +1,10 @@
 import type { Booking } from '@tv-shop/contracts';
-import { telHref } from '@/lib/format';
+import { PhoneLink } from '@/components/ui/phone-link';
 
 /** The seller's number as a link that dials it, named for whom it calls. */
-function CallSeller({ booking }: { booking: Booking }) {
-  const phone = booking.seller_phone ?? '';
-  return (
-    <a href={telHref(phone)} aria-label={`Call ${booking.seller_name || 'the seller'} on ${phone}`}>
-      {phone}
-    </a>
-  );
-}
+const CallSeller = ({ booking }: { booking: Booking }) => (
+  <PhoneLink phone={booking.seller_phone ?? ''} of={booking.seller_name || 'the seller'} />
+);
 
 /**
  * Whom the buyer of a booked or bought TV calls to meet, and the number: one tap on a phone.

@@ -9,6 +9,7 @@ import { createPaymentIntent } from '../api/create-payment-intent';
 import { recordPayment } from '../api/record-payment';
 import type { CardOutcome } from '../types';
 import { SandboxCardForm } from './sandbox-card-form';
+import { focusLost } from '@/lib/focus-heading';
 
 const StripeCardForm = lazy(() => import('./stripe-card-form'));
 
@@ -38,6 +39,12 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
   const [refusal, setRefusal] = useState<string | null>(null);
   /** The payment went through but could not be recorded (the shop unreachable): the provider's report will. */
   const [recordError, setRecordError] = useState<string | null>(null);
+  /** What a new attempt, or an edited card, no longer says: the card's, the shop's and the recording's failures. */
+  const clearFailures = () => {
+    setError(null);
+    setRefusal(null);
+    setRecordError(null);
+  };
   const [busy, setBusy] = useState(false);
   // Whether a payment is on its way, at once (the state above is drawn a render later).
   const inFlight = useRef(false);
@@ -62,9 +69,7 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
     setIntent(null);
     setIntentError(null);
     // Booked again after a refusal: what was refused then is not said of this placing.
-    setError(null);
-    setRefusal(null);
-    setRecordError(null);
+    clearFailures();
     createPaymentIntent(booking._id).then(
       (answer) => alive && setIntent(answer),
       (failure: unknown) => {
@@ -82,9 +87,7 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
       setError(outcome.error);
       return;
     }
-    setError(null);
-    setRefusal(null);
-    setRecordError(null);
+    clearFailures();
     try {
       const answer = await recordPayment({
         bookingId: booking._id,
@@ -112,11 +115,7 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
     billing: payer,
     onOutcome,
     // A refusal's message goes once the card is edited (why the booking closed stays).
-    onEdit: () => {
-      setError(null);
-      setRefusal(null);
-      setRecordError(null);
-    },
+    onEdit: clearFailures,
     busy,
     begin: () => {
       if (inFlight.current) return false;
@@ -142,7 +141,7 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
   useEffect(() => {
     const went = formWasShown.current && !formShown && paidWith === null;
     formWasShown.current = formShown;
-    if (went && (!document.activeElement || document.activeElement === document.body)) notice.current?.focus();
+    if (went && focusLost()) notice.current?.focus();
   }, [formShown, paidWith]);
 
   return (

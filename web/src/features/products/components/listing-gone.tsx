@@ -2,7 +2,7 @@ import { removedReasonText, type RemovedListing } from '@tv-shop/contracts';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { focusUnlisted } from '@/lib/focus-heading';
+import { focusLost, focusUnlisted } from '@/lib/focus-heading';
 import { formatDay } from '@/lib/format';
 import { capitalized } from '@/lib/problem-text';
 
@@ -16,8 +16,7 @@ export function ListingGone({ removed, removedWhileOpen }: { removed: RemovedLis
   const heading = useRef<HTMLHeadingElement>(null);
   // Removed while open: the button that had the focus (Book now) went with it; the heading takes it.
   useEffect(() => {
-    if (removedWhileOpen && heading.current && (!document.activeElement || document.activeElement === document.body))
-      focusUnlisted(heading.current);
+    if (removedWhileOpen && heading.current && focusLost()) focusUnlisted(heading.current);
   }, [removedWhileOpen]);
   return (
     <section className="listing-gone" aria-labelledby="listing-gone-title">

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Tag } from '@/components/ui/tag';
 import { Button } from '@/components/ui/button';
 import { useSessionUser } from '@/lib/session';
+import { focusLost } from '@/lib/focus-heading';
 
 // The dialog (antd's Modal, in the shop's theme) is downloaded when a buyer first presses Add Report.
 const ReportDialog = lazy(() =>
@@ -39,7 +40,7 @@ export function ReportButton({ product }: { product: Product }) {
     refocus.current = false;
     // Only where it was lost with the dialog: a report that ends after the buyer closed the dialog
     // and moved on (Esc while it was sent) does not take the focus back.
-    if (document.activeElement && document.activeElement !== document.body) return;
+    if (!focusLost()) return;
     (button.current ?? done.current)?.focus();
   });
   const reported = () => {

@@ -9,6 +9,7 @@ import { ProductGrid } from '../components/product-grid';
 import { priceProblem, priceRefusal } from './price-range';
 import { isFiltered, type ProductSearchState } from './search-params';
 import { useProductSearch } from './use-product-search';
+import { focusLost } from '@/lib/focus-heading';
 
 const countText = (n: number, capped = false) => `${n.toLocaleString('en-US')}${capped ? '+' : ''} ${n === 1 && !capped ? 'TV' : 'TVs'}`;
 
@@ -114,7 +115,7 @@ function useLoadMoreFocus(products: Product[], loadMore: () => Promise<void>, lo
     if (link) link.focus();
     // Nothing came (the load failed): back to the button, which was off while it loaded, unless
     // the focus went elsewhere meanwhile.
-    else if (!document.activeElement || document.activeElement === document.body) button.current?.focus();
+    else if (focusLost()) button.current?.focus();
   }, [after, loadingMore, products]);
   const load = () => {
     setAfter(products.at(-1)?._id ?? null);
