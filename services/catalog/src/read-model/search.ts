@@ -31,7 +31,9 @@ function decodeCursor(cursor: string, sort: ProductSearch['sort']): [string, str
       // Two members: a cursor given out before the sort was in it (its page still open).
       (parsed.length === 2 || (parsed.length === 3 && parsed[2] === sort)) &&
       parsed.every((x) => typeof x === 'string') &&
-      /^-?\d{1,18}$/.test(parsed[0] as string)
+      /^-?\d{1,18}$/.test(parsed[0] as string) &&
+      // An id as the catalog gives them (a NUL or any odd text would reach PostgreSQL as a parameter).
+      /^[A-Za-z0-9-]{1,64}$/.test(parsed[1] as string)
     )
       return [parsed[0] as string, parsed[1] as string];
   } catch {

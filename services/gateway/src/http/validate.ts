@@ -75,9 +75,15 @@ export function queryParam(query: Record<string, unknown>, name: string): string
   return v.trim();
 }
 
-/** Route ids are UUIDs or short slugs; anything else is a 404, not a database error. */
-export function idParam(value: string | undefined, what: string): string {
-  if (!value || !/^[A-Za-z0-9-]{1,64}$/.test(value)) throw new AppError('not_found', `${what} not found`, { field: 'id' });
+/** Ids are UUIDs or short slugs. */
+export const isId = (value: string): boolean => /^[A-Za-z0-9-]{1,64}$/.test(value);
+
+/**
+ * Route ids are UUIDs or short slugs; anything else is a 404, not a database error. `field` names
+ * where the id came from when that is not the route's `:id` (a body's `bookingId`).
+ */
+export function idParam(value: string | null | undefined, what: string, field = 'id'): string {
+  if (!value || !isId(value)) throw new AppError('not_found', `${what} not found`, { field });
   return value;
 }
 

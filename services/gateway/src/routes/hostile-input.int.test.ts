@@ -175,6 +175,14 @@ describe('hostile input: money fields and deeply nested bodies', () => {
     expect(search.body).toMatchObject({ field: 'limit', detail: 'limit must be given once, as plain text' });
   });
 
+  it("when a payment's bookingId is not an id, then 404 naming bookingId (the body's field, not the route's)", async () => {
+    const buyer = await shop.signup('Buyer');
+    for (const path of ['/create-payment-intent', '/payments']) {
+      const res = await shop.call('POST', path, { token: buyer.token, body: { bookingId: 'a b', transationId: 'pi_x' } });
+      expect([res.status, res.body.field], path).toEqual([404, 'bookingId']);
+    }
+  });
+
   it('when the URL is longer than the server reads, then 431 in problem+json, and the server goes on', async () => {
     const res = await shop.call('GET', `/product/${'a'.repeat(20_000)}`);
     expect(res.status).toBe(431);

@@ -84,7 +84,7 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
     const reply = await sender.send(req, {
       service: 'orders',
       type: 'CreatePaymentIntent',
-      aggregateId: idParam(bookingId, 'Booking'),
+      aggregateId: idParam(bookingId, 'Booking', body.bookingId === undefined ? 'price' : 'bookingId'),
       data: { buyerId: buyer._id },
     });
     const answer: PaymentIntentAnswer = {
@@ -101,7 +101,7 @@ export function orderRoutes({ reads, sender, payments }: GatewayDeps): Router {
     const reply = await sender.send(req, {
       service: 'orders',
       type: 'PayBooking',
-      aggregateId: idParam(body.bookingId, 'Booking'),
+      aggregateId: idParam(body.bookingId, 'Booking', 'bookingId'),
       commandId: uuidFromName(`payment:${body.bookingId}:${body.transationId}`),
       data: { buyerId: buyer._id, paymentIntentId: body.transationId },
     });

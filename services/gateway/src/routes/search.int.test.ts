@@ -92,6 +92,9 @@ describe('search, product and seller pages', () => {
   it('when the query is malformed, then the answer is a 400 naming the field', async () => {
     for (const [query, field] of [
       ['cursor=not-ours', 'cursor'],
+      // Well formed, but its id holds a NUL (PostgreSQL refuses one as a parameter: it was a 500).
+      [`cursor=${Buffer.from(JSON.stringify(['1', '\u0000'])).toString('base64url')}`, 'cursor'],
+      [`cursor=${Buffer.from(JSON.stringify(['1', '\u0000', 'newest'])).toString('base64url')}`, 'cursor'],
       ['minPrice=500&maxPrice=100', 'minPrice'],
       ['limit=500', 'limit'],
       // Numbers are digits: hex, exponents and blanks are refused, not read as 16, 10 or 0.
