@@ -102,9 +102,11 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     if (page === 'null') throw notFound('Seller', 'id');
     res.type('json').send(page);
   });
+  // A category's list is kept with the pages: any id may be asked for, and made-up ones must not
+  // push All Products, the advertised and the categories out of theirs.
   r.get('/products/:categoryId', async (req, res) => {
     const id = idParam(req.params.categoryId, 'Category');
-    const list = await cached(`category:${id}`, async () =>
+    const list = await cachedPage(`category:${id}`, async () =>
       (await reads.catalog.categoryExists(id)) ? reads.catalog.productsOfCategory(id) : null,
     );
     if (list === 'null') throw notFound('Category', 'categoryId');
