@@ -151,7 +151,12 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
       }
       case 'UserProfileUpdated': {
         const d = e.data as EventOf<'UserProfileUpdated'>['data'];
-        if (sellers.update(d.userId, { name: d.name })) patchSellerProducts(d.userId, { seller_name: d.name }, e.position);
+        // Only a new name: a photo changed alone would otherwise announce every listing of theirs again.
+        const seller = sellers.get(d.userId);
+        if (seller && seller.name !== d.name) {
+          sellers.update(d.userId, { name: d.name });
+          patchSellerProducts(d.userId, { seller_name: d.name }, e.position);
+        }
         break;
       }
       case 'UserDeleted': {

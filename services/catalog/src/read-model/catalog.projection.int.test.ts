@@ -201,11 +201,13 @@ describe('catalog projection (rm_catalog)', () => {
       });
   });
 
-  it("UserProfileUpdated: a seller's new name on their listings, pushed; a buyer's changes nothing here", async () => {
+  it("UserProfileUpdated: a seller's new name on their listings, pushed; a buyer's, or a new photo alone, changes nothing here", async () => {
     await given(seller(), seller('b1', 'Buyer'), listed('p1'))
       .when(
         { type: 'UserProfileUpdated', data: { userId: 's1', name: 'Karim Ali', photoURL: '' } },
         { type: 'UserProfileUpdated', data: { userId: 'b1', name: 'Nusrat', photoURL: '' } },
+        // The same name with a new photo: no listing is announced again.
+        { type: 'UserProfileUpdated', data: { userId: 's1', name: 'Karim Ali', photoURL: 'https://img.example/k.png' } },
       )
       .then({
         rows: { [FLAGS]: [flags('p1', { seller_name: 'Karim Ali' })], 'select name from sellers': [{ name: 'Karim Ali' }] },

@@ -128,7 +128,8 @@ export const catalogProjection: Projection = {
     },
     UserProfileUpdated: async (e, ctx) => {
       const d = e.data as EventOf<'UserProfileUpdated'>['data'];
-      const res = await ctx.db.query('update sellers set name = $2 where id = $1', [d.userId, d.name]);
+      // Only a new name: a photo changed alone would otherwise announce every listing of theirs again.
+      const res = await ctx.db.query('update sellers set name = $2 where id = $1 and name is distinct from $2', [d.userId, d.name]);
       if (res.rowCount) {
         await ctx.db.query('update products set seller_name = $2 where seller_id = $1', [d.userId, d.name]);
         await emitProducts(ctx, 'seller_id', d.userId);
