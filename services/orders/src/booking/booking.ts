@@ -17,6 +17,8 @@ export type BookingState =
       paidWith: string | null;
       /** How many times the booking was placed in this stream (it may be placed again after a cancellation). */
       placements: number;
+      /** How many of those placings the buyer called off themselves (a bound on placing it again). */
+      cancelledByBuyer: number;
       /** Payments of this placing the provider confirmed and the shop is recording (PaymentReceived). */
       received: string[];
       /** Why its last placing was cancelled, while it is. */
@@ -28,7 +30,16 @@ export const initialState = (): BookingState => ({ status: 'none' });
 export function evolve(state: BookingState, event: BookingEvent): BookingState {
   if (event.type === 'BookingPlaced') {
     if (state.status === 'none')
-      return { status: 'placed', booking: event.data, intents: {}, refunded: {}, paidWith: null, placements: 1, received: [] };
+      return {
+        status: 'placed',
+        booking: event.data,
+        intents: {},
+        refunded: {},
+        paidWith: null,
+        placements: 1,
+        cancelledByBuyer: 0,
+        received: [],
+      };
     return {
       ...state,
       status: 'placed',
@@ -48,7 +59,14 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
     case 'BookingPaid':
       return { ...state, status: 'paid', paidWith: event.data.paymentIntentId };
     case 'BookingCancelled':
-      return state.status === 'placed' ? { ...state, status: 'cancelled', cancelledFor: event.data.reason } : state;
+      return state.status === 'placed'
+        ? {
+            ...state,
+            status: 'cancelled',
+            cancelledFor: event.data.reason,
+            cancelledByBuyer: state.cancelledByBuyer + (event.data.reason === 'buyer-cancelled' ? 1 : 0),
+          }
+        : state;
     case 'PaymentRefunded':
       return { ...state, refunded: { ...state.refunded, [event.data.paymentIntentId]: true } };
   }

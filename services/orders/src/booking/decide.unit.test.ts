@@ -181,6 +181,23 @@ describe('booking decider', () => {
       given(placed, intentCreated, paid).when(cancelOwn()).thenThrows({ kind: 'illegal_state', field: 'bookingId' });
       given(placed, intentCreated).when(cancelOwn('u1', true)).thenThrows({ kind: 'illegal_state', field: 'bookingId' });
     });
+    it('given a TV whose booking the buyer cancelled five times, when they book it again, then a conflict; cancellations by the shop do not count', () => {
+      const again: BookingCommand = { type: 'PlaceBooking', data: { booking, product } };
+      const fourTimes = [placed, byBuyer, placed, byBuyer, placed, byBuyer, placed, byBuyer];
+      given(...fourTimes, placed, byBuyer)
+        .when(again)
+        .thenThrows({
+          kind: 'conflict',
+          field: 'product_id',
+          message: 'You cancelled your booking of this TV 5 times: it cannot be booked again',
+        });
+      given(...fourTimes)
+        .when(again)
+        .then([placed]);
+      given(...fourTimes, placed, cancelled, placed, cancelled)
+        .when(again)
+        .then([placed]);
+    });
     it('given a booking the buyer cancelled, when a payment of it arrives, then refused (the workflow refunds it); when placed again, it can be paid', () => {
       given(placed, intentCreated, byBuyer).when(pay()).thenThrows({ kind: 'illegal_state', field: 'bookingId' });
       given(placed, intentCreated, byBuyer, placed).when(pay()).then([paid]);
