@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Response } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { DESKTOP, PHONE, snap, snapAsIs, useBrowser } from './support/browser';
-import { api, card, uniqueEmail } from './support/shop';
+import { api, card, logIn, PASSWORD, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -182,6 +182,14 @@ test('on a touch screen, the controls are sized for a finger and the text boxes 
   await search.waitFor();
   expect(await size('[role="search"] .field-input')).toEqual({ height: 40, font: '16px' });
   expect(await search.getByRole('button', { name: /^Filters/ }).evaluate((el) => Math.round(el.getBoundingClientRect().height))).toBe(40);
+  // The bar's links as well (they were 27-28 px tall).
+  for (const name of ['Home', 'All Products', 'Dashboard', 'Blogs', 'Login'])
+    expect(
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('link', { name, exact: true })
+        .evaluate((el) => Math.round(el.getBoundingClientRect().height)),
+    ).toBe(40);
   // On the narrowest phone each filter takes the width, so "Any condition" at 16 px is not cut off.
   await page.setViewportSize({ width: 320, height: 700 });
   await search.getByRole('button', { name: /^Filters/ }).click();
@@ -202,6 +210,21 @@ test('on a touch screen, the controls are sized for a finger and the text boxes 
     await page.getByRole('button', { name: 'Login', exact: true }).evaluate((el) => Math.round(el.getBoundingClientRect().height)),
   ).toBe(40);
   await snapAsIs(page, '17-touch-sign-in');
+  // Signed in, the dashboard's drawer closes with a finger-sized button (it was 24 px).
+  const email = uniqueEmail('touch');
+  await api(baseUrl).signup('Touch Buyer', email, 'Buyer');
+  await logIn(page, email, PASSWORD);
+  await page.goto('/dashboard/my_order');
+  await page.getByRole('button', { name: 'Dashboard Menu' }).click();
+  const close = page.getByRole('dialog').getByRole('button', { name: 'Close' });
+  expect(
+    await close.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return [Math.round(r.width), Math.round(r.height)];
+    }),
+  ).toEqual([40, 40]);
+  await close.click();
+  await page.getByRole('dialog').waitFor({ state: 'hidden' });
 
   // With a mouse, the desktop's sizes stay as they were.
   const desk = await newPage();
