@@ -153,6 +153,44 @@ describe.each(forms)('orders projection (rm_orders), %s', (_, projection) => {
       });
   });
 
+  it("UserDeleted of a buyer: their phone, meeting place and email go from their bookings (an earlier placing's too), their name stays; not pushed", async () => {
+    const deleted = { type: 'UserDeleted', data: { userId: 'b1', email: 'nusrat@x.test', role: 'Buyer' } };
+    const BUYER = 'select buyer_name, buyer_email, phone, meeting_location, count(*)::int as n from bookings group by 1, 2, 3, 4';
+    await given(listed(), placed(), cancelled('buyer-cancelled'), placed(), paid)
+      .when(deleted, deleted)
+      .then({
+        rows: { [BUYER]: [{ buyer_name: 'Nusrat', buyer_email: '', phone: '', meeting_location: '', n: 2 }] },
+        pushes: [],
+      });
+    // Another buyer's booking keeps theirs.
+    await given(listed(), placed())
+      .when({ type: 'UserDeleted', data: { userId: 'b2', email: 'b2@x.test', role: 'Buyer' } })
+      .then({
+        rows: {
+          [BUYER]: [{ buyer_name: 'Nusrat', buyer_email: 'nusrat@x.test', phone: '01800000000', meeting_location: 'Dhanmondi', n: 1 }],
+        },
+      });
+  });
+
+  it('BookingCancelled for buyer-deleted (a booking that landed just after the account closed): nothing of how to reach the buyer stays with it', async () => {
+    await given(listed(), placed())
+      .when(cancelled('buyer-deleted'))
+      .then({
+        rows: { 'select buyer_email, phone, meeting_location from bookings': [{ buyer_email: '', phone: '', meeting_location: '' }] },
+        pushes: [
+          upsert(3, {
+            status: 'cancelled',
+            cancel_reason: 'account deleted',
+            email: '',
+            phone_number: '',
+            meeting_location: '',
+            seller_name: undefined,
+            seller_phone: undefined,
+          }),
+        ],
+      });
+  });
+
   it('a cancelled booking shows no contact; an open or paid one does', async () => {
     await given(listed(), placed())
       .when(cancelled('buyer-cancelled'))

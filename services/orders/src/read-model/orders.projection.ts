@@ -129,6 +129,10 @@ export const ordersProjection: Projection = {
       );
       await ctx.db.query(`update bookings set seller_email = '' where seller_id = $1 and seller_email <> ''`, [d.userId]);
       if (rowCount) await emitContactOf(ctx, 'b.seller_id = $1', d.userId);
+      // A closed buyer's account likewise: their phone, meeting place and email go from their
+      // bookings (their name stays, so the seller knows whose booking it was). Not announced: the
+      // open ones are cancelled for it, and that is announced.
+      await ctx.db.query(`update bookings set ${BUYER_GONE_SQL} where buyer_id = $1 and (${BUYER_CONTACT_SQL})`, [d.userId]);
     },
     BookingPlaced: async (e, ctx) => {
       const d = e.data as EventOf<'BookingPlaced'>['data'];
@@ -188,10 +192,11 @@ export const ordersProjection: Projection = {
               d.productId,
             ])
           : { rows: [] };
-      await ctx.db.query('update bookings set cancelled = true, cancel_reason = $2 where id = $1', [
-        d.bookingId,
-        cancelReasonText(d.reason, rows[0]?.removed_reason),
-      ]);
+      // One whose buyer's account closed before it landed keeps nothing of how to reach them either.
+      await ctx.db.query(
+        `update bookings set cancelled = true, cancel_reason = $2${d.reason === 'buyer-deleted' ? `, ${BUYER_GONE_SQL}` : ''} where id = $1`,
+        [d.bookingId, cancelReasonText(d.reason, rows[0]?.removed_reason)],
+      );
       await emitBooking(ctx, d.bookingId);
     },
     // Money given back for a payment that bought nothing (the booking was cancelled meanwhile, or it
@@ -213,6 +218,11 @@ type BookingRecord = Omit<BookingRow, 'price_poisha' | 'refunded_poisha' | 'book
   placed_at: number;
   booked_at: string;
 };
+
+/** How a closed buyer's account was reached, as it is left on their bookings (ADR 0075). */
+const BUYER_GONE = { phone: '', meeting_location: '', buyer_email: '' } as const;
+const BUYER_GONE_SQL = `phone = '', meeting_location = '', buyer_email = ''`;
+const BUYER_CONTACT_SQL = `phone <> '' or meeting_location <> '' or buyer_email <> ''`;
 
 const BOOKING_EVENTS = ['BookingPlaced', 'BookingPaid', 'BookingCancelled', 'PaymentRefunded'];
 /** What a batch of new listings alone (insertSellers) does not cover: an edit counts when it changed the phone. */
@@ -290,8 +300,9 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       't.id = any($1)',
       BOOKING_EVENTS.flatMap((type) => named(type, 'bookingId')),
     ),
-    // A closed account's email goes from its bookings, replayed too.
+    // A closed account's email goes from its bookings, replayed too; a buyer's phone and meeting place as well.
     [bookings, 't.seller_id = any($1)', [closed]],
+    [bookings, 't.buyer_id = any($1)', [closed]],
   ];
   // Live, the bookings showing a new contact are announced again (a replay announces nothing).
   if (!ctx.replaying)
@@ -341,8 +352,11 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           theirs = sellers.update(s.product_id, contact);
         }
         if (e.type === 'UserDeleted')
-          for (const b of bookings.values())
+          for (const b of bookings.values()) {
             if (b.seller_id === d.userId && b.seller_email !== '') bookings.update(b.id, { seller_email: '' });
+            if (b.buyer_id === d.userId && (b.phone !== '' || b.meeting_location !== '' || b.buyer_email !== ''))
+              bookings.update(b.id, BUYER_GONE);
+          }
         if (theirs) touchContact((b) => b.seller_id === d.userId, e.position);
         break;
       }
@@ -400,7 +414,8 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       case 'BookingCancelled': {
         const d = e.data as EventOf<'BookingCancelled'>['data'];
         const removedAs = d.reason === 'product-removed' ? sellers.get(d.productId)?.removed_reason : null;
-        if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: cancelReasonText(d.reason, removedAs) }))
+        const cancelled = { cancelled: true, cancel_reason: cancelReasonText(d.reason, removedAs) };
+        if (bookings.update(d.bookingId, d.reason === 'buyer-deleted' ? { ...cancelled, ...BUYER_GONE } : cancelled))
           touch(d.bookingId, e.position);
         break;
       }

@@ -39,11 +39,12 @@ export function SellerBookingsList({ bookings }: { bookings: Booking[] }) {
           </span>
           <span>
             <span className="seller-booking__label">Phone </span>
-            <PhoneLink phone={b.phone_number} />
+            {/* A closed account's bookings keep nothing of how to reach its buyer (ADR 0075). */}
+            {b.phone_number ? <PhoneLink phone={b.phone_number} /> : <span className="seller-booking__gone">account closed</span>}
           </span>
           <span>
             <span className="seller-booking__label">Meeting place </span>
-            {b.meeting_location}
+            {b.meeting_location || <span className="seller-booking__gone">account closed</span>}
           </span>
           <span>
             <span className="seller-booking__label">Booked </span>
