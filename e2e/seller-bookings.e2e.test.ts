@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { DESKTOP, PHONE, snap, snapAsIs, useBrowser } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { ADMIN, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -146,4 +146,22 @@ test('when a seller marks a booked TV sold, then their My Bookings says why in w
   const row = page.getByRole('list', { name: 'Bookings of your TVs' }).getByRole('listitem').filter({ hasText: productName });
   await row.getByText('you marked it sold').waitFor();
   expect(await row.getByText('the seller marked it sold').count()).toBe(0);
+});
+
+test("when the admin closes a buyer's account, then the seller's My Bookings keeps their name but says 'account closed' where their phone and meeting place were", async () => {
+  const productName = `Minister 43" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Closed Account Screens', productName);
+  const buyer = await api(baseUrl).signup('Gone Buyer', uniqueEmail('buyer'), 'Buyer');
+  const booked = await api(baseUrl).book(buyer.token, seller.productId);
+  await payByApi(buyer.token, booked.insertedId!);
+  const { token: adminToken } = await api(baseUrl).login(ADMIN.email, ADMIN.password);
+  await api(baseUrl).deleteUser(adminToken, buyer.user._id);
+
+  const page = await newPage();
+  await logInFromHome(page, seller.email, PASSWORD);
+  await page.goto('/dashboard/my_bookings');
+  const row = page.getByRole('list', { name: 'Bookings of your TVs' }).getByRole('listitem').filter({ hasText: productName });
+  await row.getByText('Gone Buyer').waitFor();
+  expect(await row.getByText('account closed').count()).toBe(2);
+  expect(await row.locator('a[href^="tel:"]').count()).toBe(0);
 });
