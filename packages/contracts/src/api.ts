@@ -83,13 +83,19 @@ export const ChangePasswordBody = z
   .refine((b) => b.new_password !== b.current_password, { path: ['new_password'], message: 'must differ from the current password' });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 
-/** `PUT /users?email=`: the caller's own name and photo; a role is chosen once. */
-export const UpsertUserBody = z.object({
-  name: trimmed(80).optional(),
-  email: email.optional(),
-  role: z.string().optional(),
-  photoURL: url.optional(),
-});
+/**
+ * `PUT /users?email=`: the caller's own name and photo; a role is chosen once. Every member is
+ * optional, so a member it does not take is refused (400 naming it), not dropped: `photoUrl` for
+ * `photoURL` would otherwise answer 200 and change nothing.
+ */
+export const UpsertUserBody = z
+  .object({
+    name: trimmed(80).optional(),
+    email: email.optional(),
+    role: z.string().optional(),
+    photoURL: url.optional(),
+  })
+  .strict();
 export type UpsertUserBody = z.infer<typeof UpsertUserBody>;
 
 const photoList = (photo: z.ZodType<string>) =>

@@ -42,6 +42,9 @@ describe('users and admin API', () => {
     expect((await put(seller.user.email, { role: 'Buyer' })).status).toBe(403);
     expect((await put(other.user.email, { name: 'Hacked' })).status).toBe(403);
     expect((await put(seller.user.email, { email: 'new@example.com' })).status).toBe(400);
+    // A member it does not take (a misspelt photoURL) is named, not dropped with a 200 that changes nothing.
+    const typo = await put(seller.user.email, { photoUrl: 'https://img.example/other.png' });
+    expect([typo.status, typo.body.field, typo.body.detail]).toEqual([400, 'photoUrl', 'photoUrl is unknown here']);
     expect((await shop.call('GET', `/users_seller/${seller.user.email}`, { token: seller.token })).body.isSeller).toBe(true);
   });
 
