@@ -95,6 +95,10 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   await lateRow.waitFor();
 
   // The product's timeline: the latest step has the report; one step back, it has not.
+  const stateReads: string[] = [];
+  admin.on('request', (r) => {
+    if (r.url().includes('/api/admin/streams/')) stateReads.push(new URL(r.url()).search);
+  });
   await reportedRow.getByRole('link', { name: stream }).click();
   await admin.getByRole('heading', { name: stream }).waitFor();
   await admin.getByRole('heading', { name: /Step 2 of 2/ }).waitFor();
@@ -123,6 +127,10 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   // And forward again with the slider's keys.
   await slider.press('End');
   await expect.poll(() => field(admin, 'reported').textContent()).toBe('true');
+  // One read a step: the stream, then the step back (each answer carries the state before its event).
+  expect(stateReads).toHaveLength(2);
+  expect(stateReads[0]).toBe('');
+  expect(stateReads[1]).toMatch(/^\?at=\d+$/);
 
   // From a filtered log, the timeline goes back to that log, its filters kept.
   await admin.goto(`${baseUrl}/dashboard/events?type=ProductReported`);

@@ -66,6 +66,11 @@ export interface StreamHistory {
   /** The position asked for, resolved: the last event included (0 when none is). */
   at: number;
   state: unknown;
+  /**
+   * The state just before the event at `at` (the stream's start when it is the first; the start
+   * too when none is included): what that event changed, without asking again.
+   */
+  previous: unknown;
   /** The stream's events up to `at`, oldest first. */
   events: LogEvent[];
   /** How many events the stream has in all (a slider's full length). */

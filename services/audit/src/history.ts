@@ -28,7 +28,14 @@ export async function streamHistory(deps: {
   let state = model.initialState();
   // When each secret in the state was last set (its value hidden, a change of it still shows).
   const setAt = new Map<string, number>();
-  for (const e of included) {
+  // The state just before the last event included, for what that event changed: one read a step.
+  let previous = state;
+  let setAtBefore = setAt;
+  for (const [i, e] of included.entries()) {
+    if (i === included.length - 1) {
+      previous = state;
+      setAtBefore = new Map(setAt);
+    }
     const next = model.evolve(state, e);
     // Only an event that carries a secret sets one: the others are not compared.
     if (secretsOf(e.data).size > 0) {
@@ -38,12 +45,14 @@ export async function streamHistory(deps: {
     state = next;
   }
   const names = await deps.namesOf([...new Set(included.map((e) => e.metadata.actorId))]);
+  const hidden = (set: Map<string, number>) => (path: string) => (set.has(path) ? `[hidden, set at #${set.get(path)}]` : HIDDEN);
   return {
     streamId,
     owner: model.owner,
     category,
     at: included.length ? included[included.length - 1]!.position : 0,
-    state: redact(state, (path) => (setAt.has(path) ? `[hidden, set at #${setAt.get(path)}]` : HIDDEN)),
+    state: redact(state, hidden(setAt)),
+    previous: redact(previous, hidden(setAtBefore)),
     events: included.map((e) => logEventOf(e, names.get(e.metadata.actorId) ?? null)),
     total: all.length,
   };

@@ -177,6 +177,9 @@ describe('the event log (admin)', () => {
     expect(before.body.state).toMatchObject({ status: 'listed', reported: false, reporters: [] });
     expect(before.body.events.map((x) => x.type)).toEqual(['ProductListed']);
     expect(before.body).toMatchObject({ at: listed!.position, total: 2 });
+    // Each answer carries the state just before its event: one read a step of the slider.
+    expect(now.body.previous).toEqual(before.body.state);
+    expect(before.body.previous).toMatchObject({ status: 'none' });
     const byTime = await get<StreamHistory>(`/admin/streams/${stream}?at=${encodeURIComponent(listed!.at)}`);
     expect(byTime.body.state).toMatchObject({ reported: false });
     const first = await get<StreamHistory>(`/admin/streams/${stream}?at=0`);
@@ -202,10 +205,13 @@ describe('the event log (admin)', () => {
     // Each state names the event that set the hash, so the two differ; neither shows it.
     expect(before.body.state).toMatchObject({ passwordHash: `[hidden, set at #${registered.position}]` });
     expect(now.body.state).toMatchObject({ passwordHash: `[hidden, set at #${passwordChanged.position}]` });
+    // The state before the change, as the change's own step gives it, names the first setting.
+    const atChange = await get<StreamHistory>(`/admin/streams/${stream}?at=${passwordChanged.position}`);
+    expect(atChange.body.previous).toEqual(before.body.state);
     const { rows } = await shop.pool.query<{ hash: string }>(`select data->>'passwordHash' as hash from es.events where stream_id = $1`, [
       stream,
     ]);
-    for (const { hash } of rows) expect(JSON.stringify([before.body, now.body])).not.toContain(hash);
+    for (const { hash } of rows) expect(JSON.stringify([before.body, now.body, atChange.body])).not.toContain(hash);
   });
 
   it('when a sale elsewhere cancels a booking, then the cancellation links to the event that caused it, and back', async () => {

@@ -46,10 +46,13 @@ function useStatesAt(streamId: string, history: StreamHistory | null, wanted: nu
   const known = useMemo(() => {
     const at = new Map(states.streamId === streamId ? states.at : []);
     if (history && !at.has(history.at)) at.set(history.at, history.state);
+    // Each answer brings the state just before its event too (the diff needs no second read).
+    if (history && 'previous' in history && !at.has(history.at - 1)) at.set(history.at - 1, history.previous);
     return at;
   }, [states, streamId, history]);
+  // A read at `at` answers `at - 1` too (the state before its event): that one is not asked for as well.
   const missing = wanted.filter((at) => !known.has(at));
-  const key = missing.join(',');
+  const key = missing.filter((at) => !missing.includes(at + 1)).join(',');
 
   // Answers stay right for good, so one asked for is never asked again nor thrown away.
   const asking = useRef(new Set<string>());
@@ -65,7 +68,11 @@ function useStatesAt(streamId: string, history: StreamHistory | null, wanted: nu
           (answer) => {
             if (!mounted.current) return;
             setError(null);
-            setStates((s) => ({ streamId, at: new Map(s.streamId === streamId ? s.at : []).set(at, answer.state) }));
+            setStates((s) => {
+              const next = new Map(s.streamId === streamId ? s.at : []).set(at, answer.state);
+              if ('previous' in answer) next.set(at - 1, answer.previous);
+              return { streamId, at: next };
+            });
           },
           (e: unknown) => {
             asking.current.delete(id);
@@ -116,8 +123,7 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
 
   // The state at this event, and just before it (the stream's previous event, or its start).
   const stateAt = current?.position;
-  const beforeAt = current ? current.position - 1 : undefined;
-  const wanted = useMemo(() => (stateAt === undefined || beforeAt === undefined ? [] : [stateAt, beforeAt]), [stateAt, beforeAt]);
+  const wanted = useMemo(() => (stateAt === undefined ? [] : [stateAt, stateAt - 1]), [stateAt]);
   const states = useStatesAt(streamId, history, wanted);
 
   return (
