@@ -61,7 +61,7 @@ function need(command, args, what) {
   const r = spawnSync(command, args, { encoding: 'utf8' });
   if (r.error?.code === 'ENOENT')
     throw new Error(
-      `${command} is not installed or not on PATH; ${what} (Debian: apt-get install ${command === 'mvn' ? 'maven' : 'openjdk-17-jre-headless'})`,
+      `${command} is not installed or not on PATH; ${what} (Debian: apt-get install ${command === 'mvn' ? 'maven' : 'default-jre-headless'})`,
     );
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim()}`);
 }
