@@ -47,7 +47,7 @@ function useStatesAt(streamId: string, history: StreamHistory | null, wanted: nu
     const at = new Map(states.streamId === streamId ? states.at : []);
     if (history && !at.has(history.at)) at.set(history.at, history.state);
     // Each answer brings the state just before its event too (the diff needs no second read).
-    if (history && 'previous' in history && !at.has(history.at - 1)) at.set(history.at - 1, history.previous);
+    if (history && 'previous' in history && history.at > 0 && !at.has(history.at - 1)) at.set(history.at - 1, history.previous);
     return at;
   }, [states, streamId, history]);
   // A read at `at` answers `at - 1` too (the state before its event): that one is not asked for as well.
@@ -70,7 +70,8 @@ function useStatesAt(streamId: string, history: StreamHistory | null, wanted: nu
             setError(null);
             setStates((s) => {
               const next = new Map(s.streamId === streamId ? s.at : []).set(at, answer.state);
-              if ('previous' in answer) next.set(at - 1, answer.previous);
+              // Before the event the answer ends at, which is not the position asked for when no event is there.
+              if ('previous' in answer && answer.at > 0) next.set(answer.at - 1, answer.previous);
               return { streamId, at: next };
             });
           },
