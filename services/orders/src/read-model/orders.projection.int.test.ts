@@ -172,22 +172,14 @@ describe.each(forms)('orders projection (rm_orders), %s', (_, projection) => {
       });
   });
 
-  it('BookingCancelled for buyer-deleted (a booking that landed just after the account closed): nothing of how to reach the buyer stays with it', async () => {
-    await given(listed(), placed())
-      .when(cancelled('buyer-deleted'))
+  it("BookingPlaced after the buyer's account closed (a request let through a moment before): nothing of how to reach them is kept or pushed, whatever cancels it", async () => {
+    const deleted = { type: 'UserDeleted', data: { userId: 'b1', email: 'nusrat@x.test', role: 'Buyer' } };
+    const gone = { email: '', phone_number: '', meeting_location: '', booked_at: '2025-01-01T00:00:03.000Z' };
+    await given(listed(), deleted)
+      .when(placed(), cancelled('product-removed'))
       .then({
         rows: { 'select buyer_email, phone, meeting_location from bookings': [{ buyer_email: '', phone: '', meeting_location: '' }] },
-        pushes: [
-          upsert(3, {
-            status: 'cancelled',
-            cancel_reason: 'account deleted',
-            email: '',
-            phone_number: '',
-            meeting_location: '',
-            seller_name: undefined,
-            seller_phone: undefined,
-          }),
-        ],
+        pushes: [upsert(3, gone), upsert(4, { ...gone, status: 'cancelled', cancel_reason: 'listing removed' })],
       });
   });
 

@@ -75,6 +75,8 @@ export const ordersProjection: Projection = {
     -- product_thumbnail: the cover's thumbnail as booked, for lists (null: the listing had none).
     -- removed_reason: who took the listing off (ProductRemoved's reason), said with its bookings' cancellation.
     -- seller_name, phone: whom the buyer of a booking calls, and on what number (the listing's, as it is now).
+    -- closed_accounts: a closed buyer's bookings keep nothing of how to reach them, one that lands after too (ADR 0075).
+    create table closed_accounts (id text primary key);
     create table product_sellers (
       product_id text primary key, seller_id text not null, seller_email text not null, removed_reason text,
       seller_name text not null default '', phone text not null default ''
@@ -130,8 +132,10 @@ export const ordersProjection: Projection = {
       await ctx.db.query(`update bookings set seller_email = '' where seller_id = $1 and seller_email <> ''`, [d.userId]);
       if (rowCount) await emitContactOf(ctx, 'b.seller_id = $1', d.userId);
       // A closed buyer's account likewise: their phone, meeting place and email go from their
-      // bookings (their name stays, so the seller knows whose booking it was). Not announced: the
-      // open ones are cancelled for it, and that is announced.
+      // bookings (their name stays, so the seller knows whose booking it was), and a booking that
+      // lands after it keeps none (closed_accounts). Not announced: the open ones are cancelled
+      // for it, and that is announced.
+      await ctx.db.query('insert into closed_accounts values ($1) on conflict do nothing', [d.userId]);
       await ctx.db.query(`update bookings set ${BUYER_GONE_SQL} where buyer_id = $1 and (${BUYER_CONTACT_SQL})`, [d.userId]);
     },
     BookingPlaced: async (e, ctx) => {
@@ -150,8 +154,9 @@ export const ordersProjection: Projection = {
       await ctx.db.query(
         `insert into bookings (id, product_id, product_name, product_image, price_poisha, buyer_id, buyer_name, buyer_email, phone,
            meeting_location, placed_at, booked_at, product_thumbnail, seller_id, seller_email)
-         select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, s.seller_id, coalesce(s.seller_email, '')
-         from (select 1) one left join product_sellers s on s.product_id = $2
+         select $1, $2, $3, $4, $5, $6, $7, case when c.id is null then $8 else '' end, case when c.id is null then $9 else '' end,
+           case when c.id is null then $10 else '' end, $11, $12, $13, s.seller_id, coalesce(s.seller_email, '')
+         from (select 1) one left join product_sellers s on s.product_id = $2 left join closed_accounts c on c.id = $6
          on conflict (id) do update set cancelled = false, cancel_reason = null, paid = false, transaction_id = null, refunded_poisha = 0,
            phone = excluded.phone, meeting_location = excluded.meeting_location, price_poisha = excluded.price_poisha,
            product_name = excluded.product_name, product_image = excluded.product_image, product_thumbnail = excluded.product_thumbnail,
@@ -192,11 +197,10 @@ export const ordersProjection: Projection = {
               d.productId,
             ])
           : { rows: [] };
-      // One whose buyer's account closed before it landed keeps nothing of how to reach them either.
-      await ctx.db.query(
-        `update bookings set cancelled = true, cancel_reason = $2${d.reason === 'buyer-deleted' ? `, ${BUYER_GONE_SQL}` : ''} where id = $1`,
-        [d.bookingId, cancelReasonText(d.reason, rows[0]?.removed_reason)],
-      );
+      await ctx.db.query('update bookings set cancelled = true, cancel_reason = $2 where id = $1', [
+        d.bookingId,
+        cancelReasonText(d.reason, rows[0]?.removed_reason),
+      ]);
       await emitBooking(ctx, d.bookingId);
     },
     // Money given back for a payment that bought nothing (the booking was cancelled meanwhile, or it
@@ -280,6 +284,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   // is there already.
   const sellers = new RowSet<SellerRecord>('product_sellers', ['product_id'], ctx.kept);
   const bookings = new RowSet<BookingRecord>('bookings', ['id'], ctx.kept);
+  const closedAccounts = new RowSet<{ id: string }>('closed_accounts', ['id']);
   const named = (type: string, key: string, which: (e: RecordedEvent) => boolean = () => true) =>
     events.filter((e) => e.type === type && which(e)).map((e) => (e.data as Record<string, string>)[key]!);
   // Whose contact this batch changes: a seller renamed or closed (each of their products), a listing's phone.
@@ -303,6 +308,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     // A closed account's email goes from its bookings, replayed too; a buyer's phone and meeting place as well.
     [bookings, 't.seller_id = any($1)', [closed]],
     [bookings, 't.buyer_id = any($1)', [closed]],
+    closedAccounts.byKeys('t.id = any($1)', [...named('BookingPlaced', 'buyerId'), ...closed]),
   ];
   // Live, the bookings showing a new contact are announced again (a replay announces nothing).
   if (!ctx.replaying)
@@ -351,6 +357,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           if (s.seller_id !== d.userId || Object.entries(contact).every(([k, v]) => s[k as keyof SellerRecord] === v)) continue;
           theirs = sellers.update(s.product_id, contact);
         }
+        if (e.type === 'UserDeleted' && !closedAccounts.get(d.userId)) closedAccounts.insert({ id: d.userId });
         if (e.type === 'UserDeleted')
           for (const b of bookings.values()) {
             if (b.seller_id === d.userId && b.seller_email !== '') bookings.update(b.id, { seller_email: '' });
@@ -373,13 +380,15 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           bookings.insert({ ...before, id: earlier, earlier_placing: true });
           touch(earlier, e.position);
         }
+        // A buyer whose account closed before it landed: nothing of how to reach them is kept.
+        const gone = closedAccounts.get(d.buyerId) !== undefined;
         const again = {
           cancelled: false,
           cancel_reason: null,
           paid: false,
           transaction_id: null,
-          phone: d.phone,
-          meeting_location: d.meetingLocation,
+          phone: gone ? '' : d.phone,
+          meeting_location: gone ? '' : d.meetingLocation,
           price_poisha: d.pricePoisha,
           // Placed again after its seller edited it: the listing as it was booked this time.
           product_name: d.productName,
@@ -396,7 +405,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
             product_id: d.productId,
             buyer_id: d.buyerId,
             buyer_name: d.buyerName,
-            buyer_email: d.buyerEmail,
+            buyer_email: gone ? '' : d.buyerEmail,
             seller_id: seller?.seller_id ?? null,
             seller_email: seller?.seller_email ?? '',
             earlier_placing: false,
@@ -414,8 +423,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       case 'BookingCancelled': {
         const d = e.data as EventOf<'BookingCancelled'>['data'];
         const removedAs = d.reason === 'product-removed' ? sellers.get(d.productId)?.removed_reason : null;
-        const cancelled = { cancelled: true, cancel_reason: cancelReasonText(d.reason, removedAs) };
-        if (bookings.update(d.bookingId, d.reason === 'buyer-deleted' ? { ...cancelled, ...BUYER_GONE } : cancelled))
+        if (bookings.update(d.bookingId, { cancelled: true, cancel_reason: cancelReasonText(d.reason, removedAs) }))
           touch(d.bookingId, e.position);
         break;
       }
@@ -430,6 +438,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   }
   sellers.save(ctx);
   bookings.save(ctx);
+  closedAccounts.save(ctx);
   if (ctx.replaying) return;
   // The seller of each booking announced, for its contact: a refund names no product, so its
   // seller may not be read yet.
