@@ -1,5 +1,5 @@
 import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
-import { formatTk, type EventOf } from '@tv-shop/contracts';
+import { formatTk, MAX_OWN_CANCELLATIONS, type EventOf } from '@tv-shop/contracts';
 import { evolve, initialState, type BookingEvent, type BookingState } from './booking';
 
 /** What the orders service knows about a product when it decides (read from the catalog's events). */
@@ -107,13 +107,6 @@ type DataOf<T extends BookingCommand['type']> = Extract<BookingCommand, { type: 
 const onOtherTerms = (product: ProductFacts, seenEdits: number) => seenEdits > product.edits || seenEdits < product.termsEdit;
 
 /** PlaceBooking: one unpaid or paid booking per buyer and product, of an available product that is not their own. */
-/**
- * How many times a buyer may call off their booking of one TV and still book it again. Each placing
- * stays a row in the seller's bookings and is pushed to them: without a bound, book and cancel in a
- * loop would fill a seller's list (and their screen) with text of the buyer's choosing.
- */
-export const MAX_OWN_CANCELLATIONS = 5;
-
 function decidePlace({ booking, product, seenEdits }: DataOf<'PlaceBooking'>, state: BookingState): BookingEvent[] {
   if (state.status === 'placed') throw conflict('You have already booked this product; pay for it in My Orders', 'product_id');
   if (state.status === 'paid') throw conflict('You have already bought this product', 'product_id');

@@ -1,5 +1,5 @@
 import { Button, Space } from 'antd';
-import type { Booking } from '@tv-shop/contracts';
+import { CANCEL_REASON_TEXT, MAX_OWN_CANCELLATIONS, type Booking } from '@tv-shop/contracts';
 import { useNavigate } from 'react-router-dom';
 import { ConfirmAction } from '@/components/ui/confirm-action';
 import { StackTable } from '@/components/ui/stack-table';
@@ -10,6 +10,17 @@ import { formatTk } from '@/lib/format';
 import { useCancelBooking } from '../api/cancel-booking';
 import { BookingStatus } from './booking-status';
 import { SellerContact } from './seller-contact';
+
+/**
+ * What a cancellation leaves: the buyer may book the TV again, unless this is the last of their own
+ * cancellations of it the shop allows (ADR 0076); the history holds each earlier placing.
+ */
+function afterCancelling(bookings: Booking[], productId: string): string {
+  const own = bookings.filter((b) => b.product_id === productId && b.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled']).length;
+  return own + 1 >= MAX_OWN_CANCELLATIONS
+    ? `The seller sees it cancelled. This is your ${MAX_OWN_CANCELLATIONS}th cancellation of this TV: you will not be able to book it again.`
+    : 'The seller sees it cancelled. You can book the TV again while it is for sale.';
+}
 
 export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
   const navigate = useNavigate();
@@ -57,7 +68,7 @@ export function MyOrdersTable({ bookings }: { bookings: Booking[] }) {
                 </Button>
                 <ConfirmAction
                   title={`Cancel your booking of ${row.porduct_name}?`}
-                  description="The seller sees it cancelled. You can book the TV again while it is for sale."
+                  description={afterCancelling(bookings, row.product_id)}
                   okText="Cancel booking"
                   cancelText="Keep it"
                   okButtonProps={{ danger: true }}
