@@ -79,3 +79,45 @@ test('when a buyer cancels an unpaid booking in My Orders, then it stays there c
   await sellerPage.getByText('cancelled by the buyer').first().waitFor();
   await sellerPage.getByText('Sadar Road, Barishal').waitFor();
 });
+
+test('when a buyer has cancelled their booking of a TV five times, then My Orders warns before the last, and the TV offers no Book Now after it', async () => {
+  const productName = `Vision 32" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Rangpur Screens', productName);
+  const email = uniqueEmail('buyer');
+  const client = api(baseUrl);
+  const { token } = await client.signup('Tanvir Buyer', email, 'Buyer');
+  const cancel = async (bookingId: string) => {
+    const res = await fetch(`${baseUrl}/api/bookings/${bookingId}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.status).toBe(200);
+  };
+  // Four times by the API, the fifth in My Orders.
+  for (let i = 0; i < 4; i++) await cancel((await client.book(token, seller.productId)).insertedId!);
+  await client.book(token, seller.productId);
+
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto('/dashboard/my_order');
+  const open = page
+    .locator('tr')
+    .filter({ hasText: productName })
+    .filter({ has: page.getByRole('button', { name: 'Pay' }) });
+  await open.getByRole('button', { name: `Cancel booking of ${productName}` }).click();
+  await page.getByText('This is your 5th cancellation of this TV: you will not be able to book it again.').waitFor();
+  await page.getByRole('button', { name: 'Cancel booking', exact: true }).click();
+  await expectToast(page, 'Booking cancelled');
+
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'All Products' }).click();
+  const tv = card(page, productName);
+  await tv.getByText('You cancelled your booking of this TV 5 times: it cannot be booked again.').waitFor();
+  expect(await tv.getByRole('button', { name: 'Book Now' }).count()).toBe(0);
+  // The server says the same to anyone who asks anyway.
+  const again = await fetch(`${baseUrl}/api/bookings`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ product_id: seller.productId, phone_number: '01711111111', meeting_location: 'Rangpur' }),
+  });
+  expect(again.status).toBe(409);
+});

@@ -1,3 +1,4 @@
+import { CANCEL_REASON_TEXT, MAX_OWN_CANCELLATIONS } from '@tv-shop/contracts';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import { bookedBy, getMyBookings } from '@/features/bookings/api/get-my-bookings';
@@ -53,7 +54,15 @@ export function MyBookingsSync() {
     const mine = new Map<string, MyBooking>();
     if (email) {
       const isMine = bookedBy(email);
-      for (const b of state.rows.values()) if (isMine(b) && (b.status === 'open' || b.status === 'paid')) mine.set(b.product_id, b.status);
+      // Their own cancellations of each TV (each earlier placing is a row of its own).
+      const cancelledByThem = new Map<string, number>();
+      for (const b of state.rows.values()) {
+        if (!isMine(b)) continue;
+        if (b.status === 'open' || b.status === 'paid') mine.set(b.product_id, b.status);
+        else if (b.cancel_reason === CANCEL_REASON_TEXT['buyer-cancelled'])
+          cancelledByThem.set(b.product_id, (cancelledByThem.get(b.product_id) ?? 0) + 1);
+      }
+      for (const [productId, n] of cancelledByThem) if (n >= MAX_OWN_CANCELLATIONS && !mine.has(productId)) mine.set(productId, 'closed');
     }
     // Every card reads this map: a new one only when what it says changed.
     setMine((before) => (before.size === mine.size && [...mine].every(([id, status]) => before.get(id) === status) ? before : mine));

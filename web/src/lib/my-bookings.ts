@@ -1,7 +1,10 @@
 import { atom, useAtomValue } from 'jotai';
 
-/** Where the signed-in buyer stands with a TV: booked and not paid yet, or bought. */
-export type MyBooking = 'open' | 'paid';
+/**
+ * Where the signed-in buyer stands with a TV: booked and not paid yet, bought, or no longer
+ * bookable by them (they cancelled their booking of it as many times as the shop allows, ADR 0076).
+ */
+export type MyBooking = 'open' | 'paid' | 'closed';
 
 /**
  * The signed-in buyer's live bookings by product id (none for anyone else). Kept by the app

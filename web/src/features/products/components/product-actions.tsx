@@ -1,4 +1,4 @@
-import type { Product } from '@tv-shop/contracts';
+import { MAX_OWN_CANCELLATIONS, type Product } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
@@ -68,6 +68,8 @@ export function ProductActions({ product, onBook, className = 'product-card__act
         <Tag color="green" className="my-booking-label">
           You bought this
         </Tag>
+      ) : mine === 'closed' ? (
+        <p className="my-booking-closed">You cancelled your booking of this TV {MAX_OWN_CANCELLATIONS} times: it cannot be booked again.</p>
       ) : mine === 'open' ? (
         <Link ref={bookedRef} className="btn btn--outline my-booking-link" to={paths.dashboard.myOrders.href()}>
           <span>Booked: pay in My Orders</span>
