@@ -130,6 +130,15 @@ export class CatalogQueries {
     return rows.map((r) => ({ _id: r.id, porduct_name: r.name, reason: r.reason, removedOn: r.removed_on }));
   }
   /** Which of these products are still listed and unsold. */
+  /** The listings a buyer reported that are still reported (a dismissal or a removal drops the reports). */
+  async reportedBy(reporterId: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ product_id: string }>(
+      'select product_id from rm_catalog.reports where reporter_id = $1 order by at desc limit 1000',
+      [reporterId],
+    );
+    return rows.map((r) => r.product_id);
+  }
+
   async unsold(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const { rows } = await this.pool.query<{ id: string }>('select id from rm_catalog.products where id = any($1) and not sold', [

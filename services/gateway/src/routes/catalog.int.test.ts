@@ -418,6 +418,11 @@ describe('catalog API', () => {
     expect((await shop.call('PUT', path, { token: admin.token })).status).toBe(409); // nothing to dismiss
     await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token, body: { reason: 'Looks fake' } });
     expect((await shop.call('PUT', `/product/withdraw/${p._id}`, { token: seller.token })).status).toBe(409);
+    // The buyer's own open reports, for their app after a reload; theirs alone, for buyers alone.
+    const mine = (token?: string) => shop.call('GET', '/reports/mine', { token });
+    expect((await mine(buyer.token)).body).toEqual([p._id]);
+    expect((await mine((await shop.signup('Buyer')).token)).body).toEqual([]);
+    expect([(await mine()).status, (await mine(seller.token)).status, (await mine(admin.token)).status]).toEqual([401, 403, 403]);
     const admins = await shop.socket({ token: admin.token });
 
     for (const token of [undefined, buyer.token, seller.token]) {
@@ -444,6 +449,8 @@ describe('catalog API', () => {
       [`product-${p._id}`],
     );
     expect(log.rows.map((r) => r.type)).toEqual(['ProductReported', 'ProductReportsDismissed']);
+    // Dismissed, it is no longer among the buyer's reports: they may report it again.
+    expect((await mine(buyer.token)).body).toEqual([]);
 
     // The same buyer may report it again; once dismissed again, its seller may withdraw it.
     expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token })).status).toBe(200);

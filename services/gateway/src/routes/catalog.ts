@@ -199,6 +199,13 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
     res.json(CommandSender.answer(reply));
   });
 
+  // A buyer's own open reports (the listings' ids), so their app says "You reported this" after a
+  // reload rather than offering Add Report again, which the catalog would refuse.
+  r.get('/reports/mine', async (req, res) => {
+    const buyer = withRole(req, 'Buyer');
+    res.json(await reads.catalog.reportedBy(buyer._id));
+  });
+
   r.get('/reported_products', async (req, res) => {
     withRole(req, 'Admin');
     res.json(await reads.reportedProducts());

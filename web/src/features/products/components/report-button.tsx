@@ -1,17 +1,45 @@
 import type { Product } from '@tv-shop/contracts';
+import { atom, useAtom } from 'jotai';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Tag } from '@/components/ui/tag';
 import { Button } from '@/components/ui/button';
 import { useSessionUser } from '@/lib/session';
 import { focusLost } from '@/lib/focus-heading';
+import { getMyReports } from '../api/get-my-reports';
 
 // The dialog (antd's Modal, in the shop's theme) is downloaded when a buyer first presses Add Report.
 const ReportDialog = lazy(() =>
   Promise.all([import('./report-dialog'), import('@/lib/antd-theme')]).then(([m, t]) => ({ default: t.withAntd(m.ReportDialog) })),
 );
 
-/** The listings reported from this tab, by buyer and listing: each buyer reports a listing once. */
+/** The listings this buyer reported, by buyer and listing: each buyer reports a listing once. */
 const reportedHere = new Set<string>();
+
+/** Whose reports the server was asked for (and has answered): a card then renders again. */
+const myReportsReadAtom = atom<string | null>(null);
+let askedFor: string | null = null;
+
+/**
+ * The buyer's open reports, read once a page load (not only those made in this tab): after a
+ * reload the listing they reported says so instead of offering Add Report, which would be refused.
+ */
+function useMyReports(userId: string | undefined) {
+  const [readFor, setReadFor] = useAtom(myReportsReadAtom);
+  useEffect(() => {
+    if (!userId || readFor === userId || askedFor === userId) return;
+    askedFor = userId;
+    getMyReports().then(
+      (ids) => {
+        for (const id of ids) reportedHere.add(`${userId}:${id}`);
+        setReadFor(userId);
+      },
+      // Not read: Add Report stays, and a second report is refused with the server's own words.
+      () => {
+        askedFor = null;
+      },
+    );
+  }, [userId, readFor, setReadFor]);
+}
 
 /**
  * Add Report asks first, with room to say what is wrong; the admin reads it in Reported Items.
@@ -25,6 +53,7 @@ export function ReportButton({ product }: { product: Product }) {
   const button = useRef<HTMLButtonElement>(null);
   const done = useRef<HTMLSpanElement>(null);
   const key = `${user?._id ?? ''}:${product._id}`;
+  useMyReports(user?._id);
   // Its reports dismissed, the listing may be reported again by anyone, this buyer too.
   if (!product.reported) reportedHere.delete(key);
   // The dialog leaves with its close: focus goes back to the button that opened it, or, once a
