@@ -21,7 +21,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'RegisterUser':
       if (state.status === 'active') throw conflict('An account with this email already exists', 'email');
-      if (state.status === 'deleted') throw conflict('The account with this email was deleted', 'email');
+      if (state.status === 'deleted') throw conflict('The account with this email was deleted; sign up with another email', 'email');
       return [{ type: 'UserRegistered', data: command.data }];
     case 'UpdateProfile': {
       const s = active(state);

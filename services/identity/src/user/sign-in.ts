@@ -45,7 +45,7 @@ export function signInWithGoogleRequest(who: GoogleIdentity): { service: 'identi
 export function decideGoogleSignIn(state: UserState, who: GoogleIdentity): { userId: string; register: IdentityRequest | null } {
   const userId = userIdFor(who.email);
   const attach = googleMayAttach(state);
-  if (attach === 'deleted') throw conflict('The account with this email was deleted', 'email');
+  if (attach === 'deleted') throw conflict('The account with this email was deleted; sign up with another email', 'email');
   if (attach === 'password-account')
     throw new AppError(
       'conflict',

@@ -80,7 +80,7 @@ describe('signing in with Google (ADR 0021)', () => {
   it('given a deleted account, when Google signs in with its email, then a conflict: the account was deleted', () =>
     given(registered('google'), deleted)
       .when(who)
-      .thenThrows({ kind: 'conflict', field: 'email', message: 'The account with this email was deleted' }));
+      .thenThrows({ kind: 'conflict', field: 'email', message: 'The account with this email was deleted; sign up with another email' }));
 });
 
 describe('checking a password', () => {
