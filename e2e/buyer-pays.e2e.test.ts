@@ -63,6 +63,7 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   await page.getByText('Payment success').waitFor();
   const transactionId = await page.locator('.transaction-id').textContent();
   expect(transactionId).toBeTruthy();
+  const paymentUrl = page.url();
   // What happens next: the seller has the buyer's phone and meeting place, and the buyer the seller's number.
   const next = page.locator('.after-paying');
   await next.getByText('Dhaka TV House sees your payment in their bookings, with your phone number (01922222222)').waitFor();
@@ -77,6 +78,12 @@ test('when a buyer pays with a good card, then the order is Paid; a declined car
   expect(await row.locator('.seller-contact').textContent()).toBe('Seller: Dhaka TV House, 01700000000');
   expect(await row.locator('.seller-contact a').getAttribute('href')).toBe('tel:01700000000');
   await snap(page, '3-my-orders-paid');
+  // Back on the paid booking's page later: paid, with the same transaction id and the way back.
+  await page.goto(paymentUrl);
+  await page.locator('.paid-label').waitFor();
+  expect(await page.locator('.transaction-id').textContent()).toBe(transactionId);
+  await page.getByRole('link', { name: 'Back to My Orders' }).click();
+  await row.getByText('Paid', { exact: true }).waitFor();
   // The seller renames their shop: the open My Orders says whom to call by the new name, without a reload.
   await api(baseUrl).rename(seller.token, seller.email, 'Dhaka TV Centre');
   await expect.poll(() => row.locator('.seller-contact').textContent()).toBe('Seller: Dhaka TV Centre, 01700000000');

@@ -71,7 +71,16 @@ function PaymentPageContent() {
               Paid
             </Tag>
           </p>
+          {/* As the payment's success said it, for a buyer who comes back to it. */}
+          {booking.transationId ? (
+            <p>
+              Your transaction id: <code className="transaction-id">{booking.transationId}</code>
+            </p>
+          ) : null}
           <AfterPaying booking={booking} />
+          <p>
+            <Link to={paths.dashboard.myOrders.href()}>Back to My Orders</Link>
+          </p>
         </>
       ) : (
         <PaymentForm
