@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { snap, useBrowser } from './support/browser';
 import { pngFile } from './support/png';
-import { api, choose, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import { api, choose, expectToast, logIn, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -187,4 +187,28 @@ test('when a login is refused, then the error goes as soon as the user types aga
   await fieldError(page, 'Email').filter({ hasText: 'Please enter an email address, like name@example.com' }).waitFor();
   expect(await page.locator('form#signup').getAttribute('novalidate')).not.toBeNull();
   expect(writes).toEqual([]);
+});
+
+test("when another buyer signs in on the same tab, then a payment page the first left open says it is not theirs, with nothing of the first's", async () => {
+  const productName = `Singer 40" ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Sylhet Screens', productName);
+  const first = uniqueEmail('first-buyer');
+  const a = await api(baseUrl).signup('First Payer', first, 'Buyer');
+  const booking = await api(baseUrl).book(a.token, seller.productId);
+  const second = uniqueEmail('second-buyer');
+  await api(baseUrl).signup('Second Payer', second, 'Buyer');
+
+  const page = await newPage();
+  await logInFromHome(page, first, PASSWORD);
+  await page.goto(`/dashboard/payment/${booking.insertedId}`);
+  await page.getByRole('heading', { name: 'Hello, First Payer' }).waitFor();
+  await page.getByRole('button', { name: 'Log Out' }).click();
+  await page.waitForURL('**/login');
+  await logIn(page, second, PASSWORD);
+  // Back to the page the first buyer had open, inside the app: its store still holds their booking.
+  await page.evaluate(
+    `history.pushState({}, '', '/dashboard/payment/${booking.insertedId}'); dispatchEvent(new PopStateEvent('popstate'))`,
+  );
+  await page.getByText('There is no such booking of yours.').waitFor();
+  expect(await page.getByText('First Payer').count()).toBe(0);
 });

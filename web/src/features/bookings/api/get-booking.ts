@@ -3,6 +3,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { apiRead } from '@/lib/api-client';
 import { noteListRead } from '@/lib/live-socket';
+import { useSessionUser } from '@/lib/session';
 import { usePageRead } from '@/lib/use-page-read';
 import { bookingsStore } from '../atoms';
 
@@ -21,6 +22,11 @@ export function useBooking(id: string) {
   }, [id, loadIntoStore]);
   // A 404 is an answer (no such booking, or another buyer's), not a failure a retry could mend.
   const { notFound, ...state } = usePageRead(load);
-  const booking = useAtomValue(bookingsStore.stateAtom).rows.get(id) ?? null;
-  return { booking, cancelled: booking?.status === 'cancelled', notFound: notFound && !booking, ...state };
+  const user = useSessionUser();
+  const row = useAtomValue(bookingsStore.stateAtom).rows.get(id) ?? null;
+  // Only the signed-in buyer's own, and never one the server just said is not theirs: the store
+  // may still hold a row another account read in this tab (a session that ended, then another
+  // sign-in sent back to the same page).
+  const booking = !notFound && row && user && row.email.toLowerCase() === user.email.toLowerCase() ? row : null;
+  return { booking, cancelled: booking?.status === 'cancelled', notFound, ...state };
 }
