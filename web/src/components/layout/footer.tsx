@@ -35,7 +35,7 @@ export function Footer() {
             {session.status === 'signed-in' ? (
               <li>
                 <button type="button" className="link-button" onClick={() => signOut()}>
-                  Log Out
+                  Sign Out
                 </button>
               </li>
             ) : (
