@@ -135,6 +135,30 @@ test('when the admin dismisses a report, then the listing leaves Reported Items,
   expect(await productCard.getByText(/Reported|You reported this/).count()).toBe(0);
   expect(await stillSamePage(buyer)).toBe(true);
   expect((await client.allProducts()).find((p) => p._id === productId)).toMatchObject({ reported: false, sold: false });
+
+  // Reported by this buyer again, dismissed while they are on another page, then reported by
+  // someone else: back on the list, the buyer may report it again (their report is gone).
+  const put = (path: string, bearer: string, body: unknown = {}) =>
+    fetch(`${baseUrl}/api${path}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => expect(r.status).toBe(200));
+  const go = (name: string) => buyer.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
+  await go('Blogs');
+  await productCard.waitFor({ state: 'detached' });
+  await put(`/product/add_reported/${productId}`, token, { reason: 'Still too cheap' });
+  await go('All Products');
+  await productCard.getByText('You reported this', { exact: true }).waitFor();
+  await go('Blogs');
+  await productCard.waitFor({ state: 'detached' });
+  const { token: adminToken } = await client.login(ADMIN.email, ADMIN.password);
+  await put(`/product/dismiss_reports/${productId}`, adminToken);
+  const other = await client.signup('Other Buyer', uniqueEmail('buyer'), 'Buyer');
+  await put(`/product/add_reported/${productId}`, other.token, { reason: 'Seen it elsewhere' });
+  await go('All Products');
+  await productCard.getByRole('button', { name: 'Add Report' }).waitFor();
+  await productCard.getByText('Reported', { exact: true }).waitFor();
 });
 
 test('when the admin takes a listing off while its seller is elsewhere in the app, then they are told why there and then', async () => {

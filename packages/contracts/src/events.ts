@@ -215,15 +215,15 @@ export type OrdersEvent =
 export type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];
 
 /**
- * Why a booking was cancelled, in the words My Orders (the buyer's) and My Buyers (the seller's)
- * show. The web app compares with them too (a buyer's own cancellation needs no warning toast).
- */
-/**
  * How many times a buyer may call off their booking of one TV and still book it again (ADR 0076):
  * each placing stays a row in the seller's bookings and is pushed to them.
  */
 export const MAX_OWN_CANCELLATIONS = 5;
 
+/**
+ * Why a booking was cancelled, in the words My Orders (the buyer's) and My Buyers (the seller's)
+ * show. The web app compares with them too (a buyer's own cancellation needs no warning toast).
+ */
 export const CANCEL_REASON_TEXT: Record<CancelReason, string> = {
   'product-sold': 'sold to another buyer',
   'product-marked-sold': 'the seller marked it sold',

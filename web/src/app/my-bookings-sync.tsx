@@ -12,7 +12,8 @@ import { listsReloadAtom } from '@/lib/use-live-list';
 /**
  * For a signed-in buyer: tells them when the shop cancels a booking of theirs; reads their bookings once (pushes to their account keep the store
  * current after that; My Orders, or a resync after the tab missed pushes, reads them again) and
- * keeps `myBookingsAtom`, by product, to the open and paid ones. A failed read leaves it as it
+ * keeps `myBookingsAtom`, by product, to the open and paid ones and those the buyer may no longer
+ * book (ADR 0076). A failed read leaves it as it
  * was: Book Now then stays, and the server still refuses a second booking with its own words.
  */
 export function MyBookingsSync() {

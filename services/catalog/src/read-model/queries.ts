@@ -129,7 +129,6 @@ export class CatalogQueries {
       .catch(noneBeforeSwap('42P01', '42703'));
     return rows.map((r) => ({ _id: r.id, porduct_name: r.name, reason: r.reason, removedOn: r.removed_on }));
   }
-  /** Which of these products are still listed and unsold. */
   /** The listings a buyer reported that are still reported (a dismissal or a removal drops the reports). */
   async reportedBy(reporterId: string): Promise<string[]> {
     const { rows } = await this.pool.query<{ product_id: string }>(
@@ -139,6 +138,7 @@ export class CatalogQueries {
     return rows.map((r) => r.product_id);
   }
 
+  /** Which of these products are still listed and unsold. */
   async unsold(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const { rows } = await this.pool.query<{ id: string }>('select id from rm_catalog.products where id = any($1) and not sold', [

@@ -1,5 +1,5 @@
 import type { Product } from '@tv-shop/contracts';
-import { atom, useAtom } from 'jotai';
+import { atom, useAtomValue, useSetAtom } from 'jotai';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Tag } from '@/components/ui/tag';
 import { Button } from '@/components/ui/button';
@@ -15,30 +15,50 @@ const ReportDialog = lazy(() =>
 /** The listings this buyer reported, by buyer and listing: each buyer reports a listing once. */
 const reportedHere = new Set<string>();
 
-/** Whose reports the server was asked for (and has answered): a card then renders again. */
-const myReportsReadAtom = atom<string | null>(null);
-let askedFor: string | null = null;
+/** Bumped when the server's answer changed what `reportedHere` says: the cards render again. */
+const myReportsReadAtom = atom(0);
+/** How many report buttons are on the page; whose reports were last read, and one read at a time. */
+let shown = 0;
+let readFor: string | null = null;
+let reading = false;
+/** Reports made in this tab since the read on its way was sent: its answer may not have them yet. */
+const madeSinceRead = new Set<string>();
 
 /**
- * The buyer's open reports, read once a page load (not only those made in this tab): after a
- * reload the listing they reported says so instead of offering Add Report, which would be refused.
+ * The buyer's open reports, read when a page with report buttons opens (and for another buyer),
+ * so the listings they reported say so instead of offering Add Report, which would be refused.
+ * Read again on each such page: the admin may have dismissed reports since (the listing may then
+ * be reported again by anyone), which a page away from its card did not hear.
  */
 function useMyReports(userId: string | undefined) {
-  const [readFor, setReadFor] = useAtom(myReportsReadAtom);
+  const bump = useSetAtom(myReportsReadAtom);
+  useAtomValue(myReportsReadAtom);
   useEffect(() => {
-    if (!userId || readFor === userId || askedFor === userId) return;
-    askedFor = userId;
-    getMyReports().then(
-      (ids) => {
-        for (const id of ids) reportedHere.add(`${userId}:${id}`);
-        setReadFor(userId);
-      },
-      // Not read: Add Report stays, and a second report is refused with the server's own words.
-      () => {
-        askedFor = null;
-      },
-    );
-  }, [userId, readFor, setReadFor]);
+    if (!userId) return;
+    shown += 1;
+    if ((shown === 1 || readFor !== userId) && !reading) {
+      reading = true;
+      readFor = userId;
+      madeSinceRead.clear();
+      getMyReports()
+        .then(
+          (ids) => {
+            const mine = `${userId}:`;
+            for (const key of [...reportedHere]) if (key.startsWith(mine) && !madeSinceRead.has(key)) reportedHere.delete(key);
+            for (const id of ids) reportedHere.add(mine + id);
+            bump((n) => n + 1);
+          },
+          // Not read: what this tab knew stays, and a second report is refused with the server's own words.
+          () => undefined,
+        )
+        .finally(() => {
+          reading = false;
+        });
+    }
+    return () => {
+      shown -= 1;
+    };
+  }, [userId, bump]);
 }
 
 /**
@@ -74,6 +94,7 @@ export function ReportButton({ product }: { product: Product }) {
   });
   const reported = () => {
     reportedHere.add(key);
+    madeSinceRead.add(key);
     setReported(true);
   };
   if (reportedHere.has(key))
