@@ -26,6 +26,9 @@ export type UseDuration = (typeof USE_DURATIONS)[number];
 /** How many photos one listing holds at most (the form says so; catalog's decider refuses more). */
 export const MAX_LISTING_PHOTOS = 8;
 
+/** An id as the shop gives them (UUIDs, category slugs): what a route, a cursor or a stream may name. */
+export const ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
+
 /** An image this shop stored (`POST /images`): its id is its content's hash and type. Only these are thumbnails. */
 export const UPLOADED_IMAGE = /^\/api\/images\/[0-9a-f]{40}\.(?:png|jpg|gif|webp)$/;
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, type Product, type ProductSearch } from '@tv-shop/contracts';
+import { ID_PATTERN, SEARCH_COUNT_CAP, SEARCH_MAX_WORDS, type Product, type ProductSearch } from '@tv-shop/contracts';
 import { validation } from '@tv-shop/platform';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from './rows';
 
@@ -33,7 +33,7 @@ function decodeCursor(cursor: string, sort: ProductSearch['sort']): [string, str
       parsed.every((x) => typeof x === 'string') &&
       /^-?\d{1,18}$/.test(parsed[0] as string) &&
       // An id as the catalog gives them (a NUL or any odd text would reach PostgreSQL as a parameter).
-      /^[A-Za-z0-9-]{1,64}$/.test(parsed[1] as string)
+      ID_PATTERN.test(parsed[1] as string)
     )
       return [parsed[0] as string, parsed[1] as string];
   } catch {

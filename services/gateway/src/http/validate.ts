@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ID_PATTERN } from '@tv-shop/contracts';
 import { AppError } from '@tv-shop/platform';
 
 /** Parses input with a contracts schema; failures become a 400 naming every bad field. */
@@ -75,15 +76,12 @@ export function queryParam(query: Record<string, unknown>, name: string): string
   return v.trim();
 }
 
-/** Ids are UUIDs or short slugs. */
-export const isId = (value: string): boolean => /^[A-Za-z0-9-]{1,64}$/.test(value);
-
 /**
  * Route ids are UUIDs or short slugs; anything else is a 404, not a database error. `field` names
  * where the id came from when that is not the route's `:id` (a body's `bookingId`).
  */
 export function idParam(value: string | null | undefined, what: string, field = 'id'): string {
-  if (!value || !isId(value)) throw new AppError('not_found', `${what} not found`, { field });
+  if (!value || !ID_PATTERN.test(value)) throw new AppError('not_found', `${what} not found`, { field });
   return value;
 }
 

@@ -1,4 +1,4 @@
-import { changesTerms, listingPhotos, photosAfter, streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { changesTerms, ID_PATTERN, listingPhotos, photosAfter, streams, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import type { EventStore } from '@tv-shop/platform';
 import type { ProductFacts } from './decide';
 
@@ -28,7 +28,7 @@ export async function loadProductFacts(store: EventStore, productId: string, bef
     termsEdit: 0,
     photos: [],
   };
-  if (!/^[A-Za-z0-9-]{1,64}$/.test(productId)) return facts;
+  if (!ID_PATTERN.test(productId)) return facts;
   // The photos and their thumbnails, in the same order (none: `[]`), to find the cover's thumbnail.
   let photos: string[] = [];
   let thumbnails: string[] = [];
