@@ -223,10 +223,11 @@ type BookingRecord = Omit<BookingRow, 'price_poisha' | 'refunded_poisha' | 'book
   booked_at: string;
 };
 
-/** How a closed buyer's account was reached, as it is left on their bookings (ADR 0075). */
+/** How a closed buyer's account was reached, as it is left on their bookings (ADR 0075): one list for both forms. */
 const BUYER_GONE = { phone: '', meeting_location: '', buyer_email: '' } as const;
-const BUYER_GONE_SQL = `phone = '', meeting_location = '', buyer_email = ''`;
-const BUYER_CONTACT_SQL = `phone <> '' or meeting_location <> '' or buyer_email <> ''`;
+const BUYER_CONTACT = Object.keys(BUYER_GONE) as (keyof typeof BUYER_GONE)[];
+const BUYER_GONE_SQL = BUYER_CONTACT.map((c) => `${c} = ''`).join(', ');
+const BUYER_CONTACT_SQL = BUYER_CONTACT.map((c) => `${c} <> ''`).join(' or ');
 
 const BOOKING_EVENTS = ['BookingPlaced', 'BookingPaid', 'BookingCancelled', 'PaymentRefunded'];
 /** What a batch of new listings alone (insertSellers) does not cover: an edit counts when it changed the phone. */
@@ -357,13 +358,13 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           if (s.seller_id !== d.userId || Object.entries(contact).every(([k, v]) => s[k as keyof SellerRecord] === v)) continue;
           theirs = sellers.update(s.product_id, contact);
         }
-        if (e.type === 'UserDeleted' && !closedAccounts.get(d.userId)) closedAccounts.insert({ id: d.userId });
-        if (e.type === 'UserDeleted')
+        if (e.type === 'UserDeleted') {
+          if (!closedAccounts.get(d.userId)) closedAccounts.insert({ id: d.userId });
           for (const b of bookings.values()) {
             if (b.seller_id === d.userId && b.seller_email !== '') bookings.update(b.id, { seller_email: '' });
-            if (b.buyer_id === d.userId && (b.phone !== '' || b.meeting_location !== '' || b.buyer_email !== ''))
-              bookings.update(b.id, BUYER_GONE);
+            if (b.buyer_id === d.userId && BUYER_CONTACT.some((c) => b[c] !== '')) bookings.update(b.id, BUYER_GONE);
           }
+        }
         if (theirs) touchContact((b) => b.seller_id === d.userId, e.position);
         break;
       }
