@@ -75,6 +75,17 @@ test('when the seller changes the price and the push has not reached the dialog,
   expect((await bookingsOf(email, token)).map((b) => [b.status, b.price])).toEqual([['open', 21000]]);
 });
 
+test('when the buyer booked the TV in another tab while this booking dialog was open, then Submit is refused saying so and stays off', async () => {
+  const { seller, email, token, dialog } = await dialogFilledIn(`Walton 43" ${Date.now()}`, 'Bogura Screens', 'Satmatha, Bogura');
+  await api(baseUrl).book(token, seller.productId);
+  const submit = dialog.getByRole('button', { name: 'Submit' });
+  await submit.click();
+  await dialog.getByRole('alert').filter({ hasText: 'You have already booked this product; pay for it in My Orders' }).waitFor();
+  // Sending it again would be refused the same way: nothing to press.
+  await expect.poll(() => submit.isDisabled()).toBe(true);
+  expect((await bookingsOf(email, token)).map((b) => b.status)).toEqual(['open']);
+});
+
 test('when the seller changes more than the price while a buyer has the booking dialog open, then the dialog asks them to read the listing again and books nothing', async () => {
   const { seller, email, token, page, dialog } = await dialogFilledIn(
     `Samsung Crystal ${Date.now()}`,

@@ -63,6 +63,9 @@ export function BookingModal({ product: live, left, at, onClose }: BookingDialog
   // Sold while the dialog is open: said, and Submit off, until a push says it is for sale again
   // (a seller's "mark available" after a mistaken sale).
   const [soldNow, setSoldNow] = useState(false);
+  // Refused for the TV itself (booked or bought already, sold, gone, the buyer's own, cancelled too
+  // often): the same Submit would be refused again, so it is off; the refusal says why.
+  const [refused, setRefused] = useState(false);
   // What changed while the dialog was open, said as soon as a push brings it (`live`, the listing
   // as this browser's store has it) or as the listing is read again: the same rules as after a
   // refusal, before Submit.
@@ -167,7 +170,11 @@ export function BookingModal({ product: live, left, at, onClose }: BookingDialog
         );
         if (now && !changedUnseen(product, now)) setProduct(now);
         else setLookAgain(true);
-      }
+      } else if (
+        failure instanceof ApiError &&
+        (failure.problem.field === 'product_id' || failure.status === 403 || failure.status === 410)
+      )
+        setRefused(true);
       throw failure;
     }
     toast.success('Booking successfully');
@@ -179,7 +186,7 @@ export function BookingModal({ product: live, left, at, onClose }: BookingDialog
       open={!!live}
       title={product ? `Book ${product.porduct_name}` : 'Book'}
       okText="Submit"
-      okButtonProps={{ htmlType: 'submit', form: FORM_ID, disabled: lookAgain || soldNow }}
+      okButtonProps={{ htmlType: 'submit', form: FORM_ID, disabled: lookAgain || soldNow || refused }}
       confirmLoading={busy}
       onCancel={onClose}
       // Had the field not taken it, the dialog takes the focus at the end of its animation (on a
