@@ -147,6 +147,16 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   expect(await admin.locator('li.event-row').filter({ hasNotText: 'ProductReported' }).count()).toBe(0);
 });
 
+test('when the admin opens the timeline of a stream the log does not have, then the page says so with no Retry and the way back to the log', async () => {
+  const page = await newPage();
+  await logInFromHome(page, ADMIN.email, ADMIN.password);
+  await page.goto('/dashboard/events/stream/product-00000000-0000-4000-8000-000000000000');
+  await page.getByRole('alert').filter({ hasText: 'The log has no stream of this name.' }).waitFor();
+  expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+  await page.getByRole('link', { name: '← Event log' }).click();
+  await page.waitForURL('**/dashboard/events');
+});
+
 test('when a buyer opens the event log, then they are sent to their profile and told why', async () => {
   const email = uniqueEmail('buyer');
   await api(baseUrl).signup('Nosy Buyer', email, 'Buyer');

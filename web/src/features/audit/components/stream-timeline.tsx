@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { Loaded } from '@/components/ui/loaded';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api-client';
+import { ApiError, errorMessage } from '@/lib/api-client';
 import { useLoad } from '@/lib/use-load';
 import { useMounted } from '@/lib/use-mounted';
 import { listsReloadAtom } from '@/lib/use-live-list';
@@ -26,7 +26,18 @@ function useStreamEvents(streamId: string) {
   const reload = useAtomValue(listsReloadAtom);
   const pushed = useAtomValue(pushedEventsAtom);
   const [history, setHistory] = useState<StreamHistory | null>(null);
-  const load = useCallback(async () => setHistory(await getStream(streamId)), [streamId]);
+  // No such stream in the log (a mistyped or made-up address): the log never gains a past, so
+  // asking again would answer the same; said without a Retry.
+  const [missing, setMissing] = useState(false);
+  const load = useCallback(async () => {
+    try {
+      setHistory(await getStream(streamId));
+      setMissing(false);
+    } catch (failure) {
+      if (!(failure instanceof ApiError && failure.status === 404)) throw failure;
+      setMissing(true);
+    }
+  }, [streamId]);
   const state = useLoad(load, reload);
   const events = useMemo(() => {
     if (!history || history.streamId !== streamId) return [];
@@ -35,7 +46,7 @@ function useStreamEvents(streamId: string) {
     for (const e of [...history.events, ...live]) byPosition.set(e.position, e);
     return [...byPosition.values()].sort((a, b) => a.position - b.position);
   }, [history, pushed, streamId]);
-  return { history: history?.streamId === streamId ? history : null, events, ...state };
+  return { history: history?.streamId === streamId ? history : null, missing, events, ...state };
 }
 
 /** States already read, by the log position they are as of (the log never changes, so they stay right). */
@@ -99,7 +110,7 @@ const sliderTheme = { components: { Slider: { controlSize: 24, handleSize: 20, h
  * folded it at that event, with what the event changed marked.
  */
 export function StreamTimeline({ streamId }: { streamId: string }) {
-  const { history, events, ...list } = useStreamEvents(streamId);
+  const { history, missing, events, ...list } = useStreamEvents(streamId);
   const [params, setParams] = useSearchParams();
   // A step is an address of its own, but the same visit: the log's filters it came from stay with it.
   const carried = useLocation().state as unknown;
@@ -129,6 +140,7 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
 
   return (
     <Loaded loading={list.loading} error={list.error} retry={list.retry} what="stream">
+      {missing && !history && <Notice role="alert" type="info" title="The log has no stream of this name." />}
       {history && (
         <div className="timeline">
           <p className="timeline__meta">
