@@ -1,7 +1,20 @@
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { pngFile } from './support/png';
-import { api, card, choose, expectToast, fillListing, logIn, loseAnswers, PASSWORD, uniqueEmail } from './support/shop';
+import { waitLive } from './support/live';
+import {
+  ADMIN,
+  api,
+  card,
+  choose,
+  expectToast,
+  fillListing,
+  logIn,
+  loseAnswers,
+  PASSWORD,
+  sellerWithProduct,
+  uniqueEmail,
+} from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -79,6 +92,25 @@ test('when a seller lists an advertised TV, then it is on the home page until it
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click();
   await page.getByText('Providing Services since 2018').first().waitFor();
   await expect.poll(() => card(page, productName).count()).toBe(0);
+});
+
+test('when a buyer reports an advertised TV, then the home page takes it out of Advertised Items at once, and puts it back when the admin dismisses the report', async () => {
+  const name = `Sharp Aquos ${Date.now()}`;
+  const seller = await sellerWithProduct(baseUrl, 'Rangpur Screens', name);
+  const client = api(baseUrl);
+  await client.advertise(seller.token, seller.productId);
+  const page = await newPage();
+  await page.goto('/');
+  const spotlight = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Advertised Items' }) });
+  const shown = spotlight.locator('article.product-card').filter({ hasText: name });
+  await shown.waitFor();
+  await waitLive(page);
+
+  const buyer = await client.signup('Keya Buyer', uniqueEmail('buyer'), 'Buyer');
+  await client.report(buyer.token, seller.productId, 'The photo is of another TV');
+  await expect.poll(() => shown.count()).toBe(0);
+  await client.dismissReports((await client.login(ADMIN.email, ADMIN.password)).token, seller.productId);
+  await shown.waitFor();
 });
 
 test("when a listing's photo is an address that cannot be loaded, then its card, its page and My Products show a placeholder, not a broken image", async () => {

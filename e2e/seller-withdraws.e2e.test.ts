@@ -54,6 +54,9 @@ test('when a seller withdraws a listing, then it leaves My Products and the open
   const reportedRow = page.locator('tr').filter({ hasText: reportedName });
   await reportedRow.getByText('Reported: the admin reviews it').waitFor();
   expect(await reportedRow.getByRole('button', { name: /Withdraw/ }).count()).toBe(0);
+  // Nor put in the home page's spotlight while the admin has not looked at it (ADR 0077).
+  expect(await reportedRow.getByRole('button', { name: /^Advertise/ }).count()).toBe(0);
+  expect(await row.getByRole('button', { name: `Advertise: ${name}` }).count()).toBe(1);
 
   // Withdraw asks first; Cancel changes nothing.
   await row.getByRole('button', { name: `Withdraw ${name}` }).click();

@@ -67,6 +67,12 @@ export function api(baseUrl: string) {
         body: JSON.stringify({ product_id: productId, phone_number: '01933333333', meeting_location: 'Mirpur 10' }),
         token,
       }),
+    /** A buyer reports a listing, saying why. */
+    report: (token: string, productId: string, reason: string) =>
+      call<WriteAnswer>(`/product/add_reported/${productId}`, { method: 'PUT', body: JSON.stringify({ reason }), token }),
+    /** The admin keeps a reported listing: its reports are dismissed. */
+    dismissReports: (token: string, productId: string) =>
+      call<WriteAnswer>(`/product/dismiss_reports/${productId}`, { method: 'PUT', body: '{}', token }),
     verifySeller: (token: string, userId: string) =>
       call<WriteAnswer>(`/user/seller_verified/${userId}`, { method: 'PUT', body: '{}', token }),
     deleteUser: (token: string, userId: string) => call<WriteAnswer>(`/users/${userId}`, { method: 'DELETE', token }),

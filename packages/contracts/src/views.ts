@@ -146,7 +146,8 @@ export function productInView(view: View, p: Product): boolean {
     case 'seller':
       return p.sellerId === view.id;
     case 'advertised':
-      return p.advertised && !p.sold;
+      // Reports waiting for the admin keep it out of the spotlight (ADR 0077).
+      return p.advertised && !p.sold && !p.reported;
     default:
       return false;
   }

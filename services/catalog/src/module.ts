@@ -4,7 +4,6 @@ import {
   createLogger,
   checkSender,
   handleCommand,
-  notFound,
   StateCache,
   validation,
   type CommandBus,
@@ -73,7 +72,8 @@ export async function startCatalog({ store, bus, pool, events, now = () => new D
     if (known !== undefined) return known;
     const category = await store.readStream(streams.category(categoryId));
     const added = category[0] as RecordedEvent<'CategoryAdded', EventOf<'CategoryAdded'>['data']> | undefined;
-    if (!added) throw notFound('Category', 'category_id');
+    // A field of the body, not the address: 400 naming it, so the seller's form marks the field.
+    if (!added) throw validation('category_id', 'is not a category of TV Shop');
     categoryNames.set(categoryId, added.data.category_name);
     return added.data.category_name;
   };

@@ -302,6 +302,33 @@ describe('subscriptions by view, through real sockets', () => {
     await poll(() => ops(ads.pushes)).toEqual(['upsert', 'remove']);
   });
 
+  it('when buyers report an advertised listing, then it leaves the advertised view and list until the admin dismisses the reports, and cannot be advertised meanwhile (ADR 0077)', async () => {
+    const seller = await shop.signup('Seller');
+    const buyer = await shop.signup('Buyer');
+    const admin = await shop.admin();
+    const [shown, other] = [await shop.addProduct(seller.token), await shop.addProduct(seller.token)];
+    const ads = await viewer([{ kind: 'advertised' }]);
+    const heard = () => ops(ads.pushes.filter((x) => x.id === shown._id));
+    await put(`/product/get_advertise/${shown._id}`, seller.token);
+    await poll(heard).toEqual(['upsert']);
+    const advertised = async () => ((await shop.call('GET', '/advertise_products')).body as { _id: string }[]).map((p) => p._id);
+    await poll(advertised).toContain(shown._id);
+
+    await put(`/product/add_reported/${shown._id}`, buyer.token);
+    await poll(heard).toEqual(['upsert', 'remove']);
+    await poll(advertised).not.toContain(shown._id);
+    // Another report-waiting listing: the seller cannot put it in the spotlight.
+    await put(`/product/add_reported/${other._id}`, buyer.token);
+    const refused = await shop.call('PUT', `/product/get_advertise/${other._id}`, { token: seller.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe('Buyers reported this listing; it cannot be advertised until the admin has reviewed it');
+
+    await put(`/product/dismiss_reports/${shown._id}`, admin.token);
+    await poll(heard).toEqual(['upsert', 'remove', 'upsert']);
+    await poll(advertised).toContain(shown._id);
+    expect(ads.pushes.some((x) => x.id === other._id)).toBe(false);
+  });
+
   it("when the admin takes a seller's listing off, then the seller's account view hears the removal (so they are told anywhere in the app), another seller's does not", async () => {
     const seller = await shop.signup('Seller');
     const other = await shop.signup('Seller');

@@ -26,7 +26,7 @@ const productKeys = (p: Product, into: Set<string>) => {
   into.add('products');
   into.add(`category:${p.category_id}`);
   into.add(`seller:${p.sellerId}`);
-  if (p.advertised && !p.sold) into.add('advertised');
+  if (p.advertised && !p.sold && !p.reported) into.add('advertised');
 };
 
 /** Turns a change notice's push and rooms into what the fan-out and the catch-up use. */

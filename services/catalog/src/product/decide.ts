@@ -119,6 +119,8 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
       const s = owned(state, command.data.actorId);
       if (s.sold) throw illegalState('A sold product cannot be advertised');
       if (s.advertised) throw illegalState('The product is already advertised');
+      // Not put in the home page's spotlight while buyers' reports of it wait for the admin (ADR 0077).
+      if (s.reported) throw illegalState('Buyers reported this listing; it cannot be advertised until the admin has reviewed it');
       return [{ type: 'ProductAdvertised', data: { productId: s.listing.productId } }];
     }
     case 'RemoveAdvertising': {

@@ -90,6 +90,20 @@ describe('product decider', () => {
   });
   it('given a sold product, when advertised, then refused', () =>
     given(listed, sold).when({ type: 'AdvertiseProduct', data: seller }).thenThrows({ kind: 'illegal_state' }));
+  it('given a product buyers reported, when advertised, then refused until the admin dismisses the reports; taking its advertising off is not (ADR 0077)', () => {
+    const reported: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+    };
+    const advertised: ProductEvent = { type: 'ProductAdvertised', data: { productId: 'p1' } };
+    given(listed, reported).when({ type: 'AdvertiseProduct', data: seller }).thenThrows({ kind: 'illegal_state' });
+    given(listed, advertised, reported)
+      .when({ type: 'RemoveAdvertising', data: seller })
+      .then([{ type: 'ProductAdvertisingRemoved', data: { productId: 'p1' } }]);
+    given(listed, reported, { type: 'ProductReportsDismissed', data: { productId: 'p1', reports: 1 } })
+      .when({ type: 'AdvertiseProduct', data: seller })
+      .then([advertised]);
+  });
   it('given a product, when a buyer reports it with a reason, then ProductReported with who and why', () =>
     given(listed)
       .when({ type: 'ReportProduct', data: { actorId: 'b1', actorName: 'Nila', reason: 'Photo is of another TV' } })

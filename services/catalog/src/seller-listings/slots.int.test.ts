@@ -109,7 +109,8 @@ describe('listing slots around catalog’s product commands', () => {
       kind: 'validation',
     });
     await expect(send('ListProduct', bad, listing(seller.id, bad, { categoryId: 'no-such' }), seller)).rejects.toMatchObject({
-      kind: 'not_found',
+      kind: 'validation',
+      field: 'category_id',
     });
     expect(await slotEvents(seller.id)).toEqual([]);
   });

@@ -149,7 +149,7 @@ describe('catalog API', () => {
       { field: 'phone_number', message: 'must be made of digits, like 01712-345678 or +880 1712 345678' },
     ]);
     const unknownCategory = await shop.call('POST', '/products', { token: seller.token, body: shop.productBody({ category_id: 'nokia' }) });
-    expect(unknownCategory.status).toBe(404);
+    expect(unknownCategory.status).toBe(400);
     expect(unknownCategory.body.field).toBe('category_id');
     expect((await shop.call('GET', '/all_products')).body.length).toBe(before);
   });
@@ -302,7 +302,11 @@ describe('catalog API', () => {
         expect(res.body.field, field).toBe(field);
       }
       const noBrand = await edit(seller.token, p._id, { category_id: 'no-such-brand' });
-      expect([noBrand.status, noBrand.body.field]).toEqual([404, 'category_id']);
+      expect([noBrand.status, noBrand.body.field, noBrand.body.errors]).toEqual([
+        400,
+        'category_id',
+        [{ field: 'category_id', message: 'is not a category of TV Shop' }],
+      ]);
       expect((await edit(seller.token, 'no-such-product')).status).toBe(404);
       const page = (await shop.call('GET', `/product/${p._id}`)).body.product as Product;
       expect(page).toEqual({ ...p, sellerVerified: page.sellerVerified });

@@ -8,7 +8,8 @@ export const productsStore = createEntityStore<Product>();
 export const reportedProductsStore = createEntityStore<ReportedProduct>();
 
 export const productScopes = {
-  advertised: (p: Product) => p.advertised && !p.sold,
+  // As the server's list: a reported one leaves it until the admin has reviewed it (ADR 0077).
+  advertised: (p: Product) => p.advertised && !p.sold && !p.reported,
   reported: (p: Product) => p.reported,
   ofSeller: (email: string) => (p: Product) => p.sellerEmail.toLowerCase() === email.toLowerCase(),
 };

@@ -183,8 +183,9 @@ export function MyProductsTable({
                     >
                       Remove Advertise
                     </Button>
-                  ) : row.sold ? null : (
-                    // A sold TV is off the market (the server ends its advertising too): nothing to advertise.
+                  ) : row.sold || row.reported ? null : (
+                    // A sold TV is off the market (the server ends its advertising too): nothing to
+                    // advertise; nor one buyers reported, until the admin has reviewed it (ADR 0077).
                     <Button
                       size="small"
                       type="primary"
