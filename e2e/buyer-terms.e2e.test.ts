@@ -86,6 +86,28 @@ test('when the buyer booked the TV in another tab while this booking dialog was 
   expect((await bookingsOf(email, token)).map((b) => b.status)).toEqual(['open']);
 });
 
+test('when the TV was sold before the dialog heard of it, then Submit is refused saying so and stays off until the seller makes it available again, which books it', async () => {
+  const { seller, email, token, page, dialog, pushes } = await dialogFilledIn(
+    `Vision 40" ${Date.now()}`,
+    'Jessore Screens',
+    'Palbari, Jessore',
+  );
+  pushes.hold(true);
+  await api(baseUrl).markSold(seller.token, seller.productId);
+  const submit = dialog.getByRole('button', { name: 'Submit' });
+  await submit.click();
+  await dialog.getByRole('alert').filter({ hasText: 'This product has already been sold' }).waitFor();
+  await expect.poll(() => submit.isDisabled()).toBe(true);
+  // Marked sold by mistake: for sale again, the push takes the refusal back.
+  pushes.hold(false);
+  await api(baseUrl).markAvailable(seller.token, seller.productId);
+  await expect.poll(() => submit.isDisabled()).toBe(false);
+  expect(await dialog.getByRole('alert').count()).toBe(0);
+  await submit.click();
+  await expectToast(page, 'Booking successfully');
+  expect((await bookingsOf(email, token)).map((b) => b.status)).toEqual(['open']);
+});
+
 test('when the seller changes more than the price while a buyer has the booking dialog open, then the dialog asks them to read the listing again and books nothing', async () => {
   const { seller, email, token, page, dialog } = await dialogFilledIn(
     `Samsung Crystal ${Date.now()}`,

@@ -147,7 +147,8 @@ export function BookingModal({ product: live, left, at, onClose }: BookingDialog
   // Closed (Escape) while its booking was on its way, it must not close the next one opened.
   const mounted = useMounted();
 
-  const { submit, busy, error } = useSubmit(async (values: BookingValues) => {
+  const soldRefusal = useRef(false);
+  const { submit, busy, error, setError } = useSubmit(async (values: BookingValues) => {
     if (!product || !user) return;
     try {
       await placeBooking({
@@ -172,6 +173,15 @@ export function BookingModal({ product: live, left, at, onClose }: BookingDialog
         else setLookAgain(true);
       } else if (
         failure instanceof ApiError &&
+        failure.problem.field === 'product_id' &&
+        failure.problem.type?.endsWith('/illegal-state')
+      ) {
+        // Sold before this tab heard of it: as the sale's push would say, until a push says it is
+        // for sale again (the seller's "mark available"), which takes the refusal back too.
+        soldRefusal.current = true;
+        setSoldNow(true);
+      } else if (
+        failure instanceof ApiError &&
         (failure.problem.field === 'product_id' || failure.status === 403 || failure.status === 410)
       )
         setRefused(true);
@@ -180,6 +190,12 @@ export function BookingModal({ product: live, left, at, onClose }: BookingDialog
     toast.success('Booking successfully');
     if (mounted.current) onClose();
   });
+
+  useEffect(() => {
+    if (soldNow || !soldRefusal.current) return;
+    soldRefusal.current = false;
+    setError(null);
+  }, [soldNow]);
 
   return (
     <Modal
