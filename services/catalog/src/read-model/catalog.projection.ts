@@ -222,14 +222,19 @@ export const catalogProjection: Projection = {
     ProductAdvertisingRemoved: setFlag('advertised', false),
     ProductReported: async (e, ctx) => {
       const d = e.data as EventOf<'ProductReported'>['data'];
-      await ctx.db.query('update products set reported = true, reports_taken = reports_taken + 1 where id = $1', [d.productId]);
+      // As it was (the self-join's old row): a first report takes it out of the advertised view (ADR 0077).
+      const { rows } = await ctx.db.query<{ reported: boolean }>(
+        `update products p set reported = true, reports_taken = p.reports_taken + 1 from products o
+          where p.id = $1 and o.id = p.id returning o.reported`,
+        [d.productId],
+      );
       // Events from before names and reasons were recorded leave them empty; the admin's query
       // then shows the reporter's current name.
       await ctx.db.query(
         `insert into reports (product_id, reporter_id, by_name, reason, at) values ($1, $2, $3, $4, $5) on conflict do nothing`,
         [d.productId, d.reporterId, d.reporterName ?? '', d.reason ?? '', e.metadata.at],
       );
-      await emitProducts(ctx, 'id', d.productId);
+      await emitProducts(ctx, 'id', d.productId, rows[0] && !rows[0].reported ? { reported: false } : undefined);
       await emitReported(ctx, d.productId);
     },
     ProductReportsDismissed: async (e, ctx) => {

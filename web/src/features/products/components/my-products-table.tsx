@@ -214,6 +214,8 @@ export function MyProductsTable({
                   ) : row.reported ? (
                     <span className="my-products__under-review" data-row-focus tabIndex={-1}>
                       Reported: the admin reviews it
+                      {/* Its advertising stands, but Home leaves it out meanwhile (ADR 0077). */}
+                      {row.advertised ? '; not on Home till then' : ''}
                     </span>
                   ) : (
                     <ConfirmAction
