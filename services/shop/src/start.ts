@@ -133,6 +133,8 @@ export async function startAll(opts: StartOptions = {}): Promise<Running> {
     const { url } = gateway;
     state = 'ready';
     log.info(`TV Shop is at ${url}`, {
+      // Whom to sign in as to verify sellers and read the log (ADMIN_EMAIL; its password is never logged).
+      admin: host.adminEmail,
       database: db.mode,
       payments: payments.name,
       ...(served ? { metrics: `${served.url}/metrics` } : {}),
