@@ -1,4 +1,5 @@
 import type { Booking } from '@tv-shop/contracts';
+import type { Locator } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { useBrowser, snap } from './support/browser';
 import { holdPushes, waitLive } from './support/live';
@@ -11,6 +12,12 @@ const newPage = useBrowser(baseUrl);
 async function bookingsOf(email: string, token: string): Promise<Booking[]> {
   const res = await fetch(`${baseUrl}/api/bookings?email=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${token}` } });
   return (await res.json()) as Booking[];
+}
+
+/** Submit pressed, and refused: the dialog's alert says why. */
+async function submitRefused(dialog: Locator, why: string): Promise<void> {
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await dialog.getByRole('alert').filter({ hasText: why }).waitFor();
 }
 
 /** A buyer on a seller's only listing's page, its booking dialog open and filled in, at 18,500 TK. */
@@ -65,8 +72,7 @@ test('when the seller changes the price and the push has not reached the dialog,
   // The page hears nothing of the change, so only the server knows.
   pushes.hold(true);
   await api(baseUrl).editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 21000));
-  await dialog.getByRole('button', { name: 'Submit' }).click();
-  await dialog.getByRole('alert').filter({ hasText: 'The seller changed this listing since you opened it: it is now 21,000 TK' }).waitFor();
+  await submitRefused(dialog, 'The seller changed this listing since you opened it: it is now 21,000 TK');
   await expect.poll(() => dialog.getByLabel('Price').inputValue()).toBe('21,000 TK');
   expect(await dialog.getByLabel('Meeting Location').inputValue()).toBe('Shib Bari, Khulna');
   expect(await bookingsOf(email, token)).toEqual([]);
@@ -78,9 +84,8 @@ test('when the seller changes the price and the push has not reached the dialog,
 test('when the buyer booked the TV in another tab while this booking dialog was open, then Submit is refused saying so and stays off', async () => {
   const { seller, email, token, dialog } = await dialogFilledIn(`Walton 43" ${Date.now()}`, 'Bogura Screens', 'Satmatha, Bogura');
   await api(baseUrl).book(token, seller.productId);
+  await submitRefused(dialog, 'You have already booked this product; pay for it in My Orders');
   const submit = dialog.getByRole('button', { name: 'Submit' });
-  await submit.click();
-  await dialog.getByRole('alert').filter({ hasText: 'You have already booked this product; pay for it in My Orders' }).waitFor();
   // Sending it again would be refused the same way: nothing to press.
   await expect.poll(() => submit.isDisabled()).toBe(true);
   expect((await bookingsOf(email, token)).map((b) => b.status)).toEqual(['open']);
@@ -94,9 +99,8 @@ test('when the TV was sold before the dialog heard of it, then Submit is refused
   );
   pushes.hold(true);
   await api(baseUrl).markSold(seller.token, seller.productId);
+  await submitRefused(dialog, 'This product has already been sold');
   const submit = dialog.getByRole('button', { name: 'Submit' });
-  await submit.click();
-  await dialog.getByRole('alert').filter({ hasText: 'This product has already been sold' }).waitFor();
   await expect.poll(() => submit.isDisabled()).toBe(true);
   // Marked sold by mistake: for sale again, the push takes the refusal back.
   pushes.hold(false);
