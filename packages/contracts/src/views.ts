@@ -127,6 +127,14 @@ export function viewKey(view: View): string {
   }
 }
 
+/**
+ * Whether a listing is in Home's advertised section: advertised, for sale, and no buyers' reports
+ * waiting for the admin (ADR 0077). The views' routing asks it (which views a change touches,
+ * and whether it is in them); the catalog's query (`advertisedProducts`) and the web app's scope
+ * (`productScopes.advertised`) say the same in their own terms.
+ */
+export const inAdvertised = (p: Pick<Product, 'advertised' | 'sold' | 'reported'>): boolean => p.advertised && !p.sold && !p.reported;
+
 /** Whether a product (as it is, or as it was) belongs in a product view; false for the other kinds. */
 export function productInView(view: View, p: Product): boolean {
   switch (view.kind) {
@@ -146,8 +154,7 @@ export function productInView(view: View, p: Product): boolean {
     case 'seller':
       return p.sellerId === view.id;
     case 'advertised':
-      // Reports waiting for the admin keep it out of the spotlight (ADR 0077).
-      return p.advertised && !p.sold && !p.reported;
+      return inAdvertised(p);
     default:
       return false;
   }

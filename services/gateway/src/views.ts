@@ -1,4 +1,13 @@
-import { productInView, rooms, type ChangePush, type Product, type ProductRoute, type User, type View } from '@tv-shop/contracts';
+import {
+  inAdvertised,
+  productInView,
+  rooms,
+  type ChangePush,
+  type Product,
+  type ProductRoute,
+  type User,
+  type View,
+} from '@tv-shop/contracts';
 
 /**
  * Subscriptions by view (ADR 0045), the part that needs no socket: where a change goes (its
@@ -26,7 +35,7 @@ const productKeys = (p: Product, into: Set<string>) => {
   into.add('products');
   into.add(`category:${p.category_id}`);
   into.add(`seller:${p.sellerId}`);
-  if (p.advertised && !p.sold && !p.reported) into.add('advertised');
+  if (inAdvertised(p)) into.add('advertised');
 };
 
 /** Turns a change notice's push and rooms into what the fan-out and the catch-up use. */

@@ -61,7 +61,7 @@ export class CatalogQueries {
     return rows.flatMap((r) => (r.url ? [r.url] : []));
   }
   productsOfCategory = (categoryId: string) => this.products('where category_id = $1', [categoryId]);
-  /** Advertised, for sale, and no reports waiting for the admin (ADR 0077). */
+  /** Advertised, for sale, and no reports waiting for the admin: `inAdvertised` in SQL (ADR 0077). */
   advertisedProducts = () => this.products('where advertised and not sold and not reported');
   sellerProducts = (email: string) => this.products('where seller_email = $1', [email]);
 
