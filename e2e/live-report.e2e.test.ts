@@ -99,7 +99,7 @@ test('when a buyer reports a TV, then the admin sees it live; when the admin rem
 
 test('when the admin dismisses a report, then the listing leaves Reported Items, stays for sale and is no longer marked reported on the buyer page, live', async () => {
   const productName = `Sharp Aquos ${Date.now()}`;
-  const { productId } = await sellerWithProduct(baseUrl, 'Barishal Screens', productName);
+  const { productId, email: sellerEmail } = await sellerWithProduct(baseUrl, 'Barishal Screens', productName);
   const client = api(baseUrl);
   const email = uniqueEmail('buyer');
   const { token } = await client.signup('Doubtful Buyer', email, 'Buyer');
@@ -123,7 +123,17 @@ test('when the admin dismisses a report, then the listing leaves Reported Items,
   // opened (another tab, a reload), and the page says so rather than offer a report it would refuse.
   await productCard.getByText('You reported this', { exact: true }).waitFor();
   expect(await productCard.getByRole('button', { name: 'Add Report' }).count()).toBe(0);
-  await Promise.all([waitLive(buyer), waitLive(admin), markNoReload(buyer)]);
+  await Promise.all([waitLive(buyer), waitLive(admin), markNoReload(buyer), markNoReload(admin)]);
+
+  // Its seller marks it sold, and for sale again, while the admin looks: the row says so each
+  // time, without a reload, and its Delete question is asked of the listing as it is.
+  const { token: sellerToken } = await client.login(sellerEmail, PASSWORD);
+  await client.markSold(sellerToken, productId);
+  await adminRow.getByText('Sold', { exact: true }).waitFor();
+  await client.markAvailable(sellerToken, productId);
+  await adminRow.getByText('Sold', { exact: true }).waitFor({ state: 'detached' });
+  await adminRow.getByText('“Price too good”').waitFor();
+  expect(await stillSamePage(admin)).toBe(true);
 
   await adminRow.getByRole('button', { name: `Dismiss the reports of ${productName}` }).click();
   await admin.getByText('Its reports are dismissed and it stays in the shop').waitFor();

@@ -109,7 +109,6 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   const closed = new Set<string>();
   const words: string[] = [];
   const touched = new LastChanges();
-  const reported = new Set<string>();
   /** Products whose reports the admin dismissed: they leave the admin's Reported Items. */
   const dismissed = new Set<string>();
   const ofSeller = (sellerId: string) => [...products.values()].filter((p) => p.seller_id === sellerId);
@@ -219,7 +218,6 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
           at: e.metadata.at,
         };
         if (!reports.get(reports.keyOf(report))) reports.insert(report); // on conflict do nothing: the first report stays
-        reported.add(d.productId);
         break;
       }
       case 'ProductReportsDismissed': {
@@ -228,7 +226,6 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
         if (!products.get(productId)?.reported) break; // the handler's update … where reported: nothing to change
         products.update(productId, { reported: false });
         touched.touch(productId, e.position);
-        reported.delete(productId);
         dismissed.add(productId);
         break;
       }
@@ -257,6 +254,12 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
     }
   }
 
+  // A reported listing the batch changed otherwise (sold, made available, edited, its seller
+  // renamed) is announced to the admins again, with its reports: Reported Items shows its state,
+  // and the question before a removal says whether a buyer paid for it.
+  const stillReported = [...touched.keys()].filter((id) => products.get(id)?.reported && !reportedOrRemoved.has(id));
+  if (!ctx.replaying && stillReported.length > 0) await reports.load(db, 't.product_id = any($1)', [stillReported]);
+
   insertRows(ctx, 'categories', categories);
   insertRows(ctx, 'blogs', blogs);
   sellers.save(ctx);
@@ -272,17 +275,16 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
        on conflict do nothing`,
       [words],
     );
-  if (!ctx.replaying) announce(ctx, touched, before, products, reports, reported, dismissed);
+  if (!ctx.replaying) announce(ctx, touched, before, products, reports, dismissed);
 }
 
-/** Each product the batch changed, once, with what it changed as it was; to the admins, the reported ones with their reports. */
+/** Each product the batch changed, once, with what it changed as it was; to the admins, each still reported with its reports. */
 function announce(
   ctx: BatchContext,
   touched: Map<string, number>,
   before: Map<string, Product>,
   products: RowSet<ProductRecord>,
   reports: RowSet<ReportRecord>,
-  reported: Set<string>,
   dismissed: Set<string>,
 ): void {
   for (const [id, position] of touched) {
@@ -303,7 +305,7 @@ function announce(
       was && Object.fromEntries(Object.entries(was).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(row[k as keyof Product])));
     ctx.emit(changed ? Object.assign(change, { route: { was: changed } }) : change, [rooms.everyone], position);
     if (dismissed.has(id) && !row.reported) ctx.emit({ entity: 'reported_product', op: 'remove', id }, [rooms.admins], position);
-    if (!reported.has(id)) continue;
+    if (!row.reported) continue;
     const its = [...reports.values()].filter((r) => r.product_id === id).sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
     const withReports = { ...row, reports: its.map((r) => toReport({ ...r, at: new Date(r.at) })), reports_taken: stored.reports_taken };
     ctx.emit({ entity: 'reported_product', op: 'upsert', id, row: withReports }, [rooms.admins], position);

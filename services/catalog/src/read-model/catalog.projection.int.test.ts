@@ -333,6 +333,41 @@ describe('catalog projection (rm_catalog)', () => {
       });
   });
 
+  it('a reported product sold, then for sale again: the admins hear it each time with its reports (Reported Items shows a paid sale)', async () => {
+    const reportedRow = (position: number, over: Partial<Product>) => ({
+      push: {
+        entity: 'reported_product' as const,
+        op: 'upsert' as const,
+        id: 'p1',
+        row: {
+          ...product('p1', { reported: true, ...over }),
+          reports: [{ by_name: 'Nusrat', reason: 'Fake photos', at: '2025-02-01T10:00:00.000Z' }],
+          reports_taken: 1,
+        },
+        position,
+      },
+      rooms: [rooms.admins],
+    });
+    await given(listed('p1'), {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nusrat', reason: 'Fake photos' },
+      at: '2025-02-01T10:00:00.000Z',
+    })
+      .when(
+        { type: 'ProductMarkedSold', data: { productId: 'p1', bookingId: 'bk1', buyerName: 'Rahim' } },
+        { type: 'ProductMarkedAvailable', data: { productId: 'p1' } },
+      )
+      .then({
+        rows: { [FLAGS]: [flags('p1', { reported: true })] },
+        pushes: [
+          upsert('p1', 3, { sold: true, paid_sale: true, reported: true, listedAt: 1 }, { sold: false, paid_sale: false }),
+          reportedRow(3, { sold: true, paid_sale: true }),
+          upsert('p1', 4, { reported: true, listedAt: 1 }, { sold: true, paid_sale: true }),
+          reportedRow(4, {}),
+        ],
+      });
+  });
+
   it('ProductRemoved of a reported product: its row and reports go; removals to everyone and to the admins', async () => {
     await given(listed('p1'), listed('p2'), {
       type: 'ProductReported',

@@ -15,8 +15,12 @@ const productPush = (id: string, row: Product | null, was?: Partial<Product>) =>
 };
 const emitProducts = async (ctx: ProjectionContext, where: string, value: string, was?: Partial<Product>) => {
   if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
-  const { rows } = await ctx.db.query<ProductRow>(`select * from products where ${where} = $1`, [value]);
+  const { rows } = await ctx.db.query<ProductRow & { reports_taken: number }>(`select * from products where ${where} = $1`, [value]);
   for (const r of rows) ctx.emit(productPush(r.id, toProduct(r), was), [rooms.everyone]);
+  // A reported listing, whatever changed (reported now, sold, edited, its seller renamed), goes to
+  // the admins again with its reports: Reported Items shows its state, and the question before a
+  // removal says whether a buyer paid for it.
+  for (const r of rows) if (r.reported) await emitReported(ctx, r);
 };
 /** A product row's columns as they were before an update (`o`, the self-join's old version). */
 const OLD_PRODUCT_COLUMNS = PRODUCT_COLUMNS.split(', ')
@@ -32,14 +36,10 @@ const addSearchWords = (ctx: ProjectionContext, text: string) =>
     [text],
   );
 /** A reported product with who reported it and why: for the admin only. */
-const emitReported = async (ctx: ProjectionContext, productId: string) => {
-  if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
-  const { rows } = await ctx.db.query<ProductRow & { reports_taken: number }>('select * from products where id = $1', [productId]);
-  const { rows: reports } = await ctx.db.query<ReportRow>('select * from reports where product_id = $1 order by at', [productId]);
-  const product = rows[0];
-  if (!product) return;
+const emitReported = async (ctx: ProjectionContext, product: ProductRow & { reports_taken: number }) => {
+  const { rows: reports } = await ctx.db.query<ReportRow>('select * from reports where product_id = $1 order by at', [product.id]);
   const row = { ...toProduct(product), reports: reports.map(toReport), reports_taken: product.reports_taken };
-  ctx.emit({ entity: 'reported_product', op: 'upsert', id: productId, row }, [rooms.admins]);
+  ctx.emit({ entity: 'reported_product', op: 'upsert', id: product.id, row }, [rooms.admins]);
 };
 const setFlag = (column: 'advertised', value: boolean) => async (e: { data: unknown }, ctx: ProjectionContext) => {
   const { productId } = e.data as { productId: string };
@@ -235,7 +235,6 @@ export const catalogProjection: Projection = {
         [d.productId, d.reporterId, d.reporterName ?? '', d.reason ?? '', e.metadata.at],
       );
       await emitProducts(ctx, 'id', d.productId, rows[0] && !rows[0].reported ? { reported: false } : undefined);
-      await emitReported(ctx, d.productId);
     },
     ProductReportsDismissed: async (e, ctx) => {
       const { productId } = e.data as EventOf<'ProductReportsDismissed'>['data'];
