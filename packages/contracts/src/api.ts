@@ -199,6 +199,17 @@ export const DismissReportsBody = z.object({
 });
 export type DismissReportsBody = z.infer<typeof DismissReportsBody>;
 
+/**
+ * `DELETE /product/{id}` (admin): optionally, what the admin was shown as they chose to remove it.
+ * `reported`: removed for its reports (refused with 409 when they were dismissed meanwhile);
+ * `paid_sale`: whether a buyer had paid, as the question said (refused with 409 when one paid since).
+ */
+export const RemoveProductBody = z.object({
+  reported: z.boolean({ error: 'must be true or false' }).optional(),
+  paid_sale: z.boolean({ error: 'must be true or false' }).optional(),
+});
+export type RemoveProductBody = z.infer<typeof RemoveProductBody>;
+
 /** `PUT /product/add_reported/{id}`: an optional reason (the spec's client sends no body). */
 export const ReportProductBody = z.object({ reason: z.string().trim().max(500, 'must be at most 500 characters').default('') });
 export type ReportProductBody = z.infer<typeof ReportProductBody>;

@@ -105,7 +105,17 @@ export const CatalogCommandData = {
    * holds a report.
    */
   RemoveProduct: z.discriminatedUnion('reason', [
-    z.object({ reason: z.literal('admin') }),
+    z.object({
+      reason: z.literal('admin'),
+      /**
+       * What the admin was shown as they chose to remove it (the web app's Reported Items sends
+       * both; the spec's client neither): `seenReported`, that it was reported (refused when its
+       * reports were dismissed meanwhile); `seenPaid`, whether a buyer had paid (refused when
+       * one paid since: the question they answered said otherwise).
+       */
+      seenReported: z.boolean().optional(),
+      seenPaid: z.boolean().optional(),
+    }),
     z.object({ reason: z.literal('seller-deleted') }),
     by.extend({ reason: z.literal('withdrawn') }),
   ]),

@@ -156,6 +156,18 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
         return [{ type: 'ProductRemoved', data: { productId: s.listing.productId, reason: 'withdrawn' } }];
       }
       const s = listed(state);
+      if (command.data.reason === 'admin') {
+        // Removal cannot be undone: not on a question whose facts changed since the admin read it
+        // (another admin dismissed the reports, or a buyer paid), as a dismissal is not (ADR 0056).
+        const { seenReported, seenPaid } = command.data;
+        if (seenReported && !s.reported)
+          throw conflict(
+            'Its reports were dismissed since you looked, and it stays in the shop; look at it again before removing it',
+            'reports',
+          );
+        if (seenPaid === false && s.soldTo !== null)
+          throw conflict('A buyer paid for this TV since you looked; look at it again before removing it', 'paid_sale');
+      }
       // A closed account's sold TVs stay (a buyer's order, or the seller's record of the sale,
       // points at them): one sold between the policy's read and this command is left as it is.
       if (command.data.reason === 'seller-deleted' && s.sold) return [];

@@ -155,6 +155,43 @@ describe('product decider', () => {
       .when({ type: 'RemoveProduct', data: { reason: 'withdrawn', actorId: 's1' } })
       .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'withdrawn' } }]);
   });
+  it('given a reported product, when the admin removes it on a question whose facts changed (reports dismissed, a buyer paid), then refused; on the question as it stands, removed for its reports', () => {
+    const reportedByB1: ProductEvent = {
+      type: 'ProductReported',
+      data: { productId: 'p1', reporterId: 'b1', reporterName: 'Nila', reason: '' },
+    };
+    const dismissed: ProductEvent = { type: 'ProductReportsDismissed', data: { productId: 'p1', reports: 1 } };
+    const remove = (seen: { seenReported?: boolean; seenPaid?: boolean }) => ({
+      type: 'RemoveProduct' as const,
+      data: { reason: 'admin' as const, ...seen },
+    });
+    given(listed, reportedByB1)
+      .when(remove({ seenReported: true, seenPaid: false }))
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } }]);
+    // Another admin kept it meanwhile: not removed on a stale list.
+    given(listed, reportedByB1, dismissed)
+      .when(remove({ seenReported: true, seenPaid: false }))
+      .thenThrows({ kind: 'conflict', field: 'reports' });
+    // Reported again after the dismissal: still reported, so the admin's choice stands.
+    given(listed, reportedByB1, dismissed, reportedByB1)
+      .when(remove({ seenReported: true }))
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } }]);
+    // A buyer paid after the question said nobody had: asked again, with the paid-sale warning.
+    given(listed, reportedByB1, soldToB1)
+      .when(remove({ seenReported: true, seenPaid: false }))
+      .thenThrows({ kind: 'conflict', field: 'paid_sale' });
+    given(listed, reportedByB1, soldToB1)
+      .when(remove({ seenReported: true, seenPaid: true }))
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } }]);
+    // Sold by its seller (no buyer paid through TV Shop): the question's paid_sale stays false.
+    given(listed, reportedByB1, sold)
+      .when(remove({ seenReported: true, seenPaid: false }))
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'reported' } }]);
+    // The spec's client says nothing of what it was shown: removed as before.
+    given(listed, soldToB1)
+      .when(remove({}))
+      .then([{ type: 'ProductRemoved', data: { productId: 'p1', reason: 'admin' } }]);
+  });
   describe('a seller edits their listing', () => {
     // The listing as the edit form sends it: every field a seller may change.
     const { productId: _p, sellerId: _s, sellerName: _n, sellerEmail: _e, postedOn: _d, ...asItIs } = listing;

@@ -455,6 +455,10 @@ describe('catalog API', () => {
     expect(log.rows.map((r) => r.type)).toEqual(['ProductReported', 'ProductReportsDismissed']);
     // Dismissed, it is no longer among the buyer's reports: they may report it again.
     expect((await mine(buyer.token)).body).toEqual([]);
+    // A second admin's tab still lists it as reported: its Delete is refused, and the listing stays.
+    const staleDelete = await shop.call('DELETE', `/product/${p._id}`, { token: admin.token, body: { reported: true, paid_sale: false } });
+    expect([staleDelete.status, staleDelete.body.field]).toEqual([409, 'reports']);
+    expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(200);
 
     // The same buyer may report it again; once dismissed again, its seller may withdraw it.
     expect((await shop.call('PUT', `/product/add_reported/${p._id}`, { token: buyer.token })).status).toBe(200);
@@ -500,7 +504,11 @@ describe('catalog API', () => {
     // Only the admin removes (its own seller withdraws it with PUT /product/withdraw: sale-is-final.int).
     expect((await shop.call('DELETE', `/product/${p._id}`, { token: seller.token })).status).toBe(403);
     expect((await shop.call('DELETE', `/product/${p._id}`, { token: buyer.token })).status).toBe(403);
-    const del = await shop.call('DELETE', `/product/${p._id}`, { token: admin.token });
+    // What the admin was shown, when sent, must be well formed: refused naming the field, nothing removed.
+    const malformed = await shop.call('DELETE', `/product/${p._id}`, { token: admin.token, body: { reported: true, paid_sale: 'no' } });
+    expect([malformed.status, malformed.body.field]).toEqual([400, 'paid_sale']);
+    expect((await shop.call('GET', `/product/${p._id}`)).status).toBe(200);
+    const del = await shop.call('DELETE', `/product/${p._id}`, { token: admin.token, body: { reported: true, paid_sale: false } });
     expect(del.body).toMatchObject({ acknowledged: true });
     expect((await shop.call('GET', '/all_products')).body.map((x: Product) => x._id)).not.toContain(p._id);
     expect((await shop.call('GET', '/reported_products', { token: admin.token })).body.map((x: Product) => x._id)).not.toContain(p._id);

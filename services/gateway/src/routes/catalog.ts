@@ -5,6 +5,7 @@ import {
   ProductSearchQuery,
   ReportProductBody,
   DismissReportsBody,
+  RemoveProductBody,
   EditProductBody,
   removedReasonText,
   type EditableListing,
@@ -229,8 +230,15 @@ export function catalogRoutes({ reads, sender, lists, position }: GatewayDeps): 
   r.delete('/product/:id', async (req, res) => {
     withRole(req, 'Admin');
     const id = idParam(String(req.params.id), 'Product');
-    // Whether it goes for a report is the product's own stream to say (catalog's decider).
-    const reply = await sender.send(req, { service: 'catalog', type: 'RemoveProduct', aggregateId: id, data: { reason: 'admin' } });
+    // Whether it goes for a report is the product's own stream to say (catalog's decider); what the
+    // admin was shown (the web app sends it) is checked there too: not removed on a stale question.
+    const body = parse(RemoveProductBody, req.body ?? {});
+    const data = {
+      reason: 'admin' as const,
+      ...(body.reported === undefined ? {} : { seenReported: body.reported }),
+      ...(body.paid_sale === undefined ? {} : { seenPaid: body.paid_sale }),
+    };
+    const reply = await sender.send(req, { service: 'catalog', type: 'RemoveProduct', aggregateId: id, data });
     res.json({ ...CommandSender.answer(reply), deletedCount: 1 });
   });
   return r;
