@@ -59,6 +59,19 @@ describe('a buyer cancels their booking', () => {
     ]);
   });
 
+  it("when the shop cancelled the booking first (its seller marked the TV sold), then the buyer's cancel is 409 saying why, and it stays cancelled for that reason", async () => {
+    const { seller, buyer, p, bookingId } = await booked();
+    expect((await shop.call('PUT', `/product/sold_status/${p._id}`, { token: seller.token })).status).toBe(200);
+    await expect.poll(async () => (await myOrders(buyer))[0]?.status).toBe('cancelled');
+    const late = await cancel(buyer.token, bookingId);
+    expect([late.status, late.body.field, late.body.detail]).toEqual([
+      409,
+      'bookingId',
+      'This booking was already cancelled: the seller marked it sold',
+    ]);
+    expect(await myOrders(buyer)).toMatchObject([{ _id: bookingId, status: 'cancelled', cancel_reason: 'the seller marked it sold' }]);
+  });
+
   it('when anyone else asks to cancel a booking, then a visitor gets 401, a seller or the admin 403, another buyer 404, and nothing changes', async () => {
     const { seller, buyer, bookingId } = await booked();
     const other = await shop.signup('Buyer');

@@ -1,5 +1,5 @@
 import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
-import { formatTk, MAX_OWN_CANCELLATIONS, type EventOf } from '@tv-shop/contracts';
+import { cancelReasonText, formatTk, MAX_OWN_CANCELLATIONS, type EventOf } from '@tv-shop/contracts';
 import { evolve, initialState, type BookingEvent, type BookingState } from './booking';
 
 /** What the orders service knows about a product when it decides (read from the catalog's events). */
@@ -199,11 +199,18 @@ function decideReceive({ paymentIntentId, placement }: DataOf<'ReceivePayment'>,
   return [{ type: 'PaymentReceived', data: { bookingId: s.booking.bookingId, paymentIntentId } }];
 }
 
-/** CancelOwnBooking: the buyer's own open booking, while no payment of it has gone through; a repeat changes nothing. */
+/**
+ * CancelOwnBooking: the buyer's own open booking, while no payment of it has gone through; a repeat
+ * changes nothing. One the shop cancelled meanwhile (sold to another buyer, the listing removed or
+ * changed) is refused saying so: the buyer did not cancel it, and it does not count as theirs.
+ */
 function decideCancelOwn({ buyerId, paymentTaken }: DataOf<'CancelOwnBooking'>, state: BookingState): BookingEvent[] {
   const s = ownBooking(state, buyerId);
   if (s.status === 'paid') throw illegalState('This booking is paid: the TV is yours, and a paid sale is final', 'bookingId');
-  if (s.status === 'cancelled') return [];
+  if (s.status === 'cancelled') {
+    if (s.cancelledFor === 'buyer-cancelled') return [];
+    throw illegalState(`This booking was already cancelled: ${cancelReasonText(s.cancelledFor ?? '')}`, 'bookingId');
+  }
   // A payment received and not given back holds the booking; one refunded holds nothing.
   if (paymentTaken || s.received.some((id) => !s.refunded[id]))
     throw illegalState('Your payment for this booking has gone through, so it can no longer be cancelled', 'bookingId');

@@ -171,7 +171,11 @@ describe('booking decider', () => {
       given(placed).when(cancelOwn()).then([byBuyer]);
       given(placed, intentCreated).when(cancelOwn()).then([byBuyer]);
       given(placed, byBuyer).when(cancelOwn()).then([]);
-      given(placed, cancelled).when(cancelOwn()).then([]);
+    });
+    it('given a booking the shop cancelled meanwhile (the TV sold to another buyer), when the buyer cancels it, then refused saying why it was', () => {
+      given(placed, cancelled)
+        .when(cancelOwn())
+        .thenThrows({ kind: 'illegal_state', field: 'bookingId', message: 'This booking was already cancelled: sold to another buyer' });
     });
     it("given someone else's booking or none, when asked to cancel it, then not found", () => {
       given(placed).when(cancelOwn('u2')).thenThrows({ kind: 'not_found', field: 'bookingId' });
