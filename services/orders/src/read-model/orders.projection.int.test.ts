@@ -353,34 +353,6 @@ describe.each(forms)('orders projection (rm_orders), %s', (_, projection) => {
             { cancelled: false, refunded_poisha: 0 },
           ],
         },
-      }); // The refund comes after the buyer booked the TV again (a webhook's payment at the old price,
-    // say): the cancelled placing it was paid for keeps it, not the open one.
-    const earlier = earlierPlacingId('bk1', 2);
-    await given(listed(), placed(), intent, cancelled('buyer-cancelled'), placed())
-      .when(refunded)
-      .then({
-        rows: {
-          'select id, cancelled, refunded_poisha::int from bookings order by placed_at, id': [
-            { id: earlier, cancelled: true, refunded_poisha: 1_500_050 },
-            { id: 'bk1', cancelled: false, refunded_poisha: 0 },
-          ],
-        },
-        pushes: [
-          {
-            ...upsert(6),
-            push: {
-              ...upsert(6).push,
-              id: earlier,
-              row: booking({
-                _id: earlier,
-                status: 'cancelled',
-                cancel_reason: 'cancelled by the buyer',
-                earlier_placing: true,
-                refunded: 15000.5,
-              }),
-            },
-          },
-        ],
       });
   });
 });

@@ -76,10 +76,7 @@ export const ordersProjection: Projection = {
     -- removed_reason: who took the listing off (ProductRemoved's reason), said with its bookings' cancellation.
     -- seller_name, phone: whom the buyer of a booking calls, and on what number (the listing's, as it is now).
     -- closed_accounts: a closed buyer's bookings keep nothing of how to reach them, one that lands after too (ADR 0075).
-    -- payment_intents: the placing each payment was made for (its placed_at), so a refund that comes
-    -- after the booking was placed again is kept by the placing it gave money back for.
     create table closed_accounts (id text primary key);
-    create table payment_intents (id text primary key, booking_id text not null, placed_at bigint not null);
     create table product_sellers (
       product_id text primary key, seller_id text not null, seller_email text not null, removed_reason text,
       seller_name text not null default '', phone text not null default ''
@@ -206,31 +203,12 @@ export const ordersProjection: Projection = {
       ]);
       await emitBooking(ctx, d.bookingId);
     },
-    // Which placing a payment is for: the booking's as it is when the payment is made.
-    PaymentIntentCreated: async (e, ctx) => {
-      const d = e.data as EventOf<'PaymentIntentCreated'>['data'];
-      await ctx.db.query(
-        'insert into payment_intents (id, booking_id, placed_at) select $1, id, placed_at from bookings where id = $2 on conflict do nothing',
-        [d.paymentIntentId, d.bookingId],
-      );
-    },
     // Money given back for a payment that bought nothing (the booking was cancelled meanwhile, or it
-    // was for an earlier price). A fact about money: the placing it was paid for keeps it, placed
-    // again before or after the refund came.
+    // was for an earlier price). A fact about money: placed again, the cancelled placing keeps it.
     PaymentRefunded: async (e, ctx) => {
       const d = e.data as EventOf<'PaymentRefunded'>['data'];
-      const { rows } = await ctx.db.query<{ placed_at: string; current: string | null }>(
-        'select i.placed_at, b.placed_at as current from payment_intents i left join bookings b on b.id = i.booking_id where i.id = $1',
-        [d.paymentIntentId],
-      );
-      const paidFor =
-        rows[0] && rows[0].current !== null && rows[0].placed_at !== rows[0].current
-          ? earlierPlacingId(d.bookingId, rows[0].placed_at)
-          : null;
-      const add = 'update bookings set refunded_poisha = refunded_poisha + $2 where id = $1';
-      const { rowCount } = paidFor ? await ctx.db.query(add, [paidFor, d.amountPoisha]) : { rowCount: 0 };
-      if (!rowCount) await ctx.db.query(add, [d.bookingId, d.amountPoisha]);
-      await emitBooking(ctx, rowCount ? paidFor! : d.bookingId);
+      await ctx.db.query('update bookings set refunded_poisha = refunded_poisha + $2 where id = $1', [d.bookingId, d.amountPoisha]);
+      await emitBooking(ctx, d.bookingId);
     },
   },
   // A replay or a long catch-up: the same rows, written once per batch (ADR 0044).
@@ -251,16 +229,9 @@ const BUYER_CONTACT = Object.keys(BUYER_GONE) as (keyof typeof BUYER_GONE)[];
 const BUYER_GONE_SQL = BUYER_CONTACT.map((c) => `${c} = ''`).join(', ');
 const BUYER_CONTACT_SQL = BUYER_CONTACT.map((c) => `${c} <> ''`).join(' or ');
 
-const BOOKING_EVENTS = ['BookingPlaced', 'BookingPaid', 'BookingCancelled', 'PaymentIntentCreated', 'PaymentRefunded'];
+const BOOKING_EVENTS = ['BookingPlaced', 'BookingPaid', 'BookingCancelled', 'PaymentRefunded'];
 /** What a batch of new listings alone (insertSellers) does not cover: an edit counts when it changed the phone. */
 const FULL_BATCH_EVENTS = [...BOOKING_EVENTS, 'ProductRemoved', 'UserProfileUpdated', 'UserDeleted'];
-
-/** A row of `payment_intents`: the placing a payment was made for. */
-interface IntentRecord {
-  id: string;
-  booking_id: string;
-  placed_at: number;
-}
 
 /** A row of `product_sellers`. */
 interface SellerRecord {
@@ -315,7 +286,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   const sellers = new RowSet<SellerRecord>('product_sellers', ['product_id'], ctx.kept);
   const bookings = new RowSet<BookingRecord>('bookings', ['id'], ctx.kept);
   const closedAccounts = new RowSet<{ id: string }>('closed_accounts', ['id']);
-  const intents = new RowSet<IntentRecord>('payment_intents', ['id']);
   const named = (type: string, key: string, which: (e: RecordedEvent) => boolean = () => true) =>
     events.filter((e) => e.type === type && which(e)).map((e) => (e.data as Record<string, string>)[key]!);
   // Whose contact this batch changes: a seller renamed or closed (each of their products), a listing's phone.
@@ -340,7 +310,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     [bookings, 't.seller_id = any($1)', [closed]],
     [bookings, 't.buyer_id = any($1)', [closed]],
     closedAccounts.byKeys('t.id = any($1)', [...named('BookingPlaced', 'buyerId'), ...closed]),
-    intents.byKeys('t.id = any($1)', named('PaymentRefunded', 'paymentIntentId')),
   ];
   // Live, the bookings showing a new contact are announced again (a replay announces nothing).
   if (!ctx.replaying)
@@ -349,15 +318,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       [bookings, `t.seller_id = any($1) and ${showsContactSql('t')}`, [renamed]],
     );
   await RowSet.loadTogether(ctx.db, loads);
-  // A refund of a payment made for an earlier placing is kept by that placing's row: read it too
-  // (a second round trip, only in a batch with such a refund).
-  const earlierPaidFor = events.flatMap((e) => {
-    if (e.type !== 'PaymentRefunded') return [];
-    const d = e.data as EventOf<'PaymentRefunded'>['data'];
-    const intent = intents.get(d.paymentIntentId);
-    return intent && intent.placed_at !== bookings.get(d.bookingId)?.placed_at ? [earlierPlacingId(d.bookingId, intent.placed_at)] : [];
-  });
-  if (earlierPaidFor.length > 0) await RowSet.loadTogether(ctx.db, [bookings.byKeys('t.id = any($1)', earlierPaidFor)]);
   const touched = new LastChanges();
   // Bookings announced for a new contact alone, to their buyers (bookingRooms): one changed itself too is announced to all.
   const contactOnly = new Set<string>();
@@ -468,23 +428,11 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
           touch(d.bookingId, e.position);
         break;
       }
-      case 'PaymentIntentCreated': {
-        const d = e.data as EventOf<'PaymentIntentCreated'>['data'];
-        const booking = bookings.get(d.bookingId);
-        if (booking && !intents.get(d.paymentIntentId))
-          intents.insert({ id: d.paymentIntentId, booking_id: d.bookingId, placed_at: booking.placed_at });
-        break;
-      }
       case 'PaymentRefunded': {
         const d = e.data as EventOf<'PaymentRefunded'>['data'];
-        // The placing the payment was made for, as the handler finds it.
-        const intent = intents.get(d.paymentIntentId);
-        const current = bookings.get(d.bookingId);
-        const earlier =
-          intent && current && intent.placed_at !== current.placed_at ? earlierPlacingId(d.bookingId, intent.placed_at) : null;
-        const id = earlier && bookings.get(earlier) ? earlier : d.bookingId;
-        const before = bookings.get(id);
-        if (before && bookings.update(id, { refunded_poisha: Number(before.refunded_poisha) + d.amountPoisha })) touch(id, e.position);
+        const before = bookings.get(d.bookingId);
+        if (before && bookings.update(d.bookingId, { refunded_poisha: Number(before.refunded_poisha) + d.amountPoisha }))
+          touch(d.bookingId, e.position);
         break;
       }
     }
@@ -492,7 +440,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
   sellers.save(ctx);
   bookings.save(ctx);
   closedAccounts.save(ctx);
-  intents.save(ctx);
   if (ctx.replaying) return;
   // The seller of each booking announced, for its contact: a refund names no product, so its
   // seller may not be read yet.
