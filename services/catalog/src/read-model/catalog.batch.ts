@@ -257,8 +257,10 @@ export async function applyCatalogBatch(events: RecordedEvent[], ctx: BatchConte
   // A reported listing the batch changed otherwise (sold, made available, edited, its seller
   // renamed) is announced to the admins again, with its reports: Reported Items shows its state,
   // and the question before a removal says whether a buyer paid for it.
-  const stillReported = [...touched.keys()].filter((id) => products.get(id)?.reported && !reportedOrRemoved.has(id));
-  if (!ctx.replaying && stillReported.length > 0) await reports.load(db, 't.product_id = any($1)', [stillReported]);
+  if (!ctx.replaying) {
+    const stillReported = [...touched.keys()].filter((id) => products.get(id)?.reported && !reportedOrRemoved.has(id));
+    if (stillReported.length > 0) await reports.load(db, 't.product_id = any($1)', [stillReported]);
+  }
 
   insertRows(ctx, 'categories', categories);
   insertRows(ctx, 'blogs', blogs);
