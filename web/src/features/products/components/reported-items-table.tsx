@@ -31,10 +31,9 @@ function Reports({ product }: { product: ReportedProduct }) {
 }
 
 export function ReportedItemsTable({ products }: { products: ReportedProduct[] }) {
-  // Whether the Delete question the admin confirmed said a buyer had paid: the server refuses
-  // when that changed since (a stale tab), as it refuses when the reports were dismissed meanwhile.
-  const askedPaid = useRef(new Map<string, boolean>());
-  const remove = useDeleteProduct(useCallback((id: string) => askedPaid.current.get(id) ?? false, []));
+  // Whether the Delete question the admin confirms says a buyer had paid (it is the row as shown):
+  // the server refuses when that changed since (a stale tab), as when the reports were dismissed meanwhile.
+  const remove = useDeleteProduct(useCallback((id: string) => products.some((p) => p._id === id && p.paid_sale), [products]));
   // The reports the admin was shown as the question opened, not as it is answered: one pushed
   // while it was open was not read, so it is not dismissed (the server answers 409).
   const shown = useRef(new Map<string, number>());
@@ -82,10 +81,7 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
                 }
                 okText="Delete"
                 okButtonProps={{ danger: true }}
-                onConfirm={() => {
-                  askedPaid.current.set(row._id, row.paid_sale);
-                  void remove.run(row._id);
-                }}
+                onConfirm={() => remove.run(row._id)}
               >
                 <Button
                   danger
