@@ -179,12 +179,21 @@ describe('a sale is final; sellers see their bookings', () => {
       .poll(() => sellerPushes.find((x) => x.entity === 'booking' && x.id === bookingId), { timeout: 10_000, interval: 10 })
       .toMatchObject({ op: 'upsert', row: { status: 'open', username: 'Nila Buyer' } });
 
+    const buyerPushes = await open(buyer.token);
     expect((await pay(buyer.token, bookingId)).status).toBe(200);
     await expect
       .poll(() => sellerPushes.filter((x) => x.entity === 'booking' && x.id === bookingId).at(-1), { timeout: 10_000, interval: 10 })
       .toMatchObject({ row: { status: 'paid', paid: true } });
     const after = await shop.call('GET', `/seller_bookings?email=${seller.user.email}`, { token: seller.token });
     expect(after.body[0]).toMatchObject({ status: 'paid', paid: true });
+    // How the buyer paid is theirs (and the admin's): their list and push carry the payment id, the seller's do not.
+    const paidPush = (pushes: typeof sellerPushes) =>
+      pushes.filter((x) => x.entity === 'booking' && x.id === bookingId).at(-1) as { row: Booking } | undefined;
+    await expect.poll(() => paidPush(buyerPushes)?.row.transationId, { timeout: 10_000, interval: 10 }).toMatch(/^pi_/);
+    expect(paidPush(sellerPushes)!.row).not.toHaveProperty('transationId');
+    expect(after.body[0]).not.toHaveProperty('transationId');
+    const mine = await shop.call('GET', `/bookings?email=${buyer.user.email}`, { token: buyer.token });
+    expect(mine.body[0]).toMatchObject({ transationId: paidPush(buyerPushes)!.row.transationId });
 
     expect(otherPushes.some((x) => x.entity === 'booking')).toBe(false);
     expect(visitorPushes.some((x) => x.entity === 'booking')).toBe(false);

@@ -1,4 +1,4 @@
-import { cancelReasonText, rooms, type EventOf, type ProductListing } from '@tv-shop/contracts';
+import { cancelReasonText, rooms, type Booking, type Change, type EventOf, type ProductListing } from '@tv-shop/contracts';
 import {
   LastChanges,
   RowSet,
@@ -8,17 +8,27 @@ import {
   type ProjectionContext,
   type RecordedEvent,
 } from '@tv-shop/platform';
-import { showsContact, showsContactSql, toBooking, type BookingRow } from './rows';
+import { forSeller, showsContact, showsContactSql, toBooking, type BookingRow } from './rows';
 
 /**
  * Who hears of a booking: its buyer, the seller of the booked TV, and the admin; nobody else. A
  * change of how to reach the seller alone (`contactOnly`) is news to the buyer, not to the seller,
- * whose app would take each of their bookings heard again for a new one.
+ * whose app would take each of their bookings heard again for a new one. The buyer's payment id
+ * stays the buyer's (and the admin's): the seller hears the row without it, as their list reads it.
  */
-const bookingRooms = (r: Pick<BookingRow, 'buyer_id' | 'seller_id'>, contactOnly = false) => {
+const announce = (
+  send: (change: Change, to: string[]) => void,
+  r: Pick<BookingRow, 'id' | 'buyer_id' | 'seller_id'>,
+  row: Booking,
+  contactOnly = false,
+) => {
+  const change = (row: Booking): Change => ({ entity: 'booking', op: 'upsert', id: r.id, row });
   const to = [rooms.user(r.buyer_id), rooms.admins];
-  if (r.seller_id && !contactOnly) to.push(rooms.user(r.seller_id));
-  return to;
+  if (!r.seller_id || contactOnly) return send(change(row), to);
+  const sellers = forSeller(row);
+  if (sellers === row) return send(change(row), [...to, rooms.user(r.seller_id)]);
+  send(change(row), to);
+  send(change(sellers), [rooms.user(r.seller_id)]);
 };
 
 const SELECT_BOOKINGS = `select b.*, s.seller_name, s.phone as seller_phone from bookings b
@@ -28,7 +38,7 @@ const emitBooking = async (ctx: ProjectionContext, id: string) => {
   if (ctx.replaying) return; // nobody hears a replay: no need to read what would be announced
   const { rows } = await ctx.db.query<BookingRow>(`${SELECT_BOOKINGS} where b.id = $1`, [id]);
   const r = rows[0];
-  if (r) ctx.emit({ entity: 'booking', op: 'upsert', id, row: toBooking(r) }, bookingRooms(r));
+  if (r) announce((c, to) => ctx.emit(c, to), r, toBooking(r));
 };
 
 /**
@@ -40,7 +50,7 @@ const emitContactOf = async (ctx: ProjectionContext, where: string, param: strin
   const { rows } = await ctx.db.query<BookingRow>(`${SELECT_BOOKINGS} where ${where} and ${showsContactSql('b')} order by b.placed_at`, [
     param,
   ]);
-  for (const r of rows) ctx.emit({ entity: 'booking', op: 'upsert', id: r.id, row: toBooking(r) }, bookingRooms(r, true));
+  for (const r of rows) announce((c, to) => ctx.emit(c, to), r, toBooking(r), true);
 };
 
 /** A listing edit that changed the phone its buyers reach the seller on. */
@@ -319,7 +329,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     );
   await RowSet.loadTogether(ctx.db, loads);
   const touched = new LastChanges();
-  // Bookings announced for a new contact alone, to their buyers (bookingRooms): one changed itself too is announced to all.
+  // Bookings announced for a new contact alone, to their buyers (announce): one changed itself too is announced to all.
   const contactOnly = new Set<string>();
   const touch = (id: string, position: number) => {
     touched.touch(id, position);
@@ -456,6 +466,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       seller_name: seller?.seller_name ?? null,
       seller_phone: seller?.phone ?? null,
     });
-    ctx.emit({ entity: 'booking', op: 'upsert', id, row }, bookingRooms(r, contactOnly.has(id)), position);
+    announce((c, to) => ctx.emit(c, to, position), { ...r, id }, row, contactOnly.has(id));
   }
 }

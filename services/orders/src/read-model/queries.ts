@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { tk, type Booking } from '@tv-shop/contracts';
 import { AppError } from '@tv-shop/platform';
-import { toBooking, type BookingRow } from './rows';
+import { forSeller, toBooking, type BookingRow } from './rows';
 
 /**
  * Bookings with how to reach their seller (\`product_sellers\`). Read by name from the row as JSON:
@@ -33,10 +33,10 @@ export class OrdersQueries {
     const { rows } = await this.pool.query<BookingRow>(`${BOOKINGS} where b.buyer_email = $1 order by b.placed_at desc`, [email]);
     return rows.map(toBooking);
   }
-  /** Every booking of a seller's products, newest first: who is coming, and how to reach them. */
+  /** Every booking of a seller's products, newest first: who is coming, and how to reach them; not how the buyer paid (`forSeller`). */
   async bookingsOfSeller(sellerId: string): Promise<Booking[]> {
     const { rows } = await this.pool.query<BookingRow>(`${BOOKINGS} where b.seller_id = $1 order by b.placed_at desc`, [sellerId]);
-    return rows.map(toBooking);
+    return rows.map((r) => forSeller(toBooking(r)));
   }
   /**
    * A buyer's open bookings at a price (poisha) whose TV is still for sale: the spec's `{ price }`

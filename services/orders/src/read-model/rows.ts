@@ -60,3 +60,13 @@ export const toBooking = (r: BookingRow): Booking => ({
   ...(showsContact(r) && r.seller_name ? { seller_name: r.seller_name } : {}),
   ...(showsContact(r) && r.seller_phone ? { seller_phone: r.seller_phone } : {}),
 });
+
+/**
+ * A booking as its seller reads it: the buyer's payment id (`transationId`) is the buyer's and the
+ * admin's to see, not the seller's. The same object when it carries none.
+ */
+export const forSeller = (b: Booking): Booking => {
+  if (b.transationId === undefined) return b;
+  const { transationId: _buyers, ...rest } = b;
+  return rest;
+};
