@@ -142,10 +142,16 @@ const isoTime = (endOfDay = false) =>
     .string()
     .trim()
     .refine(
-      (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i.test(s) && realDate(s),
+      (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i.test(s) && realDate(s) && inFourDigitYears(s),
       'must be an ISO-8601 time with its zone (2026-11-22T10:00:00Z) or a date (2026-11-22)',
     )
     .transform((s) => (s.length === 10 && endOfDay ? new Date(Date.parse(s) + 86_400_000 - 1) : new Date(s)).toISOString());
+/**
+ * Whether the moment, in UTC, is still before year 10000: an hour 24 or an offset can carry
+ * 9999-12-31 into it, and its ISO form (+010000-...) is one PostgreSQL refuses. (Years before 100
+ * are refused by `realDate`: Date.UTC reads them as 19xx.)
+ */
+const inFourDigitYears = (s: string) => Date.parse(s) < Date.UTC(10000, 0, 1);
 /** Whether the date part names a day that exists (Date.parse takes 2026-02-30 for 2 March). */
 const realDate = (s: string) => {
   const [y, m, d] = s.slice(0, 10).split('-').map(Number) as [number, number, number];

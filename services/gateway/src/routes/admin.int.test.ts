@@ -131,6 +131,9 @@ describe('the event log (admin)', () => {
       ['from=2030-01-01&to=2020-01-01', 'from'],
       ['from=2026-11-22T10:00:01Z&to=2026-11-22T10:00:00Z', 'from'],
       ['limit=1&limit=2', 'limit'],
+      // Carried past year 9999 by an hour 24 or an offset: a time the database cannot take.
+      ['from=9999-12-31T24:00Z', 'from'],
+      ['to=9999-12-31T23:00:00-23:00', 'to'],
       ['colour=red', 'colour'], // a parameter it does not take is named itself
     ]) {
       const res = await get<{ errors: { field: string }[] }>(`/admin/events?${query}`);
@@ -148,6 +151,9 @@ describe('the event log (admin)', () => {
     expect(backwards.status).toBe(400);
     expect(backwards.body.field).toBe('from');
     expect(backwards.body.detail).toBe('from must not be after to');
+    expect((await get('/admin/events/export?from=9999-12-31T24:00Z')).status).toBe(400);
+    // The last moment a year of four digits holds is still a time to ask from.
+    expect((await get('/admin/events?from=9999-12-31T23:59:59Z')).status).toBe(200);
     // The same day as both ends is the whole day, not a mistake.
     expect((await get('/admin/events?from=2026-11-22&to=2026-11-22')).status).toBe(200);
   });
