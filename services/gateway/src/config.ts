@@ -6,7 +6,12 @@ import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './sockets';
 const optional = z.string().trim().min(1).optional().catch(undefined);
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  JWT_SECRET: optional,
+  // Set, it must be long enough not to be guessed: it signs every token. A bad one stops the start
+  // (left unset, one is generated): turned into "unset", a short secret would be replaced silently.
+  JWT_SECRET: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.string().trim().min(32, 'must be at least 32 characters: it signs every token, and a short one can be guessed').optional(),
+  ),
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
   GOOGLE_ISSUER: z.string().default('https://accounts.google.com,accounts.google.com'),

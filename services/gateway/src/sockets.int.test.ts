@@ -10,7 +10,7 @@ import { catchUpPage, ClientConnections } from './sockets';
 import { startTestShop, type TestShop } from './testing/harness';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
-const SECRET = 'sockets-test-secret-0123456789';
+const SECRET = 'sockets-test-secret-0123456789abcdef';
 
 describe('catch-up pages (unit)', () => {
   const kept = [1, 3, 4, 7, 9].map((position) => ({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Tokens } from '../auth/tokens';
 import { startTestShop, type TestShop } from '../testing/harness';
 
-const SECRET = 'log-out-test-secret-0123456789';
+const SECRET = 'log-out-test-secret-0123456789abcdef';
 
 /** Log Out ends the session a token comes from, on the server too (ADR 0066). */
 describe('logging out of one session', () => {
