@@ -49,7 +49,10 @@ export class Tokens {
   /** The secret from JWT_SECRET, else one generated once and kept under the data dir. */
   static async fromConfig(secret: string | undefined, dataDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Tokens> {
     if (secret) return new Tokens(secret);
-    return new Tokens((await secretInDataDir(path.join(dataDir, 'jwt-secret'), { env, name: 'JWT_SECRET', bytes: 48 })).secret);
+    // A file written by hand is held to the same length as the variable.
+    return new Tokens(
+      (await secretInDataDir(path.join(dataDir, 'jwt-secret'), { env, name: 'JWT_SECRET', bytes: 48, minLength: 32 })).secret,
+    );
   }
 
   /**

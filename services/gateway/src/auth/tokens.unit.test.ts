@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Tokens } from './tokens';
@@ -6,6 +9,20 @@ const SECRET = 'a-test-secret-of-enough-length-0123456789';
 
 describe('Tokens', () => {
   afterEach(() => vi.useRealTimers());
+
+  it('a jwt-secret file in the data dir is generated long, and one written short by hand is refused, as JWT_SECRET would be', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'tokens-'));
+    try {
+      const generated = await Tokens.fromConfig(undefined, dir, {});
+      expect(generated.verify(generated.sign({ sub: 'u1', email: 'u1@x.test', role: 'Buyer', passwordHash: 'h' }))).toMatchObject({
+        sub: 'u1',
+      });
+      await writeFile(path.join(dir, 'jwt-secret'), 'short\n');
+      await expect(Tokens.fromConfig(undefined, dir, {})).rejects.toThrow(/holds no usable secret; delete it or set JWT_SECRET/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 
   it('verifies a token it signed, and the same token again without a second check of its signature', () => {
     const tokens = new Tokens(SECRET);
