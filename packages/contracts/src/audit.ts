@@ -141,10 +141,11 @@ const isoTime = (endOfDay = false) =>
   z
     .string()
     .trim()
-    .refine(
-      (s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i.test(s) && realDate(s) && inFourDigitYears(s),
-      'must be an ISO-8601 time with its zone (2026-11-22T10:00:00Z) or a date (2026-11-22)',
-    )
+    .refine((s) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/i.test(s) && realDate(s), {
+      message: 'must be an ISO-8601 time with its zone (2026-11-22T10:00:00Z) or a date (2026-11-22)',
+      abort: true,
+    })
+    .refine(inFourDigitYears, 'must be before the year 10000 (in UTC)')
     .transform((s) => (s.length === 10 && endOfDay ? new Date(Date.parse(s) + 86_400_000 - 1) : new Date(s)).toISOString());
 /**
  * Whether the moment, in UTC, is still before year 10000: an hour 24 or an offset can carry

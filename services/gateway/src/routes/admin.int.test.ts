@@ -151,7 +151,11 @@ describe('the event log (admin)', () => {
     expect(backwards.status).toBe(400);
     expect(backwards.body.field).toBe('from');
     expect(backwards.body.detail).toBe('from must not be after to');
-    expect((await get('/admin/events/export?from=9999-12-31T24:00Z')).status).toBe(400);
+    const pastYear9999 = await get<{ errors: { field: string; message: string }[] }>('/admin/events/export?from=9999-12-31T24:00Z');
+    expect(pastYear9999.status).toBe(400);
+    expect(pastYear9999.body.errors).toEqual([{ field: 'from', message: 'must be before the year 10000 (in UTC)' }]);
+    // Not a time at all: only that is said, not the year as well.
+    expect((await get<{ errors: unknown[] }>('/admin/events?from=yesterday')).body.errors).toHaveLength(1);
     // The last moment a year of four digits holds is still a time to ask from.
     expect((await get('/admin/events?from=9999-12-31T23:59:59Z')).status).toBe(200);
     // The same day as both ends is the whole day, not a mistake.
