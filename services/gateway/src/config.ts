@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { dataDirFromEnv, logLevelFromEnv } from '@tv-shop/platform';
+import { MIN_JWT_SECRET_LENGTH } from './auth/tokens';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './sockets';
 
 const optional = z.string().trim().min(1).optional().catch(undefined);
@@ -10,7 +11,14 @@ const Env = z.object({
   // (left unset, one is generated): turned into "unset", a short secret would be replaced silently.
   JWT_SECRET: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.string().trim().min(32, 'must be at least 32 characters: it signs every token, and a short one can be guessed').optional(),
+    z
+      .string()
+      .trim()
+      .min(
+        MIN_JWT_SECRET_LENGTH,
+        `must be at least ${MIN_JWT_SECRET_LENGTH} characters: it signs every token, and a short one can be guessed`,
+      )
+      .optional(),
   ),
   GOOGLE_CLIENT_ID: optional,
   GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),

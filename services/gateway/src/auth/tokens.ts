@@ -23,6 +23,9 @@ export interface TokenClaims {
 /** How many verified tokens are remembered, at most: the most recently used. */
 const VERIFIED_KEPT = 5000;
 
+/** The fewest characters a token-signing secret may have, set (JWT_SECRET) or kept in the data dir. */
+export const MIN_JWT_SECRET_LENGTH = 32;
+
 export class Tokens {
   /**
    * The secret as a key object made once: given a string, jsonwebtoken first tries it as a public
@@ -51,7 +54,8 @@ export class Tokens {
     if (secret) return new Tokens(secret);
     // A file written by hand is held to the same length as the variable.
     return new Tokens(
-      (await secretInDataDir(path.join(dataDir, 'jwt-secret'), { env, name: 'JWT_SECRET', bytes: 48, minLength: 32 })).secret,
+      (await secretInDataDir(path.join(dataDir, 'jwt-secret'), { env, name: 'JWT_SECRET', bytes: 48, minLength: MIN_JWT_SECRET_LENGTH }))
+        .secret,
     );
   }
 

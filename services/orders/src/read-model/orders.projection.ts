@@ -22,7 +22,7 @@ const announce = (
   row: Booking,
   contactOnly = false,
 ) => {
-  const change = (row: Booking): Change => ({ entity: 'booking', op: 'upsert', id: r.id, row });
+  const change = (heard: Booking): Change => ({ entity: 'booking', op: 'upsert', id: r.id, row: heard });
   const to = [rooms.user(r.buyer_id), rooms.admins];
   if (!r.seller_id || contactOnly) return send(change(row), to);
   const sellers = forSeller(row);
@@ -466,6 +466,6 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       seller_name: seller?.seller_name ?? null,
       seller_phone: seller?.phone ?? null,
     });
-    announce((c, to) => ctx.emit(c, to, position), { ...r, id }, row, contactOnly.has(id));
+    announce((c, to) => ctx.emit(c, to, position), r, row, contactOnly.has(id));
   }
 }
