@@ -1,6 +1,7 @@
 import { expect, inject, test } from 'vitest';
 import { snap, useBrowser } from './support/browser';
 import { markNoReload, stillSamePage } from './support/live';
+import { api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -50,4 +51,69 @@ test('when a page’s code is gone while the server answers (a deploy replaced t
   gone = false;
   await alert.getByRole('button', { name: 'Retry' }).click();
   await page.getByRole('heading', { name: 'Read Our Blogs' }).waitFor();
+});
+
+test('when the connection drops while the profile’s forms are on their way, then the profile stays, the forms say so, and they come by themselves once back online', async () => {
+  const email = uniqueEmail('seller');
+  await api(baseUrl).signup(`Comilla Screens ${Date.now()}`, email, 'Seller');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  // The forms' code is held on its way, as on a slow phone, until the connection is gone.
+  let dropped: () => void = () => undefined;
+  const gone = new Promise<void>((resolve) => (dropped = resolve));
+  await page.route(/\/assets\/end-sessions-[^/]*\.js$/, async (route) => {
+    await gone;
+    await route.abort('internetdisconnected');
+  });
+  await markNoReload(page);
+  await mainNav(page).getByRole('link', { name: 'Dashboard' }).click();
+  await page.locator('.profile-card__verification').getByText('Pending', { exact: true }).waitFor();
+
+  await page.context().setOffline(true);
+  dropped();
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not load the forms to change your name, photo and password.' });
+  await alert.getByText('The server could not be reached.').waitFor();
+  // Only the forms: the profile is still there, and not the page's own error.
+  expect(await page.locator('.profile-card__verification').getByText('Pending', { exact: true }).count()).toBe(1);
+  expect(await page.getByText('Something went wrong on this page.').count()).toBe(0);
+  expect(await cannotOpen(page).count()).toBe(0);
+  await snap(page, '16-part-code-unreachable');
+
+  // Back online, the forms are downloaded again with no Retry pressed and no reload.
+  await page.unroute(/\/assets\/end-sessions-[^/]*\.js$/);
+  await page.context().setOffline(false);
+  await page.getByRole('heading', { name: 'Sign out everywhere' }).waitFor();
+  await page.getByRole('heading', { name: 'Change password' }).waitFor();
+  expect(await alert.count()).toBe(0);
+  expect(await stillSamePage(page)).toBe(true);
+});
+
+test('when Book Now or Add Report is pressed offline before its dialog’s code has come, then the buyer is told, no dialog opens, and Book Now opens it once back online', async () => {
+  const productName = `Walton 32" ${Date.now()}`;
+  await sellerWithProduct(baseUrl, 'Bogura Electronics', productName);
+  const email = uniqueEmail('buyer');
+  await api(baseUrl).signup('Tania Buyer', email, 'Buyer');
+  const page = await newPage();
+  await logInFromHome(page, email, PASSWORD);
+  await page.goto('/all_products');
+  const bookNow = card(page, productName).getByRole('button', { name: 'Book Now' });
+  await bookNow.waitFor();
+  await markNoReload(page);
+
+  await page.context().setOffline(true);
+  await bookNow.click();
+  await expectToast(page, 'Could not open the booking form. The server could not be reached.');
+  expect(await page.getByRole('dialog').count()).toBe(0);
+  expect(await page.getByText('Something went wrong on this page.').count()).toBe(0);
+  // The focus is back on the button pressed, for another try.
+  await expect.poll(() => page.evaluate("document.activeElement?.textContent ?? ''")).toBe('Book Now');
+  // So is a buyer who presses Add Report: its dialog's code is fetched first too.
+  await card(page, productName).getByRole('button', { name: 'Add Report' }).click();
+  await expectToast(page, 'Could not open the report form. The server could not be reached.');
+  expect(await page.getByRole('dialog').count()).toBe(0);
+
+  await page.context().setOffline(false);
+  await bookNow.click();
+  await page.getByRole('dialog').getByLabel('Phone Number').waitFor();
+  expect(await stillSamePage(page)).toBe(true);
 });

@@ -73,24 +73,9 @@ export function OutageNotices() {
   const stale = useStaleLoads();
   const first = stale[0];
   return (
-    <div className="outage-notices" style={{ position: 'sticky', top: 0, zIndex: 20 }}>
+    <div className="outage-notices">
       <div role="status" aria-live="polite">
-        {reconnecting ? (
-          <p
-            className="reconnecting-banner"
-            style={{
-              margin: 0,
-              padding: '6px 16px',
-              textAlign: 'center',
-              background: '#fffbe6',
-              borderBottom: '1px solid #ffe58f',
-              color: '#614700',
-              fontSize: 14,
-            }}
-          >
-            Reconnecting...
-          </p>
-        ) : null}
+        {reconnecting ? <p className="reconnecting-banner">Reconnecting...</p> : null}
       </div>
       {first ? <StaleNotice error={first.error} onRetry={retryStaleLoads} /> : null}
     </div>

@@ -1,11 +1,13 @@
 import type { AdminOverview as Overview } from '@tv-shop/contracts';
 import { Button, Card, Statistic } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { Loaded } from '@/components/ui/loaded';
 import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
+import { PartBoundary } from '@/components/ui/part-boundary';
+import { retryableLazy } from '@/lib/code-download';
 import { formatTk } from '@/lib/format';
 import { auditPaths } from '../paths';
 import { useOverview } from '../use-overview';
@@ -14,7 +16,7 @@ import { LagTable } from './lag-table';
 import '../audit.css';
 
 /** The chart library is only downloaded when the charts first show. */
-const ActivityCharts = lazy(() => import('./activity-charts'));
+const ActivityCharts = retryableLazy(() => import('./activity-charts').then((m) => m.default));
 
 function Figures({ overview, openReports }: { overview: Overview; openReports: number }) {
   const month = (key: keyof Overview['totals']) => overview.days.reduce((sum, d) => sum + d[key], 0);
@@ -80,9 +82,11 @@ export function AdminOverview({ openReports }: { openReports?: number }) {
         {overview && (
           <>
             <Figures overview={overview} openReports={openReports ?? overview.openReports} />
-            <Suspense fallback={<Spinner label="Loading the charts" />}>
-              <ActivityCharts days={overview.days} />
-            </Suspense>
+            <PartBoundary what="the charts">
+              <Suspense fallback={<Spinner label="Loading the charts" />}>
+                <ActivityCharts days={overview.days} />
+              </Suspense>
+            </PartBoundary>
             <div className="admin-overview__columns">
               <Card size="small" title="Latest events" extra={<Link to={auditPaths.events.href()}>Event log</Link>}>
                 <LiveFeed overview={overview} />

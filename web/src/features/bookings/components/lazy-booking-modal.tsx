@@ -1,9 +1,12 @@
-import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { errorMessage } from '@/lib/api-client';
+import { retryableLazy } from '@/lib/code-download';
 import type { BookingDialogProps } from './booking-modal';
 
 // With antd and its theme: the pages that list TVs do not load antd themselves (ADR 0043).
-const Modal = lazy(() =>
-  Promise.all([import('./booking-modal'), import('@/lib/antd-theme')]).then(([m, t]) => ({ default: t.withAntd(m.BookingModal) })),
+const Modal = retryableLazy(() =>
+  Promise.all([import('./booking-modal'), import('@/lib/antd-theme')]).then(([m, t]) => t.withAntd(m.BookingModal)),
 );
 
 /**
@@ -29,7 +32,27 @@ export function BookingModal({ product, left, at, onClose }: BookingDialogProps)
     // Replaced meanwhile (the booking's push turned Book Now into "Booked"): what took its place.
     else if (place?.isConnected) place.querySelector<HTMLElement>('a[href], button:not([disabled])')?.focus();
   }, [open]);
-  if (!product) return null;
+  // Its code first, then the dialog: should the code not come (the phone went offline), the
+  // buyer is told, the dialog is closed, and Book Now downloads it again when pressed again.
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    if (!open || ready) return;
+    let current = true;
+    void Modal.preload().then(
+      () => {
+        if (current) setReady(true);
+      },
+      (error: unknown) => {
+        if (!current) return;
+        toast.error(`Could not open the booking form. ${errorMessage(error)}`, { id: 'code-booking-form' });
+        onClose();
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, ready, onClose]);
+  if (!product || !ready) return null;
   return (
     <Suspense fallback={null}>
       <Modal product={product} left={left} at={at} onClose={onClose} />

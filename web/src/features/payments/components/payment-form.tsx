@@ -1,6 +1,6 @@
 import type { Booking, PaymentIntentAnswer, WriteAnswer } from '@tv-shop/contracts';
 import { Button } from 'antd';
-import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { Spinner } from '@/components/ui/spinner';
@@ -10,8 +10,10 @@ import { recordPayment } from '../api/record-payment';
 import type { CardOutcome } from '../types';
 import { SandboxCardForm } from './sandbox-card-form';
 import { focusLost } from '@/lib/focus-heading';
+import { PartBoundary } from '@/components/ui/part-boundary';
+import { retryableLazy } from '@/lib/code-download';
 
-const StripeCardForm = lazy(() => import('./stripe-card-form'));
+const StripeCardForm = retryableLazy(() => import('./stripe-card-form').then((m) => m.default));
 
 interface PaymentFormProps {
   booking: Booking;
@@ -176,9 +178,11 @@ export function PaymentForm({ booking, payer, closedReason = null, afterPaid = n
           Card payments are not available on TV Shop right now; your booking is kept. Please try again later.
         </p>
       ) : intent?.provider === 'stripe' && intent.publishableKey ? (
-        <Suspense fallback={<Spinner />}>
-          <StripeCardForm {...cardProps} publishableKey={intent.publishableKey} />
-        </Suspense>
+        <PartBoundary what="the card form">
+          <Suspense fallback={<Spinner />}>
+            <StripeCardForm {...cardProps} publishableKey={intent.publishableKey} />
+          </Suspense>
+        </PartBoundary>
       ) : (
         <SandboxCardForm {...cardProps} />
       )}

@@ -1,15 +1,18 @@
 import type { Product } from '@tv-shop/contracts';
 import { atom, useAtomValue, useSetAtom } from 'jotai';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import toast from 'react-hot-toast';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Tag } from '@/components/ui/tag';
 import { Button } from '@/components/ui/button';
+import { retryableLazy } from '@/lib/code-download';
+import { errorMessage } from '@/lib/api-client';
 import { useSessionUser } from '@/lib/session';
 import { focusLost } from '@/lib/focus-heading';
 import { getMyReports } from '../api/get-my-reports';
 
 // The dialog (antd's Modal, in the shop's theme) is downloaded when a buyer first presses Add Report.
-const ReportDialog = lazy(() =>
-  Promise.all([import('./report-dialog'), import('@/lib/antd-theme')]).then(([m, t]) => ({ default: t.withAntd(m.ReportDialog) })),
+const ReportDialog = retryableLazy(() =>
+  Promise.all([import('./report-dialog'), import('@/lib/antd-theme')]).then(([m, t]) => t.withAntd(m.ReportDialog)),
 );
 
 /** The listings this buyer reported, by buyer and listing: each buyer reports a listing once. */
@@ -92,6 +95,13 @@ export function ReportButton({ product }: { product: Product }) {
     if (!focusLost()) return;
     (button.current ?? done.current)?.focus();
   });
+  // Its code first: should it not come (the phone went offline), the buyer is told, and the
+  // button downloads it again when pressed again.
+  const openDialog = () =>
+    void ReportDialog.preload().then(
+      () => setOpen(true),
+      (error: unknown) => toast.error(`Could not open the report form. ${errorMessage(error)}`, { id: 'code-report-form' }),
+    );
   const reported = () => {
     reportedHere.add(key);
     madeSinceRead.add(key);
@@ -110,7 +120,7 @@ export function ReportButton({ product }: { product: Product }) {
           Reported
         </Tag>
       ) : null}
-      <Button ref={button} variant="danger" onClick={() => setOpen(true)}>
+      <Button ref={button} variant="danger" onClick={openDialog}>
         Add Report
       </Button>
       {open ? (

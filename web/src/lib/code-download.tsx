@@ -1,0 +1,76 @@
+import { lazy, type ComponentType } from 'react';
+
+const RELOADED_AT = 'tv-shop:reloaded-for-new-build';
+
+/** Code of the app (a page, a form, a dialog) could not be downloaded; its message says why, in the user's words. */
+export class CodeUnavailable extends Error {}
+
+/** How each piece of code that failed to load starts afresh (React.lazy keeps a failure for good). */
+const failed = new Set<() => void>();
+
+/** A component downloaded when first rendered, whose download can also be started (and awaited) before. */
+export type RetryableLazy<P> = ComponentType<P> & {
+  /** Downloads the code now; rejects with `CodeUnavailable` when it could not be. */
+  preload(): Promise<void>;
+};
+
+/**
+ * A lazily downloaded component that can be started afresh after its download failed: `load`'s
+ * failure goes through `codeFailed`, and `retryFailedCode` has the next render download it again.
+ * `preload` lets a dialog's button download it first and say so itself if it could not.
+ */
+export function retryableLazy<P extends object>(load: () => Promise<ComponentType<P>>): RetryableLazy<P> {
+  /** The download under way or done; forgotten when it failed, so the next try starts one. */
+  let loading: Promise<ComponentType<P>> | null = null;
+  const download = () =>
+    (loading ??= load()).catch((err: unknown) => {
+      loading = null;
+      return codeFailed(err, restart);
+    });
+  const fresh = () => lazy<ComponentType<P>>(() => download().then((component) => ({ default: component })));
+  let Current = fresh();
+  const restart = () => {
+    Current = fresh();
+  };
+  function Retryable(props: P) {
+    return <Current {...props} />;
+  }
+  Retryable.preload = () => download().then(() => undefined);
+  return Retryable;
+}
+
+/**
+ * Code failed to download. When the server answers, this tab most likely runs an older build
+ * whose files a deploy replaced (the gateway answers 404 for them): the page is reloaded once,
+ * for the new build's index.html. When it does not answer (the network or the server is down),
+ * reloading would swap the app for the browser's own error page and lose what the user was doing,
+ * so the failure is said in place, with Retry; so is a second failure within a minute. (A browser
+ * that keeps a failed module download fails the Retry at once; the server answering by then,
+ * that Retry reloads the page.)
+ */
+async function codeFailed(err: unknown, restart: () => void): Promise<never> {
+  failed.add(restart);
+  const answering = await fetch('/', { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout(5000) }).then(
+    (res) => res.ok,
+    () => false,
+  );
+  if (answering) {
+    const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
+    if (Date.now() - last > 60_000) {
+      sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+      window.location.reload();
+      // The reload takes over; what stands in for the code (a skeleton) stays until it does.
+      return new Promise<never>(() => {});
+    }
+  }
+  throw new CodeUnavailable(
+    answering ? 'Its code could not be downloaded; reload the page if Retry does not help.' : 'The server could not be reached.',
+    { cause: err },
+  );
+}
+
+/** Starts all code whose download failed afresh: the next render downloads it again. */
+export function retryFailedCode(): void {
+  for (const restart of failed) restart();
+  failed.clear();
+}
