@@ -11,7 +11,7 @@ import { CodeUnavailable, retryableLazy, retryFailedCode } from '@/lib/code-down
  * reloads the page once (`retryableLazy`).
  */
 export function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): ComponentType {
-  const Page = retryableLazy(() => load().then((m) => m[name]));
+  const Page = retryableLazy(() => load().then((m) => m[name]), { page: true });
   Page.displayName = `Page(${name})`;
   return Page;
 }

@@ -17,19 +17,35 @@ export type RetryableLazy<P> = ComponentType<P> & {
 /**
  * A lazily downloaded component that can be started afresh after its download failed: `load`'s
  * failure goes through `codeFailed`, and `retryFailedCode` has the next render download it again.
- * `preload` lets a dialog's button download it first and say so itself if it could not.
+ * `preload` lets a dialog's button download it first and say so itself if it could not. Only a
+ * page (`page: true`) reloads the tab for a new build: a part of a page or a dialog would lose
+ * what the user was doing on the rest of it.
  */
-export function retryableLazy<P extends object>(load: () => Promise<ComponentType<P>>): RetryableLazy<P> {
+export function retryableLazy<P extends object>(load: () => Promise<ComponentType<P>>, { page = false } = {}): RetryableLazy<P> {
   /** The download under way or done; forgotten when it failed, so the next try starts one. */
   let loading: Promise<ComponentType<P>> | null = null;
   const download = () =>
     (loading ??= load()).catch((err: unknown) => {
       loading = null;
-      return codeFailed(err, restart);
+      return codeFailed(err, restart, page);
     });
-  const fresh = () => lazy<ComponentType<P>>(() => download().then((component) => ({ default: component })));
+  /** Whether `Current` failed: React keeps that for good, so only then is it replaced. */
+  let currentFailed = false;
+  const fresh = () =>
+    lazy<ComponentType<P>>(() =>
+      download().then(
+        (component) => ({ default: component }),
+        (err: unknown) => {
+          currentFailed = true;
+          throw err;
+        },
+      ),
+    );
   let Current = fresh();
+  // A working one (downloaded by a dialog's button after an earlier try failed) stays mounted.
   const restart = () => {
+    if (!currentFailed) return;
+    currentFailed = false;
     Current = fresh();
   };
   function Retryable(props: P) {
@@ -41,20 +57,20 @@ export function retryableLazy<P extends object>(load: () => Promise<ComponentTyp
 
 /**
  * Code failed to download. When the server answers, this tab most likely runs an older build
- * whose files a deploy replaced (the gateway answers 404 for them): the page is reloaded once,
- * for the new build's index.html. When it does not answer (the network or the server is down),
+ * whose files a deploy replaced (the gateway answers 404 for them): a page is reloaded once,
+ * for the new build's index.html (a part of one says to reload). When it does not answer (the network or the server is down),
  * reloading would swap the app for the browser's own error page and lose what the user was doing,
  * so the failure is said in place, with Retry; so is a second failure within a minute. (A browser
  * that keeps a failed module download fails the Retry at once; the server answering by then,
  * that Retry reloads the page.)
  */
-async function codeFailed(err: unknown, restart: () => void): Promise<never> {
+async function codeFailed(err: unknown, restart: () => void, page: boolean): Promise<never> {
   failed.add(restart);
   const answering = await fetch('/', { method: 'HEAD', cache: 'no-store', signal: AbortSignal.timeout(5000) }).then(
     (res) => res.ok,
     () => false,
   );
-  if (answering) {
+  if (answering && page) {
     const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
     if (Date.now() - last > 60_000) {
       sessionStorage.setItem(RELOADED_AT, String(Date.now()));

@@ -15,14 +15,17 @@ interface PartBoundaryProps {
 }
 
 /**
- * Around a part of a page downloaded when it first shows (a form, charts, a dialog: ADR 0043): a
- * part whose code could not be downloaded (the phone went offline meanwhile) says so in its own
- * place, with Retry, and is tried again by itself once the browser is online or the live
- * connection is back; the rest of the page stays. Any other error is the page's, for its boundary.
+ * Around a part of a page downloaded when it first shows (a form, the charts: ADR 0041): a part
+ * whose code could not be downloaded (the phone went offline meanwhile) says so in its own place,
+ * with Retry, and is tried again by itself once the browser is online or the live connection is
+ * back; the rest of the page stays. Any other error is the page's, for its boundary. (A dialog
+ * downloads its code before it opens instead: `preload` in code-download.tsx.)
  */
 export class PartBoundary extends Component<PartBoundaryProps, PartState> {
   override state: PartState = { error: null, other: null };
   private stopListening: (() => void) | null = null;
+  /** When the browser last came online with no error here: the failure may be told just after (its server check takes a moment). */
+  private cameOnline = 0;
 
   static getDerivedStateFromError(error: unknown): PartState {
     // Not the download's: thrown on while rendering, to the page's boundary.
@@ -32,6 +35,7 @@ export class PartBoundary extends Component<PartBoundaryProps, PartState> {
   override componentDidMount() {
     const again = () => {
       if (this.state.error) this.retry();
+      else this.cameOnline = Date.now();
     };
     window.addEventListener('online', again);
     const stopReconnect = onLiveReconnect(again);
@@ -39,6 +43,14 @@ export class PartBoundary extends Component<PartBoundaryProps, PartState> {
       window.removeEventListener('online', again);
       stopReconnect();
     };
+  }
+
+  override componentDidUpdate(_: PartBoundaryProps, before: PartState) {
+    // Failed while coming back online: tried once more at once rather than left to a Retry.
+    if (!before.error && this.state.error && Date.now() - this.cameOnline < 10_000) {
+      this.cameOnline = 0;
+      this.retry();
+    }
   }
 
   override componentWillUnmount() {

@@ -35,6 +35,11 @@ export function BookingModal({ product, left, at, onClose }: BookingDialogProps)
   // Its code first, then the dialog: should the code not come (the phone went offline), the
   // buyer is told, the dialog is closed, and Book Now downloads it again when pressed again.
   const [ready, setReady] = useState(false);
+  // The page hands a new onClose each render; the download is not started again for it.
+  const close = useRef(onClose);
+  useEffect(() => {
+    close.current = onClose;
+  });
   useEffect(() => {
     if (!open || ready) return;
     let current = true;
@@ -45,13 +50,13 @@ export function BookingModal({ product, left, at, onClose }: BookingDialogProps)
       (error: unknown) => {
         if (!current) return;
         toast.error(`Could not open the booking form. ${errorMessage(error)}`, { id: 'code-booking-form' });
-        onClose();
+        close.current();
       },
     );
     return () => {
       current = false;
     };
-  }, [open, ready, onClose]);
+  }, [open, ready]);
   if (!product || !ready) return null;
   return (
     <Suspense fallback={null}>

@@ -15,6 +15,9 @@ const ReportDialog = retryableLazy(() =>
   Promise.all([import('./report-dialog'), import('@/lib/antd-theme')]).then(([m, t]) => t.withAntd(m.ReportDialog)),
 );
 
+/** Counts Add Report presses: only the last one's dialog opens once its code has come. */
+let lastPressed = 0;
+
 /** The listings this buyer reported, by buyer and listing: each buyer reports a listing once. */
 const reportedHere = new Set<string>();
 
@@ -96,12 +99,27 @@ export function ReportButton({ product }: { product: Product }) {
     (button.current ?? done.current)?.focus();
   });
   // Its code first: should it not come (the phone went offline), the buyer is told, and the
-  // button downloads it again when pressed again.
-  const openDialog = () =>
+  // button downloads it again when pressed again. Of several pressed while it comes, the last one
+  // opens; none once its card has left the page.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  const openDialog = () => {
+    const pressed = ++lastPressed;
     void ReportDialog.preload().then(
-      () => setOpen(true),
-      (error: unknown) => toast.error(`Could not open the report form. ${errorMessage(error)}`, { id: 'code-report-form' }),
+      () => {
+        if (mounted.current && pressed === lastPressed) setOpen(true);
+      },
+      (error: unknown) => {
+        if (mounted.current && pressed === lastPressed)
+          toast.error(`Could not open the report form. ${errorMessage(error)}`, { id: 'code-report-form' });
+      },
     );
+  };
   const reported = () => {
     reportedHere.add(key);
     madeSinceRead.add(key);
