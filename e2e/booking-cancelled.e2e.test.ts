@@ -40,8 +40,12 @@ test('when a booked TV is sold meanwhile, then My Orders and the open payment pa
   // The seller sells the TV elsewhere: the server cancels the unpaid booking (saying the seller
   // marked it sold, as no buyer here bought it); it stays in the
   // history, greyed, with the reason, and can no longer be paid.
+  // Watched for from before the write: its push comes before the write's answer, which waits for
+  // every read model, and the toast may be gone by then on a busy machine.
+  const told = expectToast(page, `Your booking of ${lost} was cancelled: the TV is no longer available.`);
+  told.catch(() => undefined);
   await client.markSold(lostSeller.token, lostSeller.productId);
-  await expectToast(page, `Your booking of ${lost} was cancelled: the TV is no longer available.`);
+  await told;
   await lostRow.getByText('Cancelled', { exact: true }).waitFor();
   await lostRow.getByText('the seller marked it sold').waitFor();
   expect(await lostRow.getByRole('button', { name: 'Pay' }).count()).toBe(0);
@@ -113,8 +117,13 @@ test('when the seller changes a booked listing, then the buyer is told the TV is
   await markNoReload(page);
 
   // A new price: the booking was for the listing as it was, so the shop cancels it (ADR 0057).
-  await client.editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 16000));
-  await expectToast(page, 'was cancelled: the seller changed the listing. Book it again if you still want it.');
+  const repriced = await atNewPrice(baseUrl, seller.productId, 16000);
+  // Watched for from before the write: its push comes before the write's answer, which waits for
+  // every read model, and the toast may be gone by then on a busy machine.
+  const told = expectToast(page, 'was cancelled: the seller changed the listing. Book it again if you still want it.');
+  told.catch(() => undefined);
+  await client.editProduct(seller.token, seller.productId, repriced);
+  await told;
   expect(await page.getByText('was cancelled: the TV is no longer available.').count()).toBe(0);
   await row.getByText('the seller changed the listing; book it again if you still want it').waitFor();
   expect(await stillSamePage(page)).toBe(true);
@@ -137,8 +146,16 @@ test('when the shop cancels a booking while its buyer is elsewhere in the app, t
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Blogs' }).click();
   await Promise.all([waitLive(page), markNoReload(page)]);
 
-  await client.editProduct(seller.token, seller.productId, await atNewPrice(baseUrl, seller.productId, 16000));
-  await expectToast(page, `Your booking of ${name} was cancelled: the seller changed the listing. Book it again if you still want it.`);
+  const repriced = await atNewPrice(baseUrl, seller.productId, 16000);
+  // Watched for from before the write: its push comes before the write's answer, which waits for
+  // every read model, and the toast may be gone by then on a busy machine.
+  const told = expectToast(
+    page,
+    `Your booking of ${name} was cancelled: the seller changed the listing. Book it again if you still want it.`,
+  );
+  told.catch(() => undefined);
+  await client.editProduct(seller.token, seller.productId, repriced);
+  await told;
   expect(await stillSamePage(page)).toBe(true);
   await snap(page, '9-buyer-told-elsewhere');
 });
