@@ -57,12 +57,12 @@ export function retryableLazy<P extends object>(load: () => Promise<ComponentTyp
 
 /**
  * Code failed to download. When the server answers, this tab most likely runs an older build
- * whose files a deploy replaced (the gateway answers 404 for them): a page is reloaded once,
- * for the new build's index.html (a part of one says to reload). When it does not answer (the network or the server is down),
- * reloading would swap the app for the browser's own error page and lose what the user was doing,
- * so the failure is said in place, with Retry; so is a second failure within a minute. (A browser
- * that keeps a failed module download fails the Retry at once; the server answering by then,
- * that Retry reloads the page.)
+ * whose files a deploy replaced (the gateway answers 404 for them): a page is reloaded once, for
+ * the new build's index.html (a part of one or a dialog says to reload instead). When it does not
+ * answer (the network or the server is down), reloading would swap the app for the browser's own
+ * error page and lose what the user was doing, so the failure is said in place, with Retry; so is
+ * a page's second failure within a minute. (A browser that keeps a failed module download fails
+ * the Retry at once; the server answering by then, a page's Retry reloads it.)
  */
 async function codeFailed(err: unknown, restart: () => void, page: boolean): Promise<never> {
   failed.add(restart);

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { retryableLazy } from '@/lib/code-download';
 import { errorMessage } from '@/lib/api-client';
 import { useSessionUser } from '@/lib/session';
+import { useMounted } from '@/lib/use-mounted';
 import { focusLost } from '@/lib/focus-heading';
 import { getMyReports } from '../api/get-my-reports';
 
@@ -101,13 +102,7 @@ export function ReportButton({ product }: { product: Product }) {
   // Its code first: should it not come (the phone went offline), the buyer is told, and the
   // button downloads it again when pressed again. Of several pressed while it comes, the last one
   // opens; none once its card has left the page.
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+  const mounted = useMounted();
   const openDialog = () => {
     const pressed = ++lastPressed;
     void ReportDialog.preload().then(
