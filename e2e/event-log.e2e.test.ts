@@ -4,7 +4,18 @@ import type { Page } from 'playwright-core';
 import { expect, inject, test } from 'vitest';
 import { DESKTOP, snapAsIs, useBrowser } from './support/browser';
 import { markNoReload, stillSamePage, waitLive } from './support/live';
-import { ADMIN, answerOf, api, card, expectToast, logInFromHome, PASSWORD, sellerWithProduct, uniqueEmail } from './support/shop';
+import {
+  ADMIN,
+  answerOf,
+  api,
+  atNewPrice,
+  card,
+  expectToast,
+  logInFromHome,
+  PASSWORD,
+  sellerWithProduct,
+  uniqueEmail,
+} from './support/shop';
 
 const baseUrl = inject('baseUrl');
 const newPage = useBrowser(baseUrl);
@@ -133,7 +144,8 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   // One read a step: the stream, then the step back (each answer carries the state before its event).
   expect(stateReads).toHaveLength(2);
   expect(stateReads[0]).toBe('');
-  expect(stateReads[1]).toMatch(/^\?at=\d+$/);
+  // The step back asks for its state alone: the events are on the page already.
+  expect(stateReads[1]).toMatch(/^\?at=\d+&limit=0$/);
 
   // From a filtered log, the timeline goes back to that log, its filters kept.
   await admin.goto(`${baseUrl}/dashboard/events?type=ProductReported`);
@@ -148,6 +160,56 @@ test('when a buyer reports a TV, then the admin sees the event live in the log a
   expect(new URL(admin.url()).searchParams.get('type')).toBe('ProductReported');
   await reportedRow.waitFor();
   expect(await admin.locator('li.event-row').filter({ hasNotText: 'ProductReported' }).count()).toBe(0);
+});
+
+test('when the admin opens a long stream, then it comes a page at a time: the latest 100 events, earlier ones asked for, an older step by its address', async () => {
+  const { token, productId } = await sellerWithProduct(baseUrl, 'Rangpur Resale', `Walton Smart ${Date.now()}`);
+  // The listing and 104 edits of its price: 105 events, 18,001 to 18,104 TK.
+  const body = await atNewPrice(baseUrl, productId, 18000);
+  for (let i = 1; i <= 104; i++) await api(baseUrl).editProduct(token, productId, { ...body, resale_price: 18000 + i });
+  const stream = `product-${productId}`;
+
+  const page = await newPage();
+  await logInFromHome(page, ADMIN.email, ADMIN.password);
+  const reads: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/admin/streams/')) reads.push(new URL(r.url()).search);
+  });
+  await page.goto(`/dashboard/events/stream/${stream}`);
+  await page.getByRole('heading', { name: /Step 105 of 105/ }).waitFor();
+  await page.getByText('105 events, the latest 100 read').waitFor();
+  const steps = page.getByRole('list', { name: "The stream's events" }).getByRole('listitem');
+  expect(await steps.count()).toBe(100);
+  await expect.poll(() => field(page, 'listing.resalePricePoisha').textContent()).toBe('1810400');
+
+  // To the first step read (the stream's 6th), then one more back: the page before is read.
+  const slider = page.getByRole('slider', { name: 'Time travel' });
+  await slider.focus();
+  await slider.press('Home');
+  await page.getByRole('heading', { name: /Step 6 of 105/ }).waitFor();
+  await page.getByRole('button', { name: 'Earlier events (5 more)' }).waitFor();
+  await page.getByRole('button', { name: 'Previous event' }).click();
+  await page.getByRole('heading', { name: /Step 5 of 105/ }).waitFor();
+  await expect.poll(() => field(page, 'listing.resalePricePoisha').textContent()).toBe('1800400');
+  await expect.poll(() => steps.count()).toBe(105);
+  expect(await page.getByRole('button', { name: /Earlier events/ }).count()).toBe(0);
+  await page.getByText('105 events', { exact: true }).waitFor();
+  await snapBoth(page, '14-timeline-long-stream');
+
+  // The first step by its address: the earlier pages are read until it is among them.
+  await steps.first().getByRole('button').click();
+  await page.getByRole('heading', { name: /Step 1 of 105/ }).waitFor();
+  const first = new URL(page.url()).searchParams.get('at');
+  expect(first).not.toBeNull();
+  reads.length = 0;
+  await page.reload();
+  await page.getByRole('heading', { name: /Step 1 of 105/ }).waitFor();
+  await expect.poll(() => field(page, 'listing.resalePricePoisha').textContent()).toBe('1850000');
+  await expect.poll(() => field(page, 'status').textContent()).toBe('"listed"');
+  // The latest page, the page before it (up to 500 events), and the step's state alone: never the whole stream again.
+  expect(reads[0]).toBe('');
+  expect(reads).toContain(`?at=${first}&limit=0`);
+  expect(reads.filter((r) => /limit=500$/.test(r))).toHaveLength(1);
 });
 
 test('when the admin opens the timeline of a stream the log does not have, then the page says so with no Retry and the way back to the log', async () => {

@@ -54,8 +54,9 @@ export interface LogFilter {
 }
 
 /**
- * GET /api/admin/streams/{streamId}?at=: the entity as it was at `at` (a position or an ISO
- * time; now when absent), folded by the owning service's own `evolve`, and its events up to then.
+ * GET /api/admin/streams/{streamId}?at=&limit=: the entity as it was at `at` (a position or an ISO
+ * time; now when absent), folded by the owning service's own `evolve`, and the last `limit` of its
+ * events up to then (a seller's stream holds an event for each listing they ever made).
  */
 export interface StreamHistory {
   streamId: string;
@@ -71,8 +72,13 @@ export interface StreamHistory {
    * too when none is included): what that event changed, without asking again.
    */
   previous: unknown;
-  /** The stream's events up to `at`, oldest first. */
+  /** The last `limit` (100 by default) of the stream's events up to `at`, oldest first. */
   events: LogEvent[];
+  /**
+   * How many of the stream's events up to `at` come before the first of `events` (0 when they
+   * start at the stream's beginning): the page before is asked for with `at` just before that one.
+   */
+  earlier: number;
   /** How many events the stream has in all (a slider's full length). */
   total: number;
 }
@@ -210,9 +216,20 @@ export const LogExportQuery = z
   .refine(inOrder, outOfOrder);
 export type LogExportQuery = z.infer<typeof LogExportQuery>;
 
-/** `at` of GET /api/admin/streams/{id}: a log position or an ISO time (now when absent). */
+/** The most events one read of a stream's history carries. */
+const STREAM_EVENTS_MAX = 500;
+
+/**
+ * GET /api/admin/streams/{id}: `at`, a log position or an ISO time (now when absent); `limit`,
+ * how many of the events up to it to carry (0 for the state alone, 100 by default).
+ */
 export const StreamAtQuery = z
   .object({
+    limit: wholeNumber()
+      .pipe(
+        z.number().int('must be a whole number').min(0, 'must be 0 or more').max(STREAM_EVENTS_MAX, `must be at most ${STREAM_EVENTS_MAX}`),
+      )
+      .default(100),
     at: z
       .union(
         [

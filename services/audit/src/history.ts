@@ -13,8 +13,10 @@ export async function streamHistory(deps: {
   namesOf: (ids: string[]) => Promise<Map<string, string>>;
   streamId: string;
   at?: number | string | undefined;
+  /** How many of the events up to `at` to carry, the latest of them (all when absent). */
+  limit?: number;
 }): Promise<StreamHistory> {
-  const { store, models, streamId, at } = deps;
+  const { store, models, streamId, at, limit = Infinity } = deps;
   const category = streamId.slice(0, Math.max(0, streamId.indexOf('-')));
   const model = models.find((m) => m.category === category);
   if (!model) throw notFound('Stream', 'streamId');
@@ -44,7 +46,10 @@ export async function streamHistory(deps: {
     }
     state = next;
   }
-  const names = await deps.namesOf([...new Set(included.map((e) => e.metadata.actorId))]);
+  // The state needs every event up to `at`; the answer carries only the last `limit` of them.
+  const earlier = Math.max(0, included.length - limit);
+  const shown = included.slice(earlier);
+  const names = await deps.namesOf([...new Set(shown.map((e) => e.metadata.actorId))]);
   const hidden = (set: Map<string, number>) => (path: string) => (set.has(path) ? `[hidden, set at #${set.get(path)}]` : HIDDEN);
   return {
     streamId,
@@ -53,7 +58,8 @@ export async function streamHistory(deps: {
     at: included.length ? included[included.length - 1]!.position : 0,
     state: redact(state, hidden(setAt)),
     previous: redact(previous, hidden(setAtBefore)),
-    events: included.map((e) => logEventOf(e, names.get(e.metadata.actorId) ?? null)),
+    events: shown.map((e) => logEventOf(e, names.get(e.metadata.actorId) ?? null)),
+    earlier,
     total: all.length,
   };
 }

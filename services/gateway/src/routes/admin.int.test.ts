@@ -199,6 +199,28 @@ describe('the event log (admin)', () => {
     expect(user.body).toMatchObject({ owner: 'identity', state: { status: 'active', name: 'Nadia Rahman', role: 'Buyer' } });
   });
 
+  it('when a stream is read a page at a time, then each page is the last events up to `at`, and says how many come before', async () => {
+    const stream = `product-${productId}`;
+    const now = await get<StreamHistory>(`/admin/streams/${stream}`);
+    const [listed, reported] = now.body.events;
+    expect(now.body.earlier).toBe(0);
+    // The latest page: the report, one event before it, the state of the whole stream.
+    const latest = await get<StreamHistory>(`/admin/streams/${stream}?limit=1`);
+    expect(latest.body).toMatchObject({ at: reported!.position, earlier: 1, total: 2, state: now.body.state, previous: now.body.previous });
+    expect(latest.body.events).toEqual([reported]);
+    // The page before it: asked for just before its first event.
+    const before = await get<StreamHistory>(`/admin/streams/${stream}?at=${reported!.position - 1}&limit=1`);
+    expect(before.body).toMatchObject({ at: listed!.position, earlier: 0, events: [listed] });
+    // The state alone (a slider's step): no events carried, the same state.
+    const state = await get<StreamHistory>(`/admin/streams/${stream}?limit=0`);
+    expect(state.body).toMatchObject({ at: reported!.position, events: [], earlier: 2, state: now.body.state });
+    for (const limit of ['501', '-1', '1.5', 'all', '']) {
+      const res = await get(`/admin/streams/${stream}?limit=${limit}`);
+      expect(res.status, limit).toBe(400);
+      expect(res.body.field, limit).toBe('limit');
+    }
+  });
+
   it('when the admin steps through a password change, then the hash stays hidden and the step says it was set again', async () => {
     const user = await shop.signup('Buyer', 'Rafi Hasan');
     const changed = await shop.call('PUT', '/account/password', {

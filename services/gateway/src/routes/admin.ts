@@ -90,13 +90,14 @@ export function adminRoutes({ reads, store, pool, verifier, position }: GatewayD
 
   r.get('/admin/streams/:streamId', async (req, res) => {
     const streamId = checkStreamId(req.params.streamId);
-    const { at } = parse(StreamAtQuery, req.query, 'query');
+    const { at, limit } = parse(StreamAtQuery, req.query, 'query');
     const answer: StreamHistory = await streamHistory({
       store,
       models: STREAM_MODELS,
       namesOf: (ids) => reads.audit.namesOf(ids),
       streamId,
       at,
+      limit,
     });
     res.json(answer);
   });

@@ -21,11 +21,27 @@ import { Notice } from '@/components/ui/notice';
 /** How long the slider rests on a step before its state is asked for (dragging passes many). */
 const SETTLE_MS = 120;
 
-/** The stream's events: as read, then each pushed one of the same stream. */
+/** How many earlier events a press of "Earlier events" reads; an address's older step reads in larger pages. */
+const EARLIER_PAGE = 100;
+const CATCH_UP_PAGE = 500;
+
+/** Events read before the latest page: a run that ends where the next page (or the latest) starts. */
+interface EarlierEvents {
+  streamId: string;
+  events: LogEvent[];
+  /** How many of the stream's events come before them. */
+  earlier: number;
+}
+
+/**
+ * The stream's events: the latest page as read, the earlier pages asked for, then each pushed one
+ * of the same stream. A seller's stream has an event for each listing, so it comes a page at a time.
+ */
 function useStreamEvents(streamId: string) {
   const reload = useAtomValue(listsReloadAtom);
   const pushed = useAtomValue(pushedEventsAtom);
   const [history, setHistory] = useState<StreamHistory | null>(null);
+  const [older, setOlder] = useState<EarlierEvents | null>(null);
   // No such stream in the log (a mistyped or made-up address): the log never gains a past, so
   // asking again would answer the same; said without a Retry.
   const [missing, setMissing] = useState(false);
@@ -39,14 +55,45 @@ function useStreamEvents(streamId: string) {
     }
   }, [streamId]);
   const state = useLoad(load, reload);
+  const current = history?.streamId === streamId ? history : null;
+  // Earlier pages stay with a newer latest page only while they reach it (a reload after many new
+  // events leaves a gap: they are read again when asked for).
+  const kept = current && older?.streamId === streamId && older.earlier + older.events.length >= current.earlier ? older : null;
   const events = useMemo(() => {
-    if (!history || history.streamId !== streamId) return [];
-    const live = pushed.filter((e) => e.streamId === streamId && e.position > history.at);
+    if (!current) return [];
+    const live = pushed.filter((e) => e.streamId === streamId && e.position > current.at);
     const byPosition = new Map<number, LogEvent>();
-    for (const e of [...history.events, ...live]) byPosition.set(e.position, e);
+    for (const e of [...(kept?.events ?? []), ...current.events, ...live]) byPosition.set(e.position, e);
     return [...byPosition.values()].sort((a, b) => a.position - b.position);
-  }, [history, pushed, streamId]);
-  return { history: history?.streamId === streamId ? history : null, missing, events, ...state };
+  }, [current, kept, pushed, streamId]);
+  const earlier = kept ? kept.earlier : (current?.earlier ?? 0);
+
+  const [reading, setReading] = useState(false);
+  const [earlierError, setEarlierError] = useState<string | null>(null);
+  const mounted = useMounted();
+  /** Reads the page before the first event shown; the events it added, oldest first (none when it failed). */
+  const loadEarlier = useCallback(
+    async (limit: number): Promise<LogEvent[]> => {
+      const first = events[0];
+      if (!current || !first || earlier === 0 || reading) return [];
+      setReading(true);
+      setEarlierError(null);
+      try {
+        const page = await getStream(streamId, { at: first.position - 1, limit });
+        if (!mounted.current) return [];
+        // One run from the page read to the latest page's end (pushed events are not in it).
+        setOlder({ streamId, events: [...page.events, ...(kept?.events ?? []), ...current.events], earlier: page.earlier });
+        return page.events;
+      } catch (failure) {
+        if (mounted.current) setEarlierError(errorMessage(failure));
+        return [];
+      } finally {
+        if (mounted.current) setReading(false);
+      }
+    },
+    [current, kept, events, earlier, reading, streamId, mounted],
+  );
+  return { history: current, missing, events, earlier, loadEarlier, reading, earlierError, ...state };
 }
 
 /** States already read, by the log position they are as of (the log never changes, so they stay right). */
@@ -75,7 +122,7 @@ function useStatesAt(streamId: string, history: StreamHistory | null, wanted: nu
         const id = `${streamId}@${at}`;
         if (asking.current.has(id)) continue;
         asking.current.add(id);
-        getStream(streamId, at).then(
+        getStream(streamId, { at, limit: 0 }).then(
           (answer) => {
             if (!mounted.current) return;
             setError(null);
@@ -110,28 +157,46 @@ const sliderTheme = { components: { Slider: { controlSize: 24, handleSize: 20, h
  * folded it at that event, with what the event changed marked.
  */
 export function StreamTimeline({ streamId }: { streamId: string }) {
-  const { history, missing, events, ...list } = useStreamEvents(streamId);
+  const { history, missing, events, earlier, loadEarlier, reading, earlierError, ...list } = useStreamEvents(streamId);
   const [params, setParams] = useSearchParams();
   // A step is an address of its own, but the same visit: the log's filters it came from stay with it.
   const carried = useLocation().state as unknown;
   const atParam = params.get('at');
+  // The stream's length, from the last event's own version (0 for a stream's first).
+  const total = (events.at(-1)?.version ?? -1) + 1;
 
   // The address holds the step (`at`, a position); without it the latest step is shown and followed.
   let index = events.length - 1;
+  // An address's step before the pages read: earlier pages are read until it is among them.
+  const catchingUp = atParam !== null && earlier > 0 && events.length > 0 && Number(atParam) < events[0]!.position;
   if (atParam !== null) {
     const at = Number(atParam);
     const found = events.findLastIndex((e) => e.position <= at);
     if (found >= 0) index = found;
   }
+  useEffect(() => {
+    if (catchingUp && !reading && !earlierError) void loadEarlier(CATCH_UP_PAGE);
+  }, [catchingUp, reading, earlierError, loadEarlier]);
   const current = events[index];
-  const go = (i: number) => {
-    const target = events[Math.max(0, Math.min(events.length - 1, i))];
-    if (!target) return;
+  const show = (position: number, latest: boolean) => {
     const next = new URLSearchParams(params);
-    if (i >= events.length - 1) next.delete('at');
-    else next.set('at', String(target.position));
+    if (latest) next.delete('at');
+    else next.set('at', String(position));
     setParams(next, { replace: true, state: carried });
   };
+  const go = (i: number) => {
+    const target = events[Math.max(0, Math.min(events.length - 1, i))];
+    if (target) show(target.position, i >= events.length - 1);
+  };
+  // Before the first event read: the page before it, then its last event.
+  const back = () => {
+    if (index > 0) return go(index - 1);
+    void loadEarlier(EARLIER_PAGE).then((added) => {
+      const last = added.at(-1);
+      if (last) show(last.position, false);
+    });
+  };
+  const stepOf = (event: LogEvent | undefined) => (event ? `Step ${event.version + 1} of ${total}` : '');
 
   // The state at this event, and just before it (the stream's previous event, or its start).
   const stateAt = current?.position;
@@ -147,14 +212,36 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
             <Tag>{history.owner}</Tag>
             <Tag>{history.category}</Tag>
             <span>
-              {events.length} event{events.length === 1 ? '' : 's'}
+              {total.toLocaleString('en-US')} event{total === 1 ? '' : 's'}
+              {earlier > 0 && `, the latest ${events.length.toLocaleString('en-US')} read`}
             </span>
             <Link to={`${auditPaths.events.href()}?stream=${encodeURIComponent(streamId)}`}>Show in the event log</Link>
           </p>
-          {current ? (
+          {earlierError && (
+            <Notice
+              role="alert"
+              type="error"
+              title="Could not read the earlier events."
+              description={earlierError}
+              action={
+                <Button size="small" onClick={() => void loadEarlier(catchingUp ? CATCH_UP_PAGE : EARLIER_PAGE)}>
+                  Retry
+                </Button>
+              }
+            />
+          )}
+          {catchingUp ? (
+            !earlierError && <Spinner label="Reading the stream's earlier events" />
+          ) : current ? (
             <>
               <div className="timeline__slider">
-                <Button icon={<LeftOutlined />} aria-label="Previous event" disabled={index <= 0} onClick={() => go(index - 1)} />
+                <Button
+                  icon={<LeftOutlined />}
+                  aria-label="Previous event"
+                  disabled={index <= 0 && earlier === 0}
+                  loading={index <= 0 && reading}
+                  onClick={back}
+                />
                 <ConfigProvider theme={sliderTheme}>
                   <Slider
                     className="timeline__range"
@@ -164,8 +251,8 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
                     disabled={events.length < 2}
                     onChange={go}
                     ariaLabelForHandle="Time travel"
-                    ariaValueTextFormatterForHandle={(i) => `Step ${i + 1} of ${events.length}: ${events[i]?.type ?? ''}`}
-                    tooltip={{ formatter: (i) => (i === undefined ? '' : `${i + 1}. ${events[i]?.type ?? ''}`) }}
+                    ariaValueTextFormatterForHandle={(i) => (i === undefined ? '' : `${stepOf(events[i])}: ${events[i]?.type ?? ''}`)}
+                    tooltip={{ formatter: (i) => (i === undefined || !events[i] ? '' : `${events[i].version + 1}. ${events[i].type}`) }}
                   />
                 </ConfigProvider>
                 <Button
@@ -177,7 +264,7 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
               </div>
               <section className="timeline__step" aria-labelledby="timeline-step-heading">
                 <h2 id="timeline-step-heading" className="timeline__step-heading">
-                  Step {index + 1} of {events.length}: <EventTypeTag type={current.type} />
+                  {stepOf(current)}: <EventTypeTag type={current.type} />
                 </h2>
                 <p className="timeline__step-meta">
                   <EventTime at={current.at} /> <ActorLabel actor={current.actor} /> <span>position {current.position}</span>
@@ -215,11 +302,16 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
                   <Spinner label="Reading the state" />
                 )}
               </section>
+              {earlier > 0 && (
+                <Button className="timeline__earlier" loading={reading} onClick={() => void loadEarlier(EARLIER_PAGE)}>
+                  Earlier events ({earlier.toLocaleString('en-US')} more)
+                </Button>
+              )}
               <ol className="timeline__events" aria-label="The stream's events">
                 {events.map((event, i) => (
                   <li key={event.position}>
                     <button type="button" className="timeline__event" aria-current={i === index ? 'step' : undefined} onClick={() => go(i)}>
-                      <span className="timeline__event-n">{i + 1}</span>
+                      <span className="timeline__event-n">{event.version + 1}</span>
                       <EventTypeTag type={event.type} />
                       <EventTime at={event.at} />
                     </button>
