@@ -75,8 +75,9 @@ export interface StreamHistory {
   /** The last `limit` (100 by default) of the stream's events up to `at`, oldest first. */
   events: LogEvent[];
   /**
-   * How many of the stream's events up to `at` come before the first of `events` (0 when they
-   * start at the stream's beginning): the page before is asked for with `at` just before that one.
+   * How many of the stream's events up to `at` come before those in `events` (0 when `events`
+   * starts at the stream's beginning; all of them with `limit=0`): the page before is asked for
+   * with `at` just before the first of `events`.
    */
   earlier: number;
   /** How many events the stream has in all (a slider's full length). */

@@ -25,13 +25,20 @@ const SETTLE_MS = 120;
 const EARLIER_PAGE = 100;
 const CATCH_UP_PAGE = 500;
 
-/** Events read before the latest page: a run that ends where the next page (or the latest) starts. */
+/** Events read with the earlier pages: one run, without a gap, from the earliest page read on. */
 interface EarlierEvents {
   streamId: string;
   events: LogEvent[];
   /** How many of the stream's events come before them. */
   earlier: number;
 }
+
+/** Runs of one stream's events joined, each event once, oldest first. */
+const joined = (...runs: LogEvent[][]) => {
+  const byPosition = new Map<number, LogEvent>();
+  for (const e of runs.flat()) byPosition.set(e.position, e);
+  return [...byPosition.values()].sort((a, b) => a.position - b.position);
+};
 
 /**
  * The stream's events: the latest page as read, the earlier pages asked for, then each pushed one
@@ -56,15 +63,15 @@ function useStreamEvents(streamId: string) {
   }, [streamId]);
   const state = useLoad(load, reload);
   const current = history?.streamId === streamId ? history : null;
-  // Earlier pages stay with a newer latest page only while they reach it (a reload after many new
-  // events leaves a gap: they are read again when asked for).
-  const kept = current && older?.streamId === streamId && older.earlier + older.events.length >= current.earlier ? older : null;
+  // Earlier pages stay with a newer latest page only while they reach it: their last event is the
+  // one just before its first, or later (a reload after many new events leaves a gap: they are
+  // read again when asked for). An event's version is its place in the stream.
+  const reach = (older?.events.at(-1)?.version ?? -1) + 1;
+  const kept = current && older?.streamId === streamId && reach >= current.earlier ? older : null;
   const events = useMemo(() => {
     if (!current) return [];
     const live = pushed.filter((e) => e.streamId === streamId && e.position > current.at);
-    const byPosition = new Map<number, LogEvent>();
-    for (const e of [...(kept?.events ?? []), ...current.events, ...live]) byPosition.set(e.position, e);
-    return [...byPosition.values()].sort((a, b) => a.position - b.position);
+    return joined(kept?.events ?? [], current.events, live);
   }, [current, kept, pushed, streamId]);
   const earlier = kept ? kept.earlier : (current?.earlier ?? 0);
 
@@ -81,8 +88,9 @@ function useStreamEvents(streamId: string) {
       try {
         const page = await getStream(streamId, { at: first.position - 1, limit });
         if (!mounted.current) return [];
-        // One run from the page read to the latest page's end (pushed events are not in it).
-        setOlder({ streamId, events: [...page.events, ...(kept?.events ?? []), ...current.events], earlier: page.earlier });
+        // One run from the page read to the latest page's end (pushed events are not in it). A
+        // reload meanwhile may have moved the latest page on: `kept` then says whether it still reaches.
+        setOlder({ streamId, events: joined(page.events, kept?.events ?? [], current.events), earlier: page.earlier });
         return page.events;
       } catch (failure) {
         if (mounted.current) setEarlierError(errorMessage(failure));
@@ -157,11 +165,14 @@ const sliderTheme = { components: { Slider: { controlSize: 24, handleSize: 20, h
  * folded it at that event, with what the event changed marked.
  */
 export function StreamTimeline({ streamId }: { streamId: string }) {
-  const { history, missing, events, earlier, loadEarlier, reading, earlierError, ...list } = useStreamEvents(streamId);
+  const { history, missing, events, earlier, loadEarlier, reading, earlierError, ...load } = useStreamEvents(streamId);
   const [params, setParams] = useSearchParams();
   // A step is an address of its own, but the same visit: the log's filters it came from stay with it.
   const carried = useLocation().state as unknown;
-  const atParam = params.get('at');
+  // A position; anything else in the address (empty, words) is the latest step, as no `at` is.
+  const atParam = /^\d{1,15}$/.test(params.get('at') ?? '') ? params.get('at') : null;
+  const atNow = useRef(atParam);
+  atNow.current = atParam;
   // The stream's length, from the last event's own version (0 for a stream's first).
   const total = (events.at(-1)?.version ?? -1) + 1;
 
@@ -188,14 +199,26 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
     const target = events[Math.max(0, Math.min(events.length - 1, i))];
     if (target) show(target.position, i >= events.length - 1);
   };
-  // Before the first event read: the page before it, then its last event.
+  // Before the first event read: the page before it, then its last event (unless the admin moved
+  // to another step meanwhile).
   const back = () => {
     if (index > 0) return go(index - 1);
+    const from = atParam;
     void loadEarlier(EARLIER_PAGE).then((added) => {
       const last = added.at(-1);
-      if (last) show(last.position, false);
+      if (last && atNow.current === from) show(last.position, false);
     });
   };
+  // "Earlier events" gone with the stream's first page read: the focus goes to the last event it
+  // added (the one just before those shown before), not to the page's start.
+  const list = useRef<HTMLOListElement>(null);
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  const readEarlier = () => void loadEarlier(EARLIER_PAGE).then((added) => setFocusAt(added.at(-1)?.position ?? null));
+  useEffect(() => {
+    if (focusAt === null) return;
+    if (earlier === 0) list.current?.querySelector<HTMLButtonElement>(`[data-position="${focusAt}"]`)?.focus();
+    setFocusAt(null);
+  }, [focusAt, earlier]);
   const stepOf = (event: LogEvent | undefined) => (event ? `Step ${event.version + 1} of ${total}` : '');
 
   // The state at this event, and just before it (the stream's previous event, or its start).
@@ -204,7 +227,7 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
   const states = useStatesAt(streamId, history, wanted);
 
   return (
-    <Loaded loading={list.loading} error={list.error} retry={list.retry} what="stream">
+    <Loaded loading={load.loading} error={load.error} retry={load.retry} what="stream">
       {missing && !history && <Notice role="alert" type="info" title="The log has no stream of this name." />}
       {history && (
         <div className="timeline">
@@ -303,14 +326,20 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
                 )}
               </section>
               {earlier > 0 && (
-                <Button className="timeline__earlier" loading={reading} onClick={() => void loadEarlier(EARLIER_PAGE)}>
+                <Button className="timeline__earlier" loading={reading} onClick={readEarlier}>
                   Earlier events ({earlier.toLocaleString('en-US')} more)
                 </Button>
               )}
-              <ol className="timeline__events" aria-label="The stream's events">
+              <ol ref={list} className="timeline__events" aria-label="The stream's events">
                 {events.map((event, i) => (
                   <li key={event.position}>
-                    <button type="button" className="timeline__event" aria-current={i === index ? 'step' : undefined} onClick={() => go(i)}>
+                    <button
+                      type="button"
+                      className="timeline__event"
+                      data-position={event.position}
+                      aria-current={i === index ? 'step' : undefined}
+                      onClick={() => go(i)}
+                    >
                       <span className="timeline__event-n">{event.version + 1}</span>
                       <EventTypeTag type={event.type} />
                       <EventTime at={event.at} />
