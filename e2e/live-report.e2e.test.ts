@@ -198,3 +198,61 @@ test('when the admin takes a listing off while its seller is elsewhere in the ap
   expect(await stillSamePage(seller)).toBe(true);
   await snap(seller, '5-seller-told-elsewhere');
 });
+
+test('when the admin answers reports in a tab that hears no pushes, and they were answered elsewhere meanwhile, then the refusal is said and the list is read again', async () => {
+  const client = api(baseUrl);
+  const removed = `Hitachi Ultra ${Date.now()}`;
+  const dismissed = `Konka Smart ${Date.now()}`;
+  const reportedAgain = `Singer Vision ${Date.now()}`;
+  const listings = await Promise.all(
+    [removed, dismissed, reportedAgain].map((name, i) => sellerWithProduct(baseUrl, `Comilla Screens ${i}`, name)),
+  );
+  const buyer = await client.signup('Wary Buyer', uniqueEmail('buyer'), 'Buyer');
+  for (const { productId } of listings) await client.report(buyer.token, productId, 'Odd photo');
+
+  const admin = await newPage();
+  await logInFromHome(admin, ADMIN.email, ADMIN.password);
+  // From here this tab's live connection never comes up: it hears nothing done elsewhere.
+  await admin.route('**/socket.io/**', (route) => route.abort());
+  await admin.goto('/dashboard/reported_item');
+  const row = (name: string) => admin.locator('tr').filter({ hasText: name });
+  for (const name of [removed, dismissed, reportedAgain]) await row(name).getByText('“Odd photo”').waitFor();
+
+  // Meanwhile, another admin removes one listing: Delete here is refused, and the row goes.
+  const { token: other } = await client.login(ADMIN.email, ADMIN.password);
+  const gone = await fetch(`${baseUrl}/api/product/${listings[0]!.productId}`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ reported: true, paid_sale: false }),
+  });
+  expect(gone.status).toBe(200);
+  await admin.waitForTimeout(500);
+  expect(await row(removed).count()).toBe(1);
+  const notFound = expectToast(admin, 'Product not found');
+  notFound.catch(() => undefined);
+  await row(removed)
+    .getByRole('button', { name: `Delete ${removed}` })
+    .click();
+  await admin.getByRole('button', { name: 'Delete', exact: true }).click();
+  await notFound;
+  await row(removed).waitFor({ state: 'detached' });
+
+  // Then it keeps another, and a buyer reports the third again: Dismiss of the third is refused,
+  // and the list read again shows both (the kept one gone, the new report there).
+  await client.dismissReports(other, listings[1]!.productId);
+  const second = await client.signup('Second Buyer', uniqueEmail('buyer'), 'Buyer');
+  await client.report(second.token, listings[2]!.productId, 'The seller never answers');
+  await admin.waitForTimeout(500);
+  expect(await row(dismissed).count()).toBe(1);
+  const more = expectToast(admin, 'More reports of this product came in since you looked');
+  more.catch(() => undefined);
+  await row(reportedAgain)
+    .getByRole('button', { name: `Dismiss the reports of ${reportedAgain}` })
+    .click();
+  await admin.getByRole('button', { name: 'Dismiss reports' }).click();
+  await more;
+  await row(reportedAgain).getByText('“The seller never answers”').waitFor();
+  await row(dismissed).waitFor({ state: 'detached' });
+  expect((await client.allProducts()).some((p) => p._id === listings[1]!.productId)).toBe(true);
+  await snap(admin, '5-admin-reported-items-read-again');
+});

@@ -8,7 +8,7 @@ function ReportedItemsPageContent() {
   const { products, ...list } = useReportedProducts();
   return (
     <DashboardPage title={paths.dashboard.reportedItems.title} what="reported items" list={list}>
-      <ReportedItemsTable products={products} />
+      <ReportedItemsTable products={products} reread={list.retry} />
     </DashboardPage>
   );
 }

@@ -30,7 +30,11 @@ function Reports({ product }: { product: ReportedProduct }) {
   );
 }
 
-export function ReportedItemsTable({ products }: { products: ReportedProduct[] }) {
+/**
+ * `reread` reads the list again: after a refusal (another admin removed the listing or kept it, a
+ * report or a payment came, in a tab whose live connection was down), the row as shown is stale.
+ */
+export function ReportedItemsTable({ products, reread }: { products: ReportedProduct[]; reread: () => void }) {
   // Whether the Delete question the admin confirms says a buyer had paid (it is the row as shown):
   // the server refuses when that changed since (a stale tab), as when the reports were dismissed meanwhile.
   const remove = useDeleteProduct(useCallback((id: string) => products.some((p) => p._id === id && p.paid_sale), [products]));
@@ -81,7 +85,7 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
                 }
                 okText="Delete"
                 okButtonProps={{ danger: true }}
-                onConfirm={() => remove.run(row._id)}
+                onConfirm={() => void remove.run(row._id).then((done) => !done && reread())}
               >
                 <Button
                   danger
@@ -98,7 +102,7 @@ export function ReportedItemsTable({ products }: { products: ReportedProduct[] }
                 description="Its reports are dismissed and it stays in the shop; buyers may report it again."
                 okText="Dismiss reports"
                 onOpen={() => shown.current.set(row._id, row.reports_taken)}
-                onConfirm={() => dismiss.run(row._id)}
+                onConfirm={() => void dismiss.run(row._id).then((done) => !done && reread())}
               >
                 <Button
                   icon={<CheckOutlined />}
