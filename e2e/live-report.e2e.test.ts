@@ -228,7 +228,7 @@ test('when the admin answers reports in a tab that hears no pushes, and they wer
   expect(gone.status).toBe(200);
   await admin.waitForTimeout(500);
   expect(await row(removed).count()).toBe(1);
-  const notFound = expectToast(admin, 'Product not found');
+  const notFound = expectToast(admin, 'This listing was taken off TV Shop');
   notFound.catch(() => undefined);
   await row(removed)
     .getByRole('button', { name: `Delete ${removed}` })

@@ -7,7 +7,7 @@ import {
   type EditableListing,
   type ProductListing,
 } from '@tv-shop/contracts';
-import { conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
+import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { evolve, initialState, type ProductEvent, type ProductState } from './product';
 
 /** Catalog's commands as they arrive over the bus (schemas in `@tv-shop/contracts`). */
@@ -15,6 +15,8 @@ export type ProductCommand = CatalogCommand;
 
 type Listed = Extract<ProductState, { status: 'listed' }>;
 const listed = (s: ProductState): Listed => {
+  // Asked of a page read before it went (another admin's removal, the seller's withdrawal): said so.
+  if (s.status === 'removed') throw new AppError('not_found', 'This listing was taken off TV Shop');
   if (s.status !== 'listed') throw notFound('Product');
   return s;
 };
@@ -160,11 +162,7 @@ export function decide(command: ProductCommand, state: ProductState): ProductEve
         // Removal cannot be undone: not on a question whose facts changed since the admin read it
         // (another admin dismissed the reports, or a buyer paid), as a dismissal is not (ADR 0056).
         const { seenReported, seenPaid } = command.data;
-        if (seenReported && !s.reported)
-          throw conflict(
-            'Its reports were dismissed since you looked, and it stays in the shop; look at it again before removing it',
-            'reports',
-          );
+        if (seenReported && !s.reported) throw conflict('Its reports were dismissed since you looked, so it stays in the shop', 'reports');
         if (seenPaid === false && s.soldTo !== null)
           throw conflict('A buyer paid for this TV since you looked; look at it again before removing it', 'paid_sale');
       }

@@ -451,7 +451,11 @@ describe('product decider', () => {
     given(listed, removed).when({ type: 'MarkProductSold', data: seller }).thenThrows({ kind: 'not_found' });
     given(listed, removed)
       .when({ type: 'RemoveProduct', data: { reason: 'admin' } })
-      .thenThrows({ kind: 'not_found' });
+      .thenThrows({ kind: 'not_found', message: 'This listing was taken off TV Shop' });
+    // One never listed is not found, as any id the shop does not know.
+    given()
+      .when({ type: 'RemoveProduct', data: { reason: 'admin' } })
+      .thenThrows({ kind: 'not_found', message: 'Product not found' });
   });
   it('given an available product, when a booking buys it, then ProductMarkedSold to that booking; the same sale again changes nothing', () => {
     given(listed)
