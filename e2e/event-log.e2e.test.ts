@@ -197,10 +197,14 @@ test('when the admin opens a long stream, then it comes a page at a time: the la
   await slider.focus();
   await slider.press('Home');
   await page.getByRole('heading', { name: /Step 6 of 105/ }).waitFor();
+  await expect.poll(() => field(page, 'listing.resalePricePoisha').textContent()).toBe('1800500');
+  reads.length = 0;
   await page.getByRole('button', { name: 'Previous event' }).click();
   await page.getByRole('heading', { name: /Step 5 of 105/ }).waitFor();
   await expect.poll(() => field(page, 'listing.resalePricePoisha').textContent()).toBe('1800400');
   await expect.poll(() => steps.count()).toBe(105);
+  // One read: the page before, whose answer is the state at its last event (and just before it).
+  expect(reads).toEqual([expect.stringMatching(/^\?at=\d+&limit=100$/)]);
 
   // The first step by its address: the earlier pages are read until it is among them.
   await steps.first().getByRole('button').click();

@@ -25,12 +25,17 @@ const SETTLE_MS = 120;
 const EARLIER_PAGE = 100;
 const CATCH_UP_PAGE = 500;
 
+/** What each read of a stream says of its entity: the state at `at`, and just before its event. */
+type StateAnswer = Pick<StreamHistory, 'at' | 'state' | 'previous'>;
+
 /** Events read with the earlier pages: one run, without a gap, from the earliest page read on. */
 interface EarlierEvents {
   streamId: string;
   events: LogEvent[];
   /** How many of the stream's events come before them. */
   earlier: number;
+  /** The states the earlier pages' answers brought (right for good, gap or not). */
+  states: StateAnswer[];
 }
 
 /** Runs of one stream's events joined, each event once, oldest first. */
@@ -74,6 +79,11 @@ function useStreamEvents(streamId: string) {
     return joined(kept?.events ?? [], current.events, live);
   }, [current, kept, pushed, streamId]);
   const earlier = kept ? kept.earlier : (current?.earlier ?? 0);
+  // Every answer's states, so a step a page ends at is not asked for again.
+  const answers = useMemo(
+    () => [...(current ? [current] : []), ...(older?.streamId === streamId ? older.states : [])],
+    [current, older, streamId],
+  );
 
   const [reading, setReading] = useState(false);
   const [earlierError, setEarlierError] = useState<string | null>(null);
@@ -90,7 +100,8 @@ function useStreamEvents(streamId: string) {
         if (!mounted.current) return [];
         // One run from the page read to the latest page's end (pushed events are not in it). A
         // reload meanwhile may have moved the latest page on: `kept` then says whether it still reaches.
-        setOlder({ streamId, events: joined(page.events, kept?.events ?? [], current.events), earlier: page.earlier });
+        const states = [...(older?.streamId === streamId ? older.states : []), { at: page.at, state: page.state, previous: page.previous }];
+        setOlder({ streamId, events: joined(page.events, kept?.events ?? [], current.events), earlier: page.earlier, states });
         return page.events;
       } catch (failure) {
         if (mounted.current) setEarlierError(errorMessage(failure));
@@ -99,23 +110,25 @@ function useStreamEvents(streamId: string) {
         if (mounted.current) setReading(false);
       }
     },
-    [current, kept, events, earlier, reading, streamId, mounted],
+    [current, kept, older, events, earlier, reading, streamId, mounted],
   );
-  return { history: current, missing, events, earlier, loadEarlier, reading, earlierError, ...state };
+  return { history: current, answers, missing, events, earlier, loadEarlier, reading, earlierError, ...state };
 }
 
 /** States already read, by the log position they are as of (the log never changes, so they stay right). */
-function useStatesAt(streamId: string, history: StreamHistory | null, wanted: number[]) {
+function useStatesAt(streamId: string, answers: readonly StateAnswer[], wanted: number[]) {
   const [states, setStates] = useState<{ streamId: string; at: Map<number, unknown> }>({ streamId, at: new Map() });
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const known = useMemo(() => {
     const at = new Map(states.streamId === streamId ? states.at : []);
-    if (history && !at.has(history.at)) at.set(history.at, history.state);
-    // Each answer brings the state just before its event too (the diff needs no second read).
-    if (history && 'previous' in history && history.at > 0 && !at.has(history.at - 1)) at.set(history.at - 1, history.previous);
+    for (const answer of answers) {
+      if (!at.has(answer.at)) at.set(answer.at, answer.state);
+      // Each answer brings the state just before its event too (the diff needs no second read).
+      if ('previous' in answer && answer.at > 0 && !at.has(answer.at - 1)) at.set(answer.at - 1, answer.previous);
+    }
     return at;
-  }, [states, streamId, history]);
+  }, [states, streamId, answers]);
   // A read at `at` answers `at - 1` too (the state before its event): that one is not asked for as well.
   const missing = wanted.filter((at) => !known.has(at));
   const key = missing.filter((at) => !missing.includes(at + 1)).join(',');
@@ -165,12 +178,12 @@ const sliderTheme = { components: { Slider: { controlSize: 24, handleSize: 20, h
  * folded it at that event, with what the event changed marked.
  */
 export function StreamTimeline({ streamId }: { streamId: string }) {
-  const { history, missing, events, earlier, loadEarlier, reading, earlierError, ...load } = useStreamEvents(streamId);
+  const { history, answers, missing, events, earlier, loadEarlier, reading, earlierError, ...load } = useStreamEvents(streamId);
   const [params, setParams] = useSearchParams();
   // A step is an address of its own, but the same visit: the log's filters it came from stay with it.
   const carried = useLocation().state as unknown;
   // A position; anything else in the address (empty, words) is the latest step, as no `at` is.
-  const atParam = /^\d{1,15}$/.test(params.get('at') ?? '') ? params.get('at') : null;
+  const atParam = /^\d{1,15}$/.test(params.get('at') ?? '') ? Number(params.get('at')) : null;
   const atNow = useRef(atParam);
   atNow.current = atParam;
   // The stream's length, from the last event's own version (0 for a stream's first).
@@ -179,10 +192,9 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
   // The address holds the step (`at`, a position); without it the latest step is shown and followed.
   let index = events.length - 1;
   // An address's step before the pages read: earlier pages are read until it is among them.
-  const catchingUp = atParam !== null && earlier > 0 && events.length > 0 && Number(atParam) < events[0]!.position;
+  const catchingUp = atParam !== null && earlier > 0 && events.length > 0 && atParam < events[0]!.position;
   if (atParam !== null) {
-    const at = Number(atParam);
-    const found = events.findLastIndex((e) => e.position <= at);
+    const found = events.findLastIndex((e) => e.position <= atParam);
     if (found >= 0) index = found;
   }
   useEffect(() => {
@@ -224,7 +236,7 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
   // The state at this event, and just before it (the stream's previous event, or its start).
   const stateAt = current?.position;
   const wanted = useMemo(() => (stateAt === undefined ? [] : [stateAt, stateAt - 1]), [stateAt]);
-  const states = useStatesAt(streamId, history, wanted);
+  const states = useStatesAt(streamId, answers, wanted);
 
   return (
     <Loaded loading={load.loading} error={load.error} retry={load.retry} what="stream">
