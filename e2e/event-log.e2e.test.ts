@@ -223,6 +223,22 @@ test('when the admin opens a long stream, then it comes a page at a time: the la
   expect(reads[0]).toBe('');
   expect(reads).toContain(`?at=${first}&limit=0`);
   expect(reads.filter((r) => /limit=500$/.test(r))).toHaveLength(1);
+
+  // An address before the stream began: its pages are read to its start, and the first step is shown, and said.
+  const before = Number(first) - 1;
+  await page.goto(`/dashboard/events/stream/${stream}?at=${before}`);
+  await page
+    .getByRole('status')
+    .filter({ hasText: `The stream began after position ${before}: its first event is shown.` })
+    .waitFor();
+  await page.getByRole('heading', { name: /Step 1 of 105/ }).waitFor();
+  await expect.poll(() => field(page, 'listing.resalePricePoisha').textContent()).toBe('1850000');
+  expect(await page.getByRole('button', { name: 'Previous event' }).isDisabled()).toBe(true);
+  await snapBoth(page, '14-timeline-before-start');
+  // A step chosen from there is an address of its own, and the notice goes.
+  await page.getByRole('button', { name: 'Next event' }).click();
+  await page.getByRole('heading', { name: /Step 2 of 105/ }).waitFor();
+  expect(await page.getByText(/The stream began after position/).count()).toBe(0);
 });
 
 test('when the admin opens the timeline of a stream the log does not have, then the page says so with no Retry and the way back to the log', async () => {

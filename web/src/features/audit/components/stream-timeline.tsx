@@ -193,9 +193,13 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
   let index = events.length - 1;
   // An address's step before the pages read: earlier pages are read until it is among them.
   const catchingUp = atParam !== null && earlier > 0 && events.length > 0 && atParam < events[0]!.position;
+  // An address before the stream's first event, with every page read: the stream had not begun
+  // then, so its first step is the nearest, shown and said (not the latest, far from what was asked).
+  const beforeStart = atParam !== null && earlier === 0 && events.length > 0 && atParam < events[0]!.position;
   if (atParam !== null) {
     const found = events.findLastIndex((e) => e.position <= atParam);
     if (found >= 0) index = found;
+    else if (beforeStart) index = 0;
   }
   useEffect(() => {
     if (catchingUp && !reading && !earlierError) void loadEarlier(CATCH_UP_PAGE);
@@ -269,6 +273,9 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
             !earlierError && <Spinner label="Reading the stream's earlier events" />
           ) : current ? (
             <>
+              {beforeStart && (
+                <Notice role="status" type="info" title={`The stream began after position ${atParam}: its first event is shown.`} />
+              )}
               <div className="timeline__slider">
                 <Button
                   icon={<LeftOutlined />}
