@@ -255,4 +255,36 @@ test('when the admin answers reports in a tab that hears no pushes, and they wer
   await row(dismissed).waitFor({ state: 'detached' });
   expect((await client.allProducts()).some((p) => p._id === listings[1]!.productId)).toBe(true);
   await snap(admin, '5-admin-reported-items-read-again');
+
+  // A Delete the shop cannot work now (its database away: a 503, sent again twice, then given up)
+  // is said, and the list is not read again: that read would fail as well, and say so again.
+  await admin.route(`**/api/product/${listings[2]!.productId}`, (route) =>
+    route.request().method() === 'DELETE'
+      ? route.fulfill({
+          status: 503,
+          headers: { 'content-type': 'application/problem+json', 'retry-after': '2' },
+          body: JSON.stringify({
+            type: 'about:blank',
+            title: 'Service unavailable',
+            status: 503,
+            detail: 'The database is unavailable right now; try again in a moment',
+          }),
+        })
+      : route.fallback(),
+  );
+  let reads = 0;
+  admin.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/reported_products') reads += 1;
+  });
+  const unavailable = expectToast(admin, 'The database is unavailable right now; try again in a moment');
+  unavailable.catch(() => undefined);
+  await row(reportedAgain)
+    .getByRole('button', { name: `Delete ${reportedAgain}` })
+    .click();
+  await admin.getByRole('button', { name: 'Delete', exact: true }).click();
+  await unavailable;
+  await admin.waitForTimeout(500);
+  expect(reads).toBe(0);
+  expect(await admin.getByText(/Could not refresh/).count()).toBe(0);
+  await row(reportedAgain).getByText('“The seller never answers”').waitFor();
 });

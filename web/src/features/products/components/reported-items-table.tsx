@@ -33,6 +33,8 @@ function Reports({ product }: { product: ReportedProduct }) {
 /**
  * `reread` reads the list again: after a refusal (another admin removed the listing or kept it, a
  * report or a payment came, in a tab whose live connection was down), the row as shown is stale.
+ * Not after a failure (an outage, the shop out of reach): that read would fail too, and say so
+ * again; what changes meanwhile comes by push, or in the read made when the live connection is back.
  */
 export function ReportedItemsTable({ products, reread }: { products: ReportedProduct[]; reread: () => void }) {
   // Whether the Delete question the admin confirms says a buyer had paid (it is the row as shown):
@@ -85,7 +87,7 @@ export function ReportedItemsTable({ products, reread }: { products: ReportedPro
                 }
                 okText="Delete"
                 okButtonProps={{ danger: true }}
-                onConfirm={() => void remove.run(row._id).then((done) => !done && reread())}
+                onConfirm={() => void remove.run(row._id).then((outcome) => outcome === 'refused' && reread())}
               >
                 <Button
                   danger
@@ -102,7 +104,7 @@ export function ReportedItemsTable({ products, reread }: { products: ReportedPro
                 description="Its reports are dismissed and it stays in the shop; buyers may report it again."
                 okText="Dismiss reports"
                 onOpen={() => shown.current.set(row._id, row.reports_taken)}
-                onConfirm={() => void dismiss.run(row._id).then((done) => !done && reread())}
+                onConfirm={() => void dismiss.run(row._id).then((outcome) => outcome === 'refused' && reread())}
               >
                 <Button
                   icon={<CheckOutlined />}
