@@ -154,7 +154,7 @@ async function send(path: string, options: RequestOptions): Promise<{ data: unkn
   }
   if (!response) throw new ApiError({ type: 'about:blank', title: 'The server could not be reached.', status: 0 });
   // The connection can drop after the status line (a server cut a download short on a fault).
-  const cutShort = () => new ApiError({ type: 'about:blank', title: 'The answer was cut short; nothing of it was kept.', status: 0 });
+  const cutShort = () => new ApiError({ type: CUT_SHORT, title: 'The answer was cut short; nothing of it was kept.', status: 0 });
   if (options.asBlob && response.ok) {
     const blob = await response.blob().catch(() => null);
     if (!blob) throw cutShort();
@@ -229,4 +229,15 @@ export function logFailure(error: unknown): void {
 /** A failure of the network or of a struggling server (not an answer about the request itself). */
 export function isOutage(error: unknown): boolean {
   return error instanceof ApiError && outageStatus(error.status);
+}
+
+/** The problem type of an answer whose connection dropped after its status line. */
+const CUT_SHORT = 'urn:tv-shop:answer-cut-short';
+
+/**
+ * An answer cut short after its status line: an outage by its status (0), but the shop was reached
+ * and may have done what was asked.
+ */
+export function answerCutShort(error: unknown): boolean {
+  return error instanceof ApiError && error.problem.type === CUT_SHORT;
 }

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError, errorMessage, logFailure } from './api-client';
+import { ApiError, answerCutShort, errorMessage, isOutage, logFailure } from './api-client';
 
 /**
  * Which rows of a table have an action on its way. Each row is busy until its own action ends
@@ -25,11 +25,19 @@ export function usePendingRows() {
 }
 
 /**
- * How a row's action ended: `done`; `refused` by the shop (a 4xx: the row is not as this page
- * showed it, say, or the ask was wrong); `failed` (the shop could not be reached, or could not work
- * it now: a 503; nothing is known to have changed); `busy`, not sent (its row's action is on its way).
+ * How a row's action ended: `done`; `refused`, not done as asked or not known to be (the shop's
+ * refusal, its error, an answer cut short): the row as the page shows it may be out of date, and a
+ * read now can tell; `failed`, where a read now would fail as well (the shop out of reach or unable
+ * to work it: no answer, 502-504; or the session over, a 401); `busy`, not sent (its row's action
+ * is on its way).
  */
 export type RowOutcome = 'done' | 'refused' | 'failed' | 'busy';
+
+/** What a failed action's error says of the row: see `RowOutcome`. */
+export function failureOutcome(error: unknown): 'refused' | 'failed' {
+  const unreadable = (isOutage(error) && !answerCutShort(error)) || (error instanceof ApiError && error.status === 401);
+  return unreadable ? 'failed' : 'refused';
+}
 
 /**
  * A button's action on one row of a table (verify a seller, mark a TV sold...): which rows are
@@ -48,7 +56,7 @@ export function useRowAction(action: (id: string) => Promise<void>, successText:
       } catch (error) {
         logFailure(error);
         toast.error(errorMessage(error));
-        return error instanceof ApiError && error.status >= 400 && error.status < 500 ? 'refused' : 'failed';
+        return failureOutcome(error);
       } finally {
         finish(id);
       }
