@@ -7,9 +7,17 @@ import path from 'node:path';
  * contracts know nothing above them; in the web app, features do not import each other and
  * shared code does not import features.
  */
-const restrict = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+const restrict = (files, patterns, paths = []) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns, paths }] } });
 const domainServices = ['identity', 'catalog', 'orders'];
 const INTO_SRC = "No relative imports into another service's src: import its package (@tv-shop/<service>) instead.";
+/** Imports the web app keeps out of its chunks, whichever of its files they are in (ADR 0041). */
+const WEB_PATHS = [
+  {
+    name: 'antd',
+    importNames: ['Input'],
+    message: "antd's Input brings Search, Password, OTP, TextArea and Group along: import the one used from 'antd/es/input/<Name>'.",
+  },
+];
 const webFeatures = readdirSync(path.join(import.meta.dirname, 'web/src/features'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
@@ -82,10 +90,13 @@ export const boundaries = [
           message: 'Features do not import each other; compose them in web/src/app.',
         },
       ],
+      WEB_PATHS,
     ),
   ),
   restrict(
     ['web/src/lib/**/*.{ts,tsx}', 'web/src/components/**/*.{ts,tsx}', 'web/src/config/**/*.{ts,tsx}'],
     [{ group: ['@/features/*', '@/features/**', '@/app/*', '@/app/**'], message: 'Shared code never imports features or the app.' }],
+    WEB_PATHS,
   ),
+  restrict(['web/src/app/**/*.{ts,tsx}'], [], WEB_PATHS),
 ];

@@ -1,4 +1,5 @@
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+import Input from 'antd/es/input/Input';
 import { useEffect, useRef, useState } from 'react';
 import { FormSelect } from '@/components/ui/form-select';
 import { CloseIcon } from '@/components/ui/icons';

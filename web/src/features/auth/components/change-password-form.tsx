@@ -1,4 +1,5 @@
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+import Password from 'antd/es/input/Password';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useAtomValue } from 'jotai';
@@ -61,7 +62,7 @@ export function ChangePasswordForm() {
           name="current_password"
           rules={[{ required: true, message: 'Please enter your current password' }]}
         >
-          <Input.Password autoComplete="current-password" />
+          <Password autoComplete="current-password" />
         </Form.Item>
         <Form.Item
           label="New password"
@@ -76,7 +77,7 @@ export function ChangePasswordForm() {
             }),
           ]}
         >
-          <Input.Password autoComplete="new-password" />
+          <Password autoComplete="new-password" />
         </Form.Item>
         <Form.Item
           label="Confirm new password"
@@ -92,7 +93,7 @@ export function ChangePasswordForm() {
             }),
           ]}
         >
-          <Input.Password autoComplete="new-password" />
+          <Password autoComplete="new-password" />
         </Form.Item>
         {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}
         {done ? (

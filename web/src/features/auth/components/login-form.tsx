@@ -1,4 +1,6 @@
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { useId, useState } from 'react';
 import type { AuthAnswer, LoginBody } from '@tv-shop/contracts';
 import { useSubmit } from '@/lib/use-submit';
@@ -47,7 +49,7 @@ export function LoginForm({ onSignedIn }: { onSignedIn: (answer: AuthAnswer) => 
         <Input type="email" autoComplete="email" autoFocus />
       </Form.Item>
       <Form.Item label="Password" name="password" rules={[{ required: true, message: 'Please enter your password' }]}>
-        <Input.Password autoComplete="current-password" />
+        <Password autoComplete="current-password" />
       </Form.Item>
       <ForgotPassword />
       {error ? <Notice className="form-alert" type="error" title={error} role="alert" /> : null}

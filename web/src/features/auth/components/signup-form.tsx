@@ -1,4 +1,6 @@
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { FormSelect } from '@/components/ui/form-select';
 import type { AuthAnswer, SignupBody } from '@tv-shop/contracts';
 import { ImageInput, imageFileRule } from '@/components/ui/image-input';
@@ -57,7 +59,7 @@ export function SignupForm({ onSignedUp }: { onSignedUp: (answer: AuthAnswer) =>
         <Input type="email" autoComplete="email" />
       </Form.Item>
       <Form.Item label="Password" name="password" rules={newPasswordRules('Please enter a password')}>
-        <Input.Password autoComplete="new-password" />
+        <Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item label="Role" name="role" rules={[{ required: true }]}>
         <FormSelect options={ROLE_OPTIONS} />

@@ -1,4 +1,5 @@
-import { Form, Input, Modal, type InputRef } from 'antd';
+import { Form, Modal, type InputRef } from 'antd';
+import Input from 'antd/es/input/Input';
 import type { Product } from '@tv-shop/contracts';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';

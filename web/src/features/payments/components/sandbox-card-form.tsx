@@ -1,4 +1,5 @@
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+import Input from 'antd/es/input/Input';
 import { errorMessage, logFailure } from '@/lib/api-client';
 import { confirmSandboxPayment } from '../api/confirm-sandbox-payment';
 import type { CardFormProps } from '../types';

@@ -1,4 +1,6 @@
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+import Input from 'antd/es/input/Input';
+import TextArea from 'antd/es/input/TextArea';
 import { FormSelect } from '@/components/ui/form-select';
 import {
   CONDITIONS,
@@ -287,7 +289,7 @@ export function AddProductForm({ categories, listing, onSaved, onStale }: Listin
         </Form.Item>
       </div>
       <Form.Item label="Details" name="details" rules={[required('details'), listingFields.rule('details')]}>
-        <Input.TextArea rows={4} />
+        <TextArea rows={4} />
       </Form.Item>
       <Form.Item label="Photos" name="photos" rules={[photosRule]} required>
         <PhotosInput />

@@ -1,4 +1,5 @@
-import { Input, Modal } from 'antd';
+import { Modal } from 'antd';
+import TextArea from 'antd/es/input/TextArea';
 import type { Product } from '@tv-shop/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TextAreaRef } from 'antd/es/input/TextArea';
@@ -60,7 +61,7 @@ export function ReportDialog({ product, onClose, onReported }: { product: Produc
       </label>
       {/* The count sits under the field (antd places it outside the box): room for it above the buttons. */}
       <div className="report-reason__field">
-        <Input.TextArea
+        <TextArea
           ref={field}
           id={fieldId}
           value={reason}

@@ -1,4 +1,5 @@
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+import Input from 'antd/es/input/Input';
 import { useSetAtom } from 'jotai';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
