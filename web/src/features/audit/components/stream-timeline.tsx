@@ -27,6 +27,7 @@ const CATCH_UP_PAGE = 500;
 
 /** What each read of a stream says of its entity: the state at `at`, and just before its event. */
 type StateAnswer = Pick<StreamHistory, 'at' | 'state' | 'previous'>;
+const NO_STATES: readonly StateAnswer[] = [];
 
 /** Events read with the earlier pages: one run, without a gap, from the earliest page read on. */
 interface EarlierEvents {
@@ -35,7 +36,7 @@ interface EarlierEvents {
   /** How many of the stream's events come before them. */
   earlier: number;
   /** The states the earlier pages' answers brought (right for good, gap or not). */
-  states: StateAnswer[];
+  states: readonly StateAnswer[];
 }
 
 /** Runs of one stream's events joined, each event once, oldest first. */
@@ -79,11 +80,10 @@ function useStreamEvents(streamId: string) {
     return joined(kept?.events ?? [], current.events, live);
   }, [current, kept, pushed, streamId]);
   const earlier = kept ? kept.earlier : (current?.earlier ?? 0);
+  // The states the earlier pages' answers brought, for this stream.
+  const olderStates = older?.streamId === streamId ? older.states : NO_STATES;
   // Every answer's states, so a step a page ends at is not asked for again.
-  const answers = useMemo(
-    () => [...(current ? [current] : []), ...(older?.streamId === streamId ? older.states : [])],
-    [current, older, streamId],
-  );
+  const answers = useMemo(() => [...(current ? [current] : []), ...olderStates], [current, olderStates]);
 
   const [reading, setReading] = useState(false);
   const [earlierError, setEarlierError] = useState<string | null>(null);
@@ -100,7 +100,7 @@ function useStreamEvents(streamId: string) {
         if (!mounted.current) return [];
         // One run from the page read to the latest page's end (pushed events are not in it). A
         // reload meanwhile may have moved the latest page on: `kept` then says whether it still reaches.
-        const states = [...(older?.streamId === streamId ? older.states : []), { at: page.at, state: page.state, previous: page.previous }];
+        const states = [...olderStates, { at: page.at, state: page.state, previous: page.previous }];
         setOlder({ streamId, events: joined(page.events, kept?.events ?? [], current.events), earlier: page.earlier, states });
         return page.events;
       } catch (failure) {
@@ -110,7 +110,7 @@ function useStreamEvents(streamId: string) {
         if (mounted.current) setReading(false);
       }
     },
-    [current, kept, older, events, earlier, reading, streamId, mounted],
+    [current, kept, olderStates, events, earlier, reading, streamId, mounted],
   );
   return { history: current, answers, missing, events, earlier, loadEarlier, reading, earlierError, ...state };
 }
@@ -191,11 +191,12 @@ export function StreamTimeline({ streamId }: { streamId: string }) {
 
   // The address holds the step (`at`, a position); without it the latest step is shown and followed.
   let index = events.length - 1;
-  // An address's step before the pages read: earlier pages are read until it is among them.
-  const catchingUp = atParam !== null && earlier > 0 && events.length > 0 && atParam < events[0]!.position;
-  // An address before the stream's first event, with every page read: the stream had not begun
-  // then, so its first step is the nearest, shown and said (not the latest, far from what was asked).
-  const beforeStart = atParam !== null && earlier === 0 && events.length > 0 && atParam < events[0]!.position;
+  // An address's step before the events read. While earlier pages remain, they are read until it is
+  // among them; with every page read, the stream had not begun then, so its first step is the
+  // nearest, shown and said (not the latest, far from what was asked).
+  const beforeRead = atParam !== null && events.length > 0 && atParam < events[0]!.position;
+  const catchingUp = beforeRead && earlier > 0;
+  const beforeStart = beforeRead && earlier === 0;
   if (atParam !== null) {
     const found = events.findLastIndex((e) => e.position <= atParam);
     if (found >= 0) index = found;
