@@ -9,7 +9,7 @@ const newPage = useBrowser(baseUrl);
 const mainNav = (page: import('playwright-core').Page) => page.getByRole('navigation', { name: 'Main' });
 const cannotOpen = (page: import('playwright-core').Page) => page.getByRole('alert').filter({ hasText: 'Could not open this page.' });
 
-test('when the server cannot be reached and a page not opened yet is chosen, then the app stays and says so with Retry, and Retry opens it once back', async () => {
+test('when the server cannot be reached and a page not opened yet is chosen, then the app stays and says so with Retry, and the page opens by itself once back online', async () => {
   const page = await newPage();
   await page.goto('/');
   await mainNav(page).getByRole('link', { name: 'Blogs' }).waitFor();
@@ -25,8 +25,9 @@ test('when the server cannot be reached and a page not opened yet is chosen, the
   expect(new URL(page.url()).pathname).toBe('/blogs');
   await snap(page, '16-page-code-unreachable');
 
+  // Back online, the page comes with no Retry pressed and no reload (Retry stays for a page whose
+  // file is missing while the server answers, which only a press may reload: the next test).
   await page.context().setOffline(false);
-  await alert.getByRole('button', { name: 'Retry' }).click();
   await page.getByRole('heading', { name: 'Read Our Blogs' }).waitFor();
   expect(await cannotOpen(page).count()).toBe(0);
   expect(await stillSamePage(page)).toBe(true);

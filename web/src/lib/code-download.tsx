@@ -1,9 +1,13 @@
 import { lazy, type ComponentType } from 'react';
+import { onLiveReconnect } from './live-socket';
 
 const RELOADED_AT = 'tv-shop:reloaded-for-new-build';
 
 /** Code of the app (a page, a form, a dialog) could not be downloaded; its message says why, in the user's words. */
 export class CodeUnavailable extends Error {}
+
+/** The code could not be downloaded because the server could not be reached (not a missing file). */
+export class ServerUnreachable extends CodeUnavailable {}
 
 /** How each piece of code that failed to load starts afresh (React.lazy keeps a failure for good). */
 const failed = new Set<() => void>();
@@ -79,14 +83,40 @@ async function codeFailed(err: unknown, restart: () => void, page: boolean): Pro
       return new Promise<never>(() => {});
     }
   }
-  throw new CodeUnavailable(
-    answering ? 'Its code could not be downloaded; reload the page if Retry does not help.' : 'The server could not be reached.',
-    { cause: err },
-  );
+  if (!answering) throw new ServerUnreachable('The server could not be reached.', { cause: err });
+  throw new CodeUnavailable('Its code could not be downloaded; reload the page if Retry does not help.', { cause: err });
 }
 
 /** Starts all code whose download failed afresh: the next render downloads it again. */
 export function retryFailedCode(): void {
   for (const restart of failed) restart();
   failed.clear();
+}
+
+/**
+ * For a boundary whose code failed to download (a page, a part of one): `retry` is called once the
+ * browser is back online or the live connection is back, while `failed()` says it is still down,
+ * so the user need not press Retry. A failure told just after coming back (its server check takes
+ * a moment) calls `justFailed()` and is tried once more at once. `stop` ends the listening.
+ */
+export function retryWhenBack(failed: () => boolean, retry: () => void): { justFailed(): void; stop(): void } {
+  /** When the browser last came back with nothing failed here. */
+  let cameBack = 0;
+  const again = () => {
+    if (failed()) retry();
+    else cameBack = Date.now();
+  };
+  window.addEventListener('online', again);
+  const stopReconnect = onLiveReconnect(again);
+  return {
+    justFailed() {
+      if (Date.now() - cameBack >= 10_000) return;
+      cameBack = 0;
+      retry();
+    },
+    stop() {
+      window.removeEventListener('online', again);
+      stopReconnect();
+    },
+  };
 }

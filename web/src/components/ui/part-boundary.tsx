@@ -1,6 +1,5 @@
 import { Component, type ReactNode } from 'react';
-import { CodeUnavailable, retryFailedCode } from '@/lib/code-download';
-import { onLiveReconnect } from '@/lib/live-socket';
+import { CodeUnavailable, retryFailedCode, retryWhenBack } from '@/lib/code-download';
 
 interface PartState {
   error: CodeUnavailable | null;
@@ -23,9 +22,7 @@ interface PartBoundaryProps {
  */
 export class PartBoundary extends Component<PartBoundaryProps, PartState> {
   override state: PartState = { error: null, other: null };
-  private stopListening: (() => void) | null = null;
-  /** When the browser last came online with no error here: the failure may be told just after (its server check takes a moment). */
-  private cameOnline = 0;
+  private back: ReturnType<typeof retryWhenBack> | null = null;
 
   static getDerivedStateFromError(error: unknown): PartState {
     // Not the download's: thrown on while rendering, to the page's boundary.
@@ -33,28 +30,15 @@ export class PartBoundary extends Component<PartBoundaryProps, PartState> {
   }
 
   override componentDidMount() {
-    const again = () => {
-      if (this.state.error) this.retry();
-      else this.cameOnline = Date.now();
-    };
-    window.addEventListener('online', again);
-    const stopReconnect = onLiveReconnect(again);
-    this.stopListening = () => {
-      window.removeEventListener('online', again);
-      stopReconnect();
-    };
+    this.back = retryWhenBack(() => this.state.error !== null, this.retry);
   }
 
   override componentDidUpdate(_: PartBoundaryProps, before: PartState) {
-    // Failed while coming back online: tried once more at once rather than left to a Retry.
-    if (!before.error && this.state.error && Date.now() - this.cameOnline < 10_000) {
-      this.cameOnline = 0;
-      this.retry();
-    }
+    if (!before.error && this.state.error) this.back?.justFailed();
   }
 
   override componentWillUnmount() {
-    this.stopListening?.();
+    this.back?.stop();
   }
 
   private readonly retry = () => {
