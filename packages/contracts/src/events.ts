@@ -209,7 +209,20 @@ export type OrdersEvent =
     }
   | {
       type: 'PaymentRefunded';
-      data: { bookingId: string; paymentIntentId: string; amountPoisha: number; reason: 'product-unavailable' };
+      data: {
+        bookingId: string;
+        paymentIntentId: string;
+        amountPoisha: number;
+        reason: 'product-unavailable';
+        /**
+         * Which placing of the booking the refunded payment was for, counted from 1 (ADR 0063): the
+         * one the shop took it for (PaymentReceived), else the latest placed at the payment's
+         * amount, as an intent is made for one price. A refund that comes after the TV was booked
+         * again belongs to the cancelled placing it paid for, not to the new one. Absent in events
+         * from before it was recorded: the booking's latest placing.
+         */
+        ofPlacing?: number;
+      };
     };
 
 export type CancelReason = EventOf<'BookingCancelled'>['data']['reason'];

@@ -192,6 +192,11 @@ beforeAll(async () => {
       type: 'PaymentRefunded',
       data: { bookingId: 'bk2', paymentIntentId: `pi_2_${n}`, amountPoisha: 1_000_000, reason: 'product-unavailable' },
     });
+  // bk1 was placed again at another price: a late refund of its first placing's payment stays with that placing.
+  await append('booking-bk1', {
+    type: 'PaymentRefunded',
+    data: { bookingId: 'bk1', paymentIntentId: 'pi_1_first', amountPoisha: 1_000_000, reason: 'product-unavailable', ofPlacing: 1 },
+  });
   // How to reach a seller changes after their TVs were booked (every booked TV here is s2's): a
   // listing's phone (p7's booking placed again is open; p13's cancelled), then the seller's name.
   await append('product-p7', { type: 'ProductEdited', data: { productId: 'p7', changes: { phone: '01555000000' } }, by: 's2' });

@@ -17,6 +17,10 @@ export type BookingState =
       paidWith: string | null;
       /** How many times the booking was placed in this stream (it may be placed again after a cancellation). */
       placements: number;
+      /** The price of each placing, the first first: which placing a refunded payment was for. */
+      placingPrices: number[];
+      /** The placing each payment the shop took (PaymentReceived) was taken for. */
+      receivedIn: Record<string, number>;
       /** How many of those placings the buyer called off themselves (a bound on placing it again). */
       cancelledByBuyer: number;
       /** Payments of this placing the provider confirmed and the shop is recording (PaymentReceived). */
@@ -37,6 +41,8 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
         refunded: {},
         paidWith: null,
         placements: 1,
+        placingPrices: [event.data.pricePoisha],
+        receivedIn: {},
         cancelledByBuyer: 0,
         received: [],
       };
@@ -46,6 +52,7 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
       booking: event.data,
       paidWith: null,
       placements: state.placements + 1,
+      placingPrices: [...state.placingPrices, event.data.pricePoisha],
       received: [],
       cancelledFor: undefined,
     };
@@ -55,7 +62,11 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
     case 'PaymentIntentCreated':
       return { ...state, intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha } };
     case 'PaymentReceived':
-      return { ...state, received: [...state.received, event.data.paymentIntentId] };
+      return {
+        ...state,
+        received: [...state.received, event.data.paymentIntentId],
+        receivedIn: { ...state.receivedIn, [event.data.paymentIntentId]: state.placements },
+      };
     case 'BookingPaid':
       return { ...state, status: 'paid', paidWith: event.data.paymentIntentId };
     case 'BookingCancelled':

@@ -172,9 +172,19 @@ function decideRefund(data: DataOf<'RefundPayment'>, state: BookingState): Booki
   const { paymentIntentId, reason, placement } = data;
   const amountPoisha = s.intents[paymentIntentId];
   if (amountPoisha === undefined || s.refunded[paymentIntentId] || s.paidWith === paymentIntentId) return [];
+  // The placing it paid for (the booking may have been placed again since; ADR 0063): the one the
+  // shop took it for, or the workflow saw it paying, else, as an intent is made for one price, the
+  // latest placing at its amount.
+  const ofPlacing = s.receivedIn[paymentIntentId] ?? placement ?? s.placingPrices.lastIndexOf(amountPoisha) + 1;
   const refunded: BookingEvent = {
     type: 'PaymentRefunded',
-    data: { bookingId: s.booking.bookingId, paymentIntentId, amountPoisha, reason: 'product-unavailable' },
+    data: {
+      bookingId: s.booking.bookingId,
+      paymentIntentId,
+      amountPoisha,
+      reason: 'product-unavailable',
+      ...(ofPlacing > 0 ? { ofPlacing } : {}),
+    },
   };
   if (s.status !== 'placed' || placement !== s.placements) return [refunded];
   return [refunded, { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason } }];

@@ -84,10 +84,11 @@ describe('booking decider', () => {
   it('given a booking cancelled because its product went, when its payment arrives, then refused (the module refunds it)', () =>
     given(placed, intentCreated, cancelled).when(pay()).thenThrows({ kind: 'illegal_state', field: 'bookingId' }));
   it('given a succeeded payment for an unavailable product, when refunded, then PaymentRefunded and the booking cancelled; once only', () => {
-    const refunded: BookingEvent = {
+    const refundedOf = (ofPlacing: number): BookingEvent => ({
       type: 'PaymentRefunded',
-      data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable' },
-    };
+      data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable', ofPlacing },
+    });
+    const refunded = refundedOf(1);
     given(placed, intentCreated)
       .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })
       .then([refunded, cancelled]);
@@ -101,10 +102,27 @@ describe('booking decider', () => {
     given(placed, intentCreated, cancelled, placed)
       .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })
       .then([refunded]);
+    // Its placing unnamed: the latest placed at the payment's amount (both were, here).
     given(placed, intentCreated, cancelled, placed)
       .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
-      .then([refunded]);
+      .then([refundedOf(2)]);
     given(placed, intentCreated, refunded, cancelled).when(pay()).thenThrows({ kind: 'illegal_state', field: 'transationId' });
+  });
+  it('given a booking placed again at another price, when a payment of the first placing is refunded late, then the refund names the first placing', () => {
+    const again: BookingEvent = { ...placed, data: { ...placed.data, pricePoisha: 1_100_000 } } as BookingEvent;
+    const refunded = (ofPlacing: number): BookingEvent => ({
+      type: 'PaymentRefunded',
+      data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable', ofPlacing },
+    });
+    // The provider's word came after the booking was placed again (a stranded payment: placement null).
+    given(placed, intentCreated, cancelled, again)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
+      .then([refunded(1)]);
+    // Taken by the shop in its own placing, then refused by the sale: that placing, whatever its price.
+    const received: BookingEvent = { type: 'PaymentReceived', data: { bookingId: 'b1', paymentIntentId: 'pi_1' } };
+    given(placed, intentCreated, received, cancelled, placed)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
+      .then([refunded(1)]);
   });
   it('given a paid booking, when asked to refund the payment that bought it, then nothing', () =>
     given(placed, intentCreated, paid)

@@ -363,6 +363,70 @@ describe.each(forms)('orders projection (rm_orders), %s', (_, projection) => {
         },
       });
   });
+
+  it('a refund that comes after the booking was placed again goes to the placing it paid for, and that row is pushed; one naming no placing (an event from before) to the booking', async () => {
+    const earlier = earlierPlacingId('bk1', 2);
+    const again = placed({ pricePoisha: 1_400_000 });
+    const refundOf = (ofPlacing?: number) => ({
+      type: 'PaymentRefunded',
+      data: { bookingId: 'bk1', paymentIntentId: 'pi_1', amountPoisha: 1_500_050, reason: 'product-unavailable', ofPlacing },
+    });
+    const refundedRows = 'select id, cancelled, refunded_poisha::int from bookings order by placed_at';
+    await given(listed(), placed(), cancelled('listing-edited'), again)
+      .when(refundOf(1))
+      .then({
+        rows: {
+          [refundedRows]: [
+            { id: earlier, cancelled: true, refunded_poisha: 1_500_050 },
+            { id: 'bk1', cancelled: false, refunded_poisha: 0 },
+          ],
+        },
+        pushes: [
+          {
+            ...upsert(5),
+            push: {
+              ...upsert(5).push,
+              id: earlier,
+              row: booking({
+                _id: earlier,
+                status: 'cancelled',
+                cancel_reason: 'the seller changed the listing; book it again if you still want it',
+                earlier_placing: true,
+                refunded: 15000.5,
+              }),
+            },
+          },
+        ],
+      });
+    // Its own placing named: the booking's row, as before.
+    await given(listed(), placed(), cancelled('listing-edited'), again)
+      .when(refundOf(2))
+      .then({
+        rows: {
+          [refundedRows]: [
+            { id: earlier, cancelled: true, refunded_poisha: 0 },
+            { id: 'bk1', cancelled: false, refunded_poisha: 1_500_050 },
+          ],
+        },
+      });
+    await given(listed(), placed(), cancelled('listing-edited'), again)
+      .when(refundOf())
+      .then({
+        rows: {
+          [refundedRows]: [
+            { id: earlier, cancelled: true, refunded_poisha: 0 },
+            { id: 'bk1', cancelled: false, refunded_poisha: 1_500_050 },
+          ],
+        },
+      });
+    // Placed again within the same batch as the refund: the batch form finds the placing it just made.
+    if (!projection.applyBatch) return;
+    const together = await given(listed(), placed(), cancelled('listing-edited')).whenTogether(again, refundOf(1)).outcome();
+    expect(await together.rows(refundedRows)).toEqual([
+      { id: earlier, cancelled: true, refunded_poisha: 1_500_050 },
+      { id: 'bk1', cancelled: false, refunded_poisha: 0 },
+    ]);
+  });
 });
 
 describe('orders projection (rm_orders), a new contact in one batch with other changes', () => {

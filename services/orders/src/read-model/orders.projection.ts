@@ -214,11 +214,21 @@ export const ordersProjection: Projection = {
       await emitBooking(ctx, d.bookingId);
     },
     // Money given back for a payment that bought nothing (the booking was cancelled meanwhile, or it
-    // was for an earlier price). A fact about money: placed again, the cancelled placing keeps it.
+    // was for an earlier price). A fact about money: placed again, the cancelled placing keeps it,
+    // and a refund that comes after the booking was placed again goes to the placing it paid for.
     PaymentRefunded: async (e, ctx) => {
       const d = e.data as EventOf<'PaymentRefunded'>['data'];
-      await ctx.db.query('update bookings set refunded_poisha = refunded_poisha + $2 where id = $1', [d.bookingId, d.amountPoisha]);
-      await emitBooking(ctx, d.bookingId);
+      const { rows } =
+        d.ofPlacing === undefined
+          ? { rows: [] }
+          : await ctx.db.query<{ id: string }>(
+              `select r.id from bookings b join bookings r on r.product_id = b.product_id and r.buyer_id = b.buyer_id
+               where b.id = $1 and (r.id = b.id or r.earlier_placing) order by r.placed_at offset $2 limit 1`,
+              [d.bookingId, d.ofPlacing - 1],
+            );
+      const id = rows[0]?.id ?? d.bookingId;
+      await ctx.db.query('update bookings set refunded_poisha = refunded_poisha + $2 where id = $1', [id, d.amountPoisha]);
+      await emitBooking(ctx, id);
     },
   },
   // A replay or a long catch-up: the same rows, written once per batch (ADR 0044).
@@ -316,6 +326,12 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       't.id = any($1)',
       BOOKING_EVENTS.flatMap((type) => named(type, 'bookingId')),
     ),
+    // A refund of an earlier placing: the stream's earlier placings, to find the one it paid for.
+    [
+      bookings,
+      `t.earlier_placing and (t.product_id, t.buyer_id) in (select product_id, buyer_id from bookings where id = any($1))`,
+      [named('PaymentRefunded', 'bookingId', (e) => (e.data as EventOf<'PaymentRefunded'>['data']).ofPlacing !== undefined)],
+    ],
     // A closed account's email goes from its bookings, replayed too; a buyer's phone and meeting place as well.
     [bookings, 't.seller_id = any($1)', [closed]],
     [bookings, 't.buyer_id = any($1)', [closed]],
@@ -440,9 +456,16 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
       }
       case 'PaymentRefunded': {
         const d = e.data as EventOf<'PaymentRefunded'>['data'];
-        const before = bookings.get(d.bookingId);
-        if (before && bookings.update(d.bookingId, { refunded_poisha: Number(before.refunded_poisha) + d.amountPoisha }))
-          touch(d.bookingId, e.position);
+        const own = bookings.get(d.bookingId);
+        // The placing it paid for, as the handler finds it: this stream's rows in the order placed.
+        const placings = own
+          ? [...bookings.values()]
+              .filter((b) => b.product_id === own.product_id && b.buyer_id === own.buyer_id && (b.id === own.id || b.earlier_placing))
+              .sort((x, y) => x.placed_at - y.placed_at)
+          : [];
+        const before = (d.ofPlacing !== undefined ? placings[d.ofPlacing - 1] : undefined) ?? own;
+        if (before && bookings.update(before.id, { refunded_poisha: Number(before.refunded_poisha) + d.amountPoisha }))
+          touch(before.id, e.position);
         break;
       }
     }

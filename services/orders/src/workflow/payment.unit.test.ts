@@ -174,7 +174,7 @@ describe('the payment workflow', () => {
     expect(recorded).toEqual([
       {
         type: 'PaymentRefunded',
-        data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable' },
+        data: { bookingId: 'b1', paymentIntentId: 'pi_1', amountPoisha: 1_200_000, reason: 'product-unavailable', ofPlacing: 1 },
       },
     ]);
     expect((await g.whenPaid()).refused).toMatchObject({ status: 409, message: /refunded/ });
