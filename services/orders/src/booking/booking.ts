@@ -21,6 +21,8 @@ export type BookingState =
       placingPrices: number[];
       /** The placing each payment the shop took (PaymentReceived) was taken for. */
       receivedIn: Record<string, number>;
+      /** The placing each intent was created in (an intent can pay only from then on). */
+      intentPlacing: Record<string, number>;
       /** How many of those placings the buyer called off themselves (a bound on placing it again). */
       cancelledByBuyer: number;
       /** Payments of this placing the provider confirmed and the shop is recording (PaymentReceived). */
@@ -43,6 +45,7 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
         placements: 1,
         placingPrices: [event.data.pricePoisha],
         receivedIn: {},
+        intentPlacing: {},
         cancelledByBuyer: 0,
         received: [],
       };
@@ -60,7 +63,11 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
   if (state.status === 'none') return state;
   switch (event.type) {
     case 'PaymentIntentCreated':
-      return { ...state, intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha } };
+      return {
+        ...state,
+        intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha },
+        intentPlacing: { ...state.intentPlacing, [event.data.paymentIntentId]: state.placements },
+      };
     case 'PaymentReceived':
       return {
         ...state,

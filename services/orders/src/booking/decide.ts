@@ -173,9 +173,8 @@ function decideRefund(data: DataOf<'RefundPayment'>, state: BookingState): Booki
   const amountPoisha = s.intents[paymentIntentId];
   if (amountPoisha === undefined || s.refunded[paymentIntentId] || s.paidWith === paymentIntentId) return [];
   // The placing it paid for (the booking may have been placed again since; ADR 0063): the one the
-  // shop took it for, or the workflow saw it paying, else, as an intent is made for one price, the
-  // latest placing at its amount.
-  const ofPlacing = s.receivedIn[paymentIntentId] ?? placement ?? s.placingPrices.lastIndexOf(amountPoisha) + 1;
+  // workflow saw it paying, or the shop took it in, else the latest it could have paid.
+  const ofPlacing = placement ?? s.receivedIn[paymentIntentId] ?? placingPaidBy(s, paymentIntentId, amountPoisha);
   const refunded: BookingEvent = {
     type: 'PaymentRefunded',
     data: {
@@ -188,6 +187,23 @@ function decideRefund(data: DataOf<'RefundPayment'>, state: BookingState): Booki
   };
   if (s.status !== 'placed' || placement !== s.placements) return [refunded];
   return [refunded, { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason } }];
+}
+
+/**
+ * The latest placing an intent could have paid for: one at its amount, from the placing it was
+ * created in, up to the one before a later intent at the same amount was created (a booking
+ * placed again at one price reuses its intent, until a refund makes the next one new).
+ */
+function placingPaidBy(s: Extract<BookingState, { intents: unknown }>, intentId: string, amount: number): number {
+  const ids = Object.keys(s.intents);
+  const from = s.intentPlacing[intentId] ?? 1;
+  const superseded = ids
+    .slice(ids.indexOf(intentId) + 1)
+    .filter((id) => s.intents[id] === amount && s.intentPlacing[id] !== undefined)
+    .map((id) => s.intentPlacing[id]!);
+  const to = Math.max(from, Math.min(s.placements, ...superseded.map((placing) => placing - 1)));
+  for (let placing = to; placing > from; placing--) if (s.placingPrices[placing - 1] === amount) return placing;
+  return from;
 }
 
 /** CancelBooking: an open booking, and only the placing the policy means when it names one. */

@@ -124,6 +124,40 @@ describe('booking decider', () => {
       .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
       .then([refunded(1)]);
   });
+  it('given a booking placed again at its first price after a refund made it a new intent, when the first intent is refunded late, then the refund names the placing that intent could pay, not the later one', () => {
+    const at = (pricePoisha: number) => ({ ...placed, data: { ...placed.data, pricePoisha } }) as BookingEvent;
+    const intentOf = (id: string, amountPoisha: number) =>
+      ({ type: 'PaymentIntentCreated', data: { ...intentCreated.data, paymentIntentId: id, amountPoisha } }) as BookingEvent;
+    const refund = (id: string, amountPoisha: number, ofPlacing: number): BookingEvent => ({
+      type: 'PaymentRefunded',
+      data: { bookingId: 'b1', paymentIntentId: id, amountPoisha, reason: 'product-unavailable', ofPlacing },
+    });
+    // 1: 12,000 TK (pi_1); 2: 11,000 (pi_2, refunded); 3: 12,000 again, a new intent (pi_3) after that refund; 4: 10,000.
+    const history = [
+      placed,
+      intentCreated,
+      cancelled,
+      at(1_100_000),
+      intentOf('pi_2', 1_100_000),
+      refund('pi_2', 1_100_000, 2),
+      cancelled,
+      at(1_200_000),
+      intentOf('pi_3', 1_200_000),
+      cancelled,
+      at(1_000_000),
+    ];
+    given(...history)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
+      .then([refund('pi_1', 1_200_000, 1)]);
+    // pi_3 could pay only the third.
+    given(...history)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_3', reason: 'product-sold', placement: null } })
+      .then([refund('pi_3', 1_200_000, 3)]);
+    // With no new intent, a placing again at the same price reuses pi_1: the later one is named.
+    given(placed, intentCreated, cancelled, at(1_100_000), cancelled, at(1_200_000), cancelled, at(1_000_000))
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
+      .then([refund('pi_1', 1_200_000, 3)]);
+  });
   it('given a paid booking, when asked to refund the payment that bought it, then nothing', () =>
     given(placed, intentCreated, paid)
       .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })

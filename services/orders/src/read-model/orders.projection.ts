@@ -53,6 +53,10 @@ const emitContactOf = async (ctx: ProjectionContext, where: string, param: strin
   for (const r of rows) announce((c, to) => ctx.emit(c, to), r, toBooking(r), true);
 };
 
+/** A refund that names the placing it paid for (events from before it was recorded do not: the booking's own row). */
+const namesPlacing = (d: EventOf<'PaymentRefunded'>['data']): d is typeof d & { ofPlacing: number } =>
+  Number.isInteger(d.ofPlacing) && d.ofPlacing! >= 1;
+
 /** A listing edit that changed the phone its buyers reach the seller on. */
 const editsPhone = (e: RecordedEvent) =>
   e.type === 'ProductEdited' && (e.data as EventOf<'ProductEdited'>['data']).changes.phone !== undefined;
@@ -218,14 +222,13 @@ export const ordersProjection: Projection = {
     // and a refund that comes after the booking was placed again goes to the placing it paid for.
     PaymentRefunded: async (e, ctx) => {
       const d = e.data as EventOf<'PaymentRefunded'>['data'];
-      const { rows } =
-        d.ofPlacing === undefined
-          ? { rows: [] }
-          : await ctx.db.query<{ id: string }>(
-              `select r.id from bookings b join bookings r on r.product_id = b.product_id and r.buyer_id = b.buyer_id
+      const { rows } = !namesPlacing(d)
+        ? { rows: [] }
+        : await ctx.db.query<{ id: string }>(
+            `select r.id from bookings b join bookings r on r.product_id = b.product_id and r.buyer_id = b.buyer_id
                where b.id = $1 and (r.id = b.id or r.earlier_placing) order by r.placed_at offset $2 limit 1`,
-              [d.bookingId, d.ofPlacing - 1],
-            );
+            [d.bookingId, d.ofPlacing - 1],
+          );
       const id = rows[0]?.id ?? d.bookingId;
       await ctx.db.query('update bookings set refunded_poisha = refunded_poisha + $2 where id = $1', [id, d.amountPoisha]);
       await emitBooking(ctx, id);
@@ -330,7 +333,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
     [
       bookings,
       `t.earlier_placing and (t.product_id, t.buyer_id) in (select product_id, buyer_id from bookings where id = any($1))`,
-      [named('PaymentRefunded', 'bookingId', (e) => (e.data as EventOf<'PaymentRefunded'>['data']).ofPlacing !== undefined)],
+      [named('PaymentRefunded', 'bookingId', (e) => namesPlacing(e.data as EventOf<'PaymentRefunded'>['data']))],
     ],
     // A closed account's email goes from its bookings, replayed too; a buyer's phone and meeting place as well.
     [bookings, 't.seller_id = any($1)', [closed]],
@@ -463,7 +466,7 @@ async function applyBatch(events: RecordedEvent[], ctx: BatchContext): Promise<v
               .filter((b) => b.product_id === own.product_id && b.buyer_id === own.buyer_id && (b.id === own.id || b.earlier_placing))
               .sort((x, y) => x.placed_at - y.placed_at)
           : [];
-        const before = (d.ofPlacing !== undefined ? placings[d.ofPlacing - 1] : undefined) ?? own;
+        const before = (namesPlacing(d) ? placings[d.ofPlacing - 1] : undefined) ?? own;
         if (before && bookings.update(before.id, { refunded_poisha: Number(before.refunded_poisha) + d.amountPoisha }))
           touch(before.id, e.position);
         break;
