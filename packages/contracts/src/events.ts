@@ -216,10 +216,11 @@ export type OrdersEvent =
         reason: 'product-unavailable';
         /**
          * Which placing of the booking the refunded payment was for, counted from 1 (ADR 0063): the
-         * one the shop took it for (PaymentReceived), else the latest placed at the payment's
-         * amount, as an intent is made for one price. A refund that comes after the TV was booked
-         * again belongs to the cancelled placing it paid for, not to the new one. Absent in events
-         * from before it was recorded: the booking's latest placing.
+         * one the payment workflow saw it paying, or the shop took it in (PaymentReceived), else
+         * the latest the intent could have paid (at its amount, from the placing it was made in,
+         * before a later intent at that amount). A refund that comes after the TV was booked again
+         * belongs to the cancelled placing it paid for, not to the new one. Absent in events from
+         * before it was recorded: the booking's own row (its latest placing then).
          */
         ofPlacing?: number;
       };

@@ -66,7 +66,11 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
       return {
         ...state,
         intents: { ...state.intents, [event.data.paymentIntentId]: event.data.amountPoisha },
-        intentPlacing: { ...state.intentPlacing, [event.data.paymentIntentId]: state.placements },
+        // The first placing it was made in, should the same intent be recorded again.
+        intentPlacing: {
+          ...state.intentPlacing,
+          [event.data.paymentIntentId]: state.intentPlacing[event.data.paymentIntentId] ?? state.placements,
+        },
       };
     case 'PaymentReceived':
       return {

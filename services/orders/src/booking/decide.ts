@@ -201,7 +201,10 @@ function placingPaidBy(s: Extract<BookingState, { intents: unknown }>, intentId:
     .slice(ids.indexOf(intentId) + 1)
     .filter((id) => s.intents[id] === amount && s.intentPlacing[id] !== undefined)
     .map((id) => s.intentPlacing[id]!);
-  const to = Math.max(from, Math.min(s.placements, ...superseded.map((placing) => placing - 1)));
+  // An open placing's own payments are taken through PaymentReceived (receivedIn): one the shop
+  // never took is of an earlier placing, unless the intent was made in the open one.
+  const last = s.status === 'placed' ? s.placements - 1 : s.placements;
+  const to = Math.max(from, Math.min(last, ...superseded.map((placing) => placing - 1)));
   for (let placing = to; placing > from; placing--) if (s.placingPrices[placing - 1] === amount) return placing;
   return from;
 }

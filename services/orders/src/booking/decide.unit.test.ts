@@ -102,8 +102,13 @@ describe('booking decider', () => {
     given(placed, intentCreated, cancelled, placed)
       .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: 1 } })
       .then([refunded]);
-    // Its placing unnamed: the latest placed at the payment's amount (both were, here).
+    // Its placing unnamed, and not taken by the shop: not the open placing (its payments are taken
+    // through PaymentReceived) but the one before, at the same price here.
     given(placed, intentCreated, cancelled, placed)
+      .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
+      .then([refunded]);
+    // Both placings cancelled: the latest at the payment's amount, as the intent was reused.
+    given(placed, intentCreated, cancelled, placed, cancelled)
       .when({ type: 'RefundPayment', data: { paymentIntentId: 'pi_1', reason: 'product-sold', placement: null } })
       .then([refundedOf(2)]);
     given(placed, intentCreated, refunded, cancelled).when(pay()).thenThrows({ kind: 'illegal_state', field: 'transationId' });
