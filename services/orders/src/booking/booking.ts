@@ -19,14 +19,15 @@ export type BookingState =
       placements: number;
       /** The price of each placing, the first first: which placing a refunded payment was for. */
       placingPrices: number[];
-      /** The placing each payment the shop took (PaymentReceived) was taken for. */
+      /**
+       * The placing each payment the shop took (PaymentReceived) was taken in: the open placing's
+       * are those at `placements` (`takenNow`).
+       */
       receivedIn: Record<string, number>;
       /** The placing each intent was created in (an intent can pay only from then on). */
       intentPlacing: Record<string, number>;
       /** How many of those placings the buyer called off themselves (a bound on placing it again). */
       cancelledByBuyer: number;
-      /** Payments of this placing the provider confirmed and the shop is recording (PaymentReceived). */
-      received: string[];
       /** Why its last placing was cancelled, while it is. */
       cancelledFor?: Extract<BookingEvent, { type: 'BookingCancelled' }>['data']['reason'];
     };
@@ -47,7 +48,6 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
         receivedIn: {},
         intentPlacing: {},
         cancelledByBuyer: 0,
-        received: [],
       };
     return {
       ...state,
@@ -56,7 +56,6 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
       paidWith: null,
       placements: state.placements + 1,
       placingPrices: [...state.placingPrices, event.data.pricePoisha],
-      received: [],
       cancelledFor: undefined,
     };
   }
@@ -73,11 +72,7 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
         },
       };
     case 'PaymentReceived':
-      return {
-        ...state,
-        received: [...state.received, event.data.paymentIntentId],
-        receivedIn: { ...state.receivedIn, [event.data.paymentIntentId]: state.placements },
-      };
+      return { ...state, receivedIn: { ...state.receivedIn, [event.data.paymentIntentId]: state.placements } };
     case 'BookingPaid':
       return { ...state, status: 'paid', paidWith: event.data.paymentIntentId };
     case 'BookingCancelled':
@@ -93,3 +88,7 @@ export function evolve(state: BookingState, event: BookingEvent): BookingState {
       return { ...state, refunded: { ...state.refunded, [event.data.paymentIntentId]: true } };
   }
 }
+
+/** Payments of the open placing the provider confirmed and the shop is recording (PaymentReceived). */
+export const takenNow = (s: Extract<BookingState, { receivedIn: unknown }>): string[] =>
+  Object.keys(s.receivedIn).filter((id) => s.receivedIn[id] === s.placements);

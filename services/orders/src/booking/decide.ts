@@ -1,6 +1,6 @@
 import { AppError, conflict, forbidden, illegalState, notFound, validation, type Decider } from '@tv-shop/platform';
 import { cancelReasonText, formatTk, MAX_OWN_CANCELLATIONS, type EventOf } from '@tv-shop/contracts';
-import { evolve, initialState, type BookingEvent, type BookingState } from './booking';
+import { evolve, initialState, takenNow, type BookingEvent, type BookingState } from './booking';
 
 /** What the orders service knows about a product when it decides (read from the catalog's events). */
 export interface ProductFacts {
@@ -224,7 +224,7 @@ function decideReceive({ paymentIntentId, placement }: DataOf<'ReceivePayment'>,
   // Placed again since the workflow read it: that placing is not the one it was paying for.
   if (s.status !== 'placed' || placement !== s.placements) throw illegalState('This booking is no longer open', 'bookingId');
   if (s.intents[paymentIntentId] === undefined) throw validation('transationId', 'is not a payment for this booking');
-  if (s.received.includes(paymentIntentId)) return [];
+  if (takenNow(s).includes(paymentIntentId)) return [];
   return [{ type: 'PaymentReceived', data: { bookingId: s.booking.bookingId, paymentIntentId } }];
 }
 
@@ -241,7 +241,7 @@ function decideCancelOwn({ buyerId, paymentTaken }: DataOf<'CancelOwnBooking'>, 
     throw illegalState(`This booking was already cancelled: ${cancelReasonText(s.cancelledFor ?? '')}`, 'bookingId');
   }
   // A payment received and not given back holds the booking; one refunded holds nothing.
-  if (paymentTaken || s.received.some((id) => !s.refunded[id]))
+  if (paymentTaken || takenNow(s).some((id) => !s.refunded[id]))
     throw illegalState('Your payment for this booking has gone through, so it can no longer be cancelled', 'bookingId');
   return [
     { type: 'BookingCancelled', data: { bookingId: s.booking.bookingId, productId: s.booking.productId, reason: 'buyer-cancelled' } },
