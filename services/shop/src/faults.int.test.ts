@@ -158,7 +158,7 @@ describe('database faults under a steady write load', () => {
     process.off('unhandledRejection', onUnhandled);
   });
 
-  it('when backends are terminated, connections refused for 5 s and the server killed, then the process lives, health tells, read models catch up within 5 s and no acknowledged write is lost or doubled', async () => {
+  it(`when backends are terminated, connections refused for 5 s${machineServer ? '' : ' and the server killed'}, then the process lives, health tells, read models catch up within 5 s and no acknowledged write is lost or doubled`, async () => {
     const api = `${shop.url}/api`;
     const post = async (p: string, body: unknown, headers: Record<string, string> = {}) =>
       fetch(`${api}${p}`, {
@@ -347,7 +347,9 @@ describe('database faults under a steady write load', () => {
     // Health said so while the database was away, and is well again.
     expect(health.some((h) => h.status === 503 && h.reason)).toBe(true);
     expect((await fetch(`${api}/health`)).status).toBe(200);
-    // Back within 5 s of the database returning, after every fault.
+    // Back within 5 s of the database returning, after every fault (the kill -9 where the
+    // database is this file's own).
+    expect(Object.keys(measured)).toEqual(machineServer ? ['terminate', 'refuse'] : ['terminate', 'refuse', 'kill']);
     for (const m of Object.values(measured)) {
       expect(m.catchUpMs).toBeLessThan(5000);
       expect(m.writeThroughMs).toBeLessThan(5000);
@@ -416,15 +418,24 @@ describe('health and readiness', () => {
       expect((await health()).status).toBe(200);
       expect((await fetch(`${shop.url}/api/ready`)).status).toBe(200);
       expect(shop.state).toBe('ready');
-      // A policy whose process has died: its checkpoint stays at 0 while the log holds the admin's events.
+      // A policy whose process has died: its checkpoint, last moved a minute ago, stays at the head
+      // the log had then, and a new event (a sign-up) arrives that it will never apply.
       await db.pool.query(
-        `insert into public.projection_checkpoints (name, position, updated_at) values ('policy:ghost', 0, now() - interval '1 minute')`,
+        `insert into public.projection_checkpoints (name, position, updated_at)
+           select 'policy:ghost', coalesce(max(position), 0), now() - interval '1 minute' from es.events`,
       );
+      const signup = await fetch(`${shop.url}/api/auth/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Late Buyer', email: 'late@stall.test', password: 'secret-pass', role: 'Buyer' }),
+      });
+      expect(signup.status).toBe(201);
       const behindSince = Number(
-        (await db.pool.query<{ t: string }>(`select extract(epoch from min(recorded_at)) * 1000 as t from es.events`)).rows[0]!.t,
+        (await db.pool.query<{ t: string }>(`select extract(epoch from max(recorded_at)) * 1000 as t from es.events`)).rows[0]!.t,
       );
-      // Not stalled while the oldest pending event is younger than the threshold...
-      if (Date.now() - behindSince < 4000) expect((await health()).status).toBe(200);
+      // Not stalled while the oldest event it waits for is younger than the threshold, however long
+      // its checkpoint has been still...
+      expect((await health()).status).toBe(200);
       await sleep(Math.max(0, behindSince + 5500 - Date.now()));
       const stalled = await health();
       expect(stalled.status).toBe(503);
@@ -517,8 +528,7 @@ describe('npm start after kill -9', () => {
     expect(alive(orphan)).toBe(true); // its PostgreSQL lives on, holding the data dir
 
     const second = start(port);
-    const ms = await healthy(port, 30_000, second);
-    expect(ms).toBeLessThan(30_000);
+    const ms = await healthy(port, 30_000, second); // throws past 30 s
     expect(alive(orphan)).toBe(false);
     console.info(`npm start after kill -9: healthy in ${ms} ms`);
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, onSessionEnded } from '@/lib/api-client';
+import { ApiError, apiRequest, onSessionEnded } from '@/lib/api-client';
 import { env } from '@/config/env';
 import { apiPath, fakePageAndServer, json, jwt } from '@/testing/fake-server';
 import { changePassword } from './change-password';
@@ -54,8 +54,11 @@ describe('changing the password in the page', () => {
       changePassword(body).catch((e: unknown) => e),
       apiRequest('/users').catch((e: unknown) => e),
     ]);
-    expect(change).toBeInstanceOf(Error);
-    expect(check).toBeInstanceOf(Error);
+    // The server's refusals, not a crash on the way.
+    expect(change).toBeInstanceOf(ApiError);
+    expect(change).toMatchObject({ status: 401 });
+    expect(check).toBeInstanceOf(ApiError);
+    expect(check).toMatchObject({ status: 401 });
     expect(ended).toHaveBeenCalled();
     off();
   });
@@ -79,7 +82,9 @@ describe('changing the password in the page', () => {
       expect(ended).not.toHaveBeenCalled();
       stored.set(env.tokenStorageKey, NEW);
       await vi.advanceTimersByTimeAsync(200);
-      expect(await check).toBeInstanceOf(Error);
+      const refused = await check;
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ status: 401 });
       expect(ended).not.toHaveBeenCalled();
       off();
     });
@@ -117,7 +122,9 @@ describe('changing the password in the page', () => {
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
     try {
-      expect(await changePassword(body).catch((e: unknown) => e)).toBeInstanceOf(Error);
+      const refused = await changePassword(body).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused).toMatchObject({ status: 403, problem: { field: 'current_password' } });
       await new Promise((r) => setTimeout(r, 20));
       expect(unhandled).not.toHaveBeenCalled();
     } finally {
